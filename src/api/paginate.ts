@@ -1,0 +1,151 @@
+// Cursor paging as an async generator of pages. The next page is requested as soon as the current
+// one arrives (its cursor is known then), so fetching overlaps with rendering; it is requested only
+// when the consumer is sure to want it, so `--limit 20` costs one request.
+import { ServiceError } from "../errors.js";
+import { inlineSafe } from "../output/sanitize.js";
+import type { ApiClient } from "./client.js";
+import { fetchPage } from "./messages-api.js";
+import type { ListingRef } from "./path.js";
+import type { CheckedMessage, CheckedPage } from "./schemas.js";
+
+export interface PagingPlan {
+  direction: "forward" | "backward";
+  /** Start after (forward) or before (backward) this cursor; undefined starts at the newest message. */
+  cursor?: string;
+  pageSize: number;
+  search?: string;
+  /**
+   * Exact: every message of a page will be printed (no client-side filter), so pages are sized to
+   * what is still wanted and the last page ends exactly at the last message printed.
+   */
+  exact: boolean;
+  /** How many more messages the consumer wants now (Infinity for all). */
+  remaining: () => number;
+}
+
+export interface PageRead {
+  messages: CheckedMessage[];
+  page: CheckedPage;
+}
+
+/** Thrown when paging fails part way; says where a later run can take over. */
+export class PagingError extends ServiceError {
+  override readonly exitCode: number;
+  constructor(cause: ServiceError, readonly resumeCursor: string | undefined, readonly direction: "forward" | "backward") {
+    super(cause.message, cause.status, cause.serverMessage);
+    this.exitCode = cause.exitCode;
+    this.hints.push(...cause.hints);
+  }
+}
+
+// Ids of this many recent pages are remembered to drop a message the server sends twice
+// (a page re-served after a retry); a window keeps memory flat however long the listing.
+const DEDUPE_WINDOW_PAGES = 3;
+
+export class PageReader {
+  /** The cursor after (or before) which nothing has been handed out yet: where a resumed run starts. */
+  resumeCursor: string | undefined;
+  pagesRead = 0;
+  duplicatesDropped = 0;
+  private readonly usedCursors = new Set<string>();
+  private readonly recentIds: Set<string>[] = [];
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly listing: ListingRef,
+    private readonly plan: PagingPlan,
+  ) {
+    this.resumeCursor = plan.cursor;
+  }
+
+  async *pages(): AsyncGenerator<PageRead> {
+    let cursor = this.plan.cursor;
+    let pending: Promise<CheckedPage> | undefined = this.request(cursor, this.firstPageSize());
+    while (pending) {
+      const page = await this.guard(pending);
+      pending = undefined;
+      this.pagesRead++;
+      const messages = this.dropRepeats(page.data);
+      const next = this.nextCursor(page);
+      const remainingBefore = this.plan.remaining();
+      if (next !== undefined && page.data.length < remainingBefore) {
+        cursor = next;
+        pending = this.request(next, this.nextPageSize(remainingBefore - page.data.length));
+        pending.catch(() => undefined); // surfaced when awaited; avoids an unhandled rejection if the consumer stops first
+      }
+      yield { messages, page };
+      // The consumer asked for more: the page just yielded is complete.
+      this.resumeCursor = this.plan.direction === "forward" ? page.pageData.endCursor ?? this.resumeCursor : page.pageData.startCursor ?? this.resumeCursor;
+      if (next === undefined) return;
+      if (!pending && this.plan.remaining() > 0) {
+        cursor = next;
+        pending = this.request(next, this.nextPageSize(this.plan.remaining()));
+      }
+    }
+  }
+
+  private firstPageSize(): number {
+    return this.nextPageSize(this.plan.remaining());
+  }
+
+  private nextPageSize(stillWanted: number): number {
+    if (!this.plan.exact) return this.plan.pageSize;
+    return Math.max(1, Math.min(this.plan.pageSize, stillWanted));
+  }
+
+  private request(cursor: string | undefined, limit: number): Promise<CheckedPage> {
+    const forward = this.plan.direction === "forward";
+    return fetchPage(this.client, this.listing, {
+      limit,
+      after: forward ? cursor : undefined,
+      before: forward ? undefined : cursor,
+      search: this.plan.search,
+    });
+  }
+
+  private async guard(pending: Promise<CheckedPage>): Promise<CheckedPage> {
+    try {
+      return await pending;
+    } catch (error) {
+      if (error instanceof ServiceError && !(error instanceof PagingError)) {
+        throw new PagingError(error, this.resumeCursor, this.plan.direction);
+      }
+      throw error;
+    }
+  }
+
+  /** The cursor for the following request, or undefined at the end; stops a server that would loop. */
+  private nextCursor(page: CheckedPage): string | undefined {
+    const forward = this.plan.direction === "forward";
+    const more = forward ? page.pageData.hasNextPage : page.pageData.hasPreviousPage === true;
+    if (!more) return undefined;
+    const cursor = forward ? page.pageData.endCursor : page.pageData.startCursor;
+    const field = forward ? "endCursor" : "startCursor";
+    if (typeof cursor !== "string" || cursor === "" || page.data.length === 0) {
+      throw new PagingError(new ServiceError(`the service says more messages follow but sent ${page.data.length === 0 ? "an empty page" : `no ${field}`}; stopping instead of looping`), this.resumeCursor, this.plan.direction);
+    }
+    if (this.usedCursors.has(cursor) || cursor === this.plan.cursor) {
+      throw new PagingError(new ServiceError(`the service sent the ${field} ${inlineSafe(cursor)} a second time; stopping instead of looping`), this.resumeCursor, this.plan.direction);
+    }
+    this.usedCursors.add(cursor);
+    return cursor;
+  }
+
+  private dropRepeats(messages: CheckedMessage[]): CheckedMessage[] {
+    const ids = new Set<string>();
+    let kept = messages;
+    for (let i = 0; i < messages.length; i++) {
+      const id = messages[i]!.id;
+      if (ids.has(id) || this.recentIds.some((window) => window.has(id))) {
+        if (kept === messages) kept = messages.slice(0, i);
+        this.duplicatesDropped++;
+        continue;
+      }
+      ids.add(id);
+      if (kept !== messages) kept.push(messages[i]!);
+    }
+    this.recentIds.push(ids);
+    if (this.recentIds.length > DEDUPE_WINDOW_PAGES) this.recentIds.shift();
+    return kept;
+  }
+}

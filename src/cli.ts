@@ -1,0 +1,130 @@
+// Assembles the program and is the one place where errors become exit codes and messages.
+// Commands are loaded only when run, so `msgstat --help` and `--version` load commander alone.
+import { Command, CommanderError } from "commander";
+import type { ApiClient } from "./api/client.js";
+import { colorWanted, stderrLine, type Context, type Io } from "./context.js";
+import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./errors.js";
+import { addGlobalOptions, type RawGlobalOptions } from "./global-options.js";
+import { batchCommand, messagesCommand } from "./commands/list/command.js";
+import { messageCommand } from "./commands/message/command.js";
+import { sandboxCommand } from "./commands/sandbox/command.js";
+import type { CommandSetup } from "./commands/setup.js";
+import packageJson from "../package.json" with { type: "json" };
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  success, an empty result included
+  1  the service failed, was unreachable, or sent a response msgstat cannot read
+  2  usage error (nothing was sent)
+  3  not found (HTTP 404)
+  4  not authorised (HTTP 401 or 403)
+  130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
+
+Environment:
+  MSGSTAT_BASE_URL   service base URL (or --base-url)
+  MSGSTAT_TOKEN      bearer token (or --token)
+  NO_COLOR, FORCE_COLOR
+
+Examples:
+  msgstat messages cmp-spring-sale --search 11
+  msgstat message cmp-spring-sale msg-0000042
+  msgstat messages cmp-spring-sale --status failure --since 24h --all --csv -o failures.csv
+  msgstat sandbox          # a local service to try all of this against`;
+
+interface RunState {
+  client?: ApiClient;
+  verbose: boolean;
+}
+
+function buildProgram(io: Io, state: RunState): Command {
+  const program = new Command("msgstat")
+    .description("Inspect the delivery status of messaging campaigns.")
+    .version(packageJson.version, "-V, --version")
+    .showHelpAfterError("(add --help for usage)")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .addHelpText("after", EXIT_CODES_HELP);
+  addGlobalOptions(program);
+
+  const setup: CommandSetup = {
+    context: (command) => contextFor(command, io, state),
+    // The same options on every subcommand, so they may come after its name too.
+    withGlobals: (command) => addGlobalOptions(command),
+  };
+  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), sandboxCommand(setup)]) {
+    command.exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) }).showHelpAfterError("(add --help for usage)");
+    program.addCommand(command);
+  }
+  return program;
+}
+
+function contextFor(command: Command, io: Io, state: RunState): Context {
+  const globals = command.optsWithGlobals<RawGlobalOptions>();
+  state.verbose = globals.verbose === true;
+  const warn = (line: string) => stderrLine(io, "warning: ", line);
+  return {
+    ...io,
+    color: colorWanted(io, globals.color === false),
+    verbose: state.verbose,
+    warn,
+    note: (line) => stderrLine(io, "", line),
+    client: async () => {
+      if (state.client) return state.client;
+      const [{ clientSettings }, { ApiClient }] = await Promise.all([import("./client-config.js"), import("./api/client.js")]);
+      const settings = clientSettings(globals, io.env);
+      state.client = new ApiClient({
+        ...settings,
+        signal: io.signal,
+        warn,
+        log: state.verbose ? (line) => stderrLine(io, "", line) : undefined,
+      });
+      return state.client;
+    },
+  };
+}
+
+/** Runs msgstat with these arguments (without node and the script) and returns the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const state: RunState = { verbose: argv.includes("-v") || argv.includes("--verbose") };
+  const program = buildProgram(io, state);
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return ExitCode.usage;
+    }
+    await program.parseAsync([...argv], { from: "user" });
+    return ExitCode.ok;
+  } catch (error) {
+    return report(error, io, state);
+  } finally {
+    await state.client?.close().catch(() => undefined);
+  }
+}
+
+function report(error: unknown, io: Io, state: RunState): number {
+  if (error instanceof CommanderError) {
+    // Help and version are not failures; every other complaint of commander's is a usage error.
+    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+  }
+  if (error instanceof OutputClosedError) return ExitCode.ok;
+  const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
+  if (interrupted) {
+    stderrLine(io, "msgstat: ", interrupted.message);
+    return interrupted.exitCode;
+  }
+  if (error instanceof MsgstatError) {
+    stderrLine(io, "msgstat: ", error.message);
+    for (const hint of error.hints) for (const line of hint.split("\n")) stderrLine(io, "  ", line);
+    if (state.verbose && error.stack) io.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  stderrLine(io, "msgstat: unexpected error: ", message);
+  if (state.verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  else stderrLine(io, "  ", "run again with --verbose for details");
+  return ExitCode.failure;
+}
+export { InterruptedError } from "./errors.js";

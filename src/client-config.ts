@@ -1,0 +1,66 @@
+// Global options and environment, validated into what the HTTP client needs. Every problem here is a
+// usage error found before any request is sent.
+import { z } from "zod";
+import type { ClientOptions } from "./api/client.js";
+import { UsageError } from "./errors.js";
+import type { RawGlobalOptions } from "./global-options.js";
+
+export type ClientSettings = Omit<ClientOptions, "signal" | "log" | "warn">;
+
+const seconds = z.coerce.number().positive().max(3600);
+const retries = z.coerce.number().int().min(0).max(20);
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+function parseHeader(text: string): [string, string] {
+  const colon = text.indexOf(":");
+  const name = colon > 0 ? text.slice(0, colon).trim() : "";
+  // Only the name is ever echoed back: the value may be a credential.
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H expects "Name: value"; got a header without a valid name`);
+  const value = text.slice(colon + 1).trim();
+  if (/[\r\n\0]/.test(value)) throw new UsageError(`-H ${name}: the value may not contain line breaks`);
+  return [name, value];
+}
+
+export function clientSettings(raw: RawGlobalOptions, env: Record<string, string | undefined>): ClientSettings {
+  const baseText = raw.baseUrl ?? env.MSGSTAT_BASE_URL;
+  if (baseText === undefined || baseText.trim() === "") {
+    throw new UsageError("no service URL: pass --base-url <url> or set MSGSTAT_BASE_URL").withHint("To try msgstat against its built-in sandbox: msgstat sandbox, then --base-url with the URL it prints.");
+  }
+  let baseUrl: URL;
+  try {
+    baseUrl = new URL(baseText.trim());
+  } catch {
+    throw new UsageError("--base-url is not a URL (expected e.g. https://api.example.com/v2)");
+  }
+  if (baseUrl.protocol !== "http:" && baseUrl.protocol !== "https:") throw new UsageError(`--base-url must be http:// or https://, not ${baseUrl.protocol}//`);
+  if (baseUrl.username !== "" || baseUrl.password !== "") {
+    throw new UsageError("--base-url may not carry a user name or password").withHint("Pass credentials with --token (or MSGSTAT_TOKEN) or -H instead, so they are never shown in URLs or logs.");
+  }
+  if (baseUrl.search !== "" || baseUrl.hash !== "") throw new UsageError("--base-url may not carry a query or fragment");
+
+  const token = raw.token ?? (env.MSGSTAT_TOKEN !== "" ? env.MSGSTAT_TOKEN : undefined);
+  const headers = (raw.header ?? []).map(parseHeader);
+  const sendsCredentials = token !== undefined || headers.length > 0;
+  if (sendsCredentials && baseUrl.protocol === "http:" && !isLoopback(baseUrl.hostname) && !raw.allowInsecureHttp) {
+    throw new UsageError(`refusing to send credentials over plain http:// to ${baseUrl.hostname}: anyone on the network path could read them`).withHint("Use https://, or pass --allow-insecure-http if this network is trusted.");
+  }
+
+  const timeout = seconds.safeParse(raw.timeout ?? "30");
+  if (!timeout.success) throw new UsageError(`--timeout must be a number of seconds above 0 (at most 3600), not "${raw.timeout}"`);
+  const retryCount = retries.safeParse(raw.retries ?? "3");
+  if (!retryCount.success) throw new UsageError(`--retries must be a whole number from 0 to 20, not "${raw.retries}"`);
+  // For tests and the benchmark: a shorter backoff than people get.
+  const retryBase = Number(env.MSGSTAT_RETRY_BASE_MS ?? 500);
+
+  return {
+    baseUrl,
+    token,
+    headers,
+    timeoutMs: timeout.data * 1000,
+    retries: retryCount.data,
+    retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 500,
+  };
+}

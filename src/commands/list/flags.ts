@@ -1,0 +1,33 @@
+// Flags of the listing commands, for commander. Kept apart from their validation (options.ts, zod)
+// so that `--help` loads commander alone.
+import { Option, type Command } from "commander";
+
+export const FORMATS = ["table", "json", "jsonl", "csv"] as const;
+export type Format = (typeof FORMATS)[number];
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function addFilterOptions(command: Command): Command {
+  return command
+    .option("--search <digits>", 'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)')
+    .addOption(new Option("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)").argParser(collect))
+    .option("--since <time>", "createdAt at or after: ISO date or date-time, or a duration back from now (90m, 24h, 7d)")
+    .option("--until <time>", "createdAt at or before: ISO date or date-time, or a duration back from now");
+}
+
+export function addListingOptions(command: Command): Command {
+  return addFilterOptions(command)
+    .option("-n, --limit <n>", "print at most n messages (default: 50)")
+    .option("--all", "print every message (no --limit)")
+    .option("--page-size <n>", "messages per request, 1 to 1000 (default: --limit up to 1000; 1000 with --all or filters)")
+    .option("--after <cursor>", "start after this cursor (as printed when a listing is cut short)")
+    .option("--before <cursor>", "the messages just before this cursor, newest first")
+    .addOption(new Option("--format <format>", "output format").choices(FORMATS))
+    .option("--json", "shortcut for --format json")
+    .option("--jsonl", "shortcut for --format jsonl")
+    .option("--csv", "shortcut for --format csv")
+    .option("--fields <list>", "comma-separated fields: columns of table and CSV, keys of JSON (see below)")
+    .option("-o, --output <file>", "write to this file (atomically) instead of stdout")
+    .option("--no-formula-guard", "CSV: do not prefix cells that start with = + - @ tab or CR (spreadsheet formula guard)");
+}
+

@@ -1,0 +1,89 @@
+// `msgstat messages` and `msgstat batch`: page through a listing, select, render, and say how to go on.
+import type { ListingRef } from "../../api/path.js";
+import type { CheckedMessage } from "../../api/schemas.js";
+import { PagingError } from "../../api/paginate.js";
+import type { Context } from "../../context.js";
+import { MessageSelector } from "../../listing/select.js";
+import { renderCsv } from "../../output/csv.js";
+import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../output/fields.js";
+import { renderJson, renderJsonl } from "../../output/json.js";
+import { loadPalette } from "../../output/palette.js";
+import { atomicFileSink, streamSink, type Sink } from "../../output/sink.js";
+import { startProgress, type Progress } from "../../output/spinner.js";
+import { renderTable } from "../../output/table.js";
+import type { ListingOptions } from "./options.js";
+
+export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
+  for (const warning of options.warnings) ctx.warn(warning);
+  const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
+  const client = await ctx.client();
+  const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
+  const sink = options.output !== undefined ? await atomicFileSink(options.output) : streamSink(ctx.stdout);
+  const selector = new MessageSelector(client, { listing, ...options });
+  const progress = await startProgress(ctx, "Loading messages…");
+  try {
+    const chunks = withProgress(selector, progress, toTerminal);
+    await render(options, fields, listing, chunks, sink, ctx, toTerminal);
+    await sink.finish();
+  } catch (error) {
+    progress.stop();
+    await sink.discard();
+    if (error instanceof PagingError) explainResume(error, options);
+    throw error;
+  }
+  progress.stop();
+  reportOutcome(selector, options, ctx);
+}
+
+async function render(options: ListingOptions, fields: Field[] | undefined, listing: ListingRef, chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
+  switch (options.format) {
+    case "json":
+      return renderJson(chunks, sink, { fields, pretty: toTerminal });
+    case "jsonl":
+      return renderJsonl(chunks, sink, fields);
+    case "csv":
+      return renderCsv(chunks, sink, { fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }), guardFormulas: options.guardFormulas });
+    case "table": {
+      const palette = await loadPalette(ctx.color && toTerminal);
+      await renderTable(chunks, sink, { tty: toTerminal, columns: ctx.columns, palette, fields, batchId: listing.batchId });
+      return;
+    }
+  }
+}
+
+/** Counts pages for the spinner; when the table goes to the same terminal, the spinner stops before the first row. */
+async function* withProgress(selector: MessageSelector, progress: Progress, sharesTerminal: boolean): AsyncGenerator<CheckedMessage[]> {
+  let printed = 0;
+  for await (const chunk of selector.chunks()) {
+    printed += chunk.length;
+    if (sharesTerminal) progress.stop();
+    else progress.update(`Loading messages… ${printed.toLocaleString("en-US")} from ${selector.reader.pagesRead} ${selector.reader.pagesRead === 1 ? "page" : "pages"}`);
+    yield chunk;
+  }
+  progress.stop();
+}
+
+function explainResume(error: PagingError, options: ListingOptions): void {
+  const flag = error.direction === "forward" ? "--after" : "--before";
+  if (error.resumeCursor !== undefined && error.resumeCursor !== (error.direction === "forward" ? options.after : options.before)) {
+    error.withHint(`Everything before the failure was written. To continue from there, run the same command with ${flag} ${error.resumeCursor}`);
+  } else {
+    error.withHint("Nothing was read past the start; run the same command again.");
+  }
+}
+
+function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
+  const { outcome } = selector;
+  if (selector.reader.duplicatesDropped > 0) ctx.warn(`the service sent ${selector.reader.duplicatesDropped} message(s) twice; each was printed once`);
+  if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
+  if (outcome.printed === 0) ctx.note("No messages found.");
+  const next = outcome.continueAt;
+  if (next) {
+    const shown = `Showing ${outcome.printed} ${outcome.printed === 1 ? "message" : "messages"}; more may follow.`;
+    const how = next.cursor !== undefined
+      ? `For the next ones run the same command with --${next.direction} ${next.cursor}${next.direction === "after" ? ", or use --all for every message" : ""}.`
+      : "Use --all, or a larger --limit, for more.";
+    ctx.note(`${shown} ${how}`);
+  }
+  void options;
+}

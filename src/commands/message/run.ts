@@ -1,0 +1,28 @@
+import { fetchMessage } from "../../api/messages-api.js";
+import type { Context } from "../../context.js";
+import { renderJsonValue } from "../../output/json.js";
+import { renderMessage } from "../../output/message-view.js";
+import { loadPalette } from "../../output/palette.js";
+import { atomicFileSink, streamSink } from "../../output/sink.js";
+
+export interface MessageOptions {
+  campaignId: string;
+  messageId: string;
+  json: boolean;
+  output?: string;
+}
+
+export async function runMessage(options: MessageOptions, ctx: Context): Promise<void> {
+  const client = await ctx.client();
+  const message = await fetchMessage(client, options.campaignId, options.messageId);
+  const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
+  const sink = options.output !== undefined ? await atomicFileSink(options.output) : streamSink(ctx.stdout);
+  try {
+    if (options.json) await renderJsonValue(message, sink, toTerminal);
+    else await renderMessage(message, sink, { palette: await loadPalette(ctx.color && toTerminal), tty: toTerminal, now: ctx.now() });
+    await sink.finish();
+  } catch (error) {
+    await sink.discard();
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+// What a command's run function is given instead of reaching for process globals, so tests can
+// inject streams, a terminal or not, a clock, and an abort signal.
+import type { Writable } from "node:stream";
+import type { ApiClient } from "./api/client.js";
+import { inlineSafe } from "./output/sanitize.js";
+
+export interface Io {
+  stdout: Writable;
+  stderr: Writable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Terminal width for tables; 80 when unknown. */
+  columns: number;
+  env: Record<string, string | undefined>;
+  now: () => number;
+  /** Aborted, with an InterruptedError as its reason, on SIGINT or SIGTERM. */
+  signal: AbortSignal;
+}
+
+export interface Context extends Io {
+  /** Colour on stdout: a terminal, and neither --no-color nor NO_COLOR (FORCE_COLOR overrides both ways). */
+  color: boolean;
+  verbose: boolean;
+  /** Built on first use, so usage errors are found before any connection and --help never loads undici. */
+  client: () => Promise<ApiClient>;
+  /** A warning line on stderr (server text in it is made inert). */
+  warn: (line: string) => void;
+  /** A note for a person on stderr. */
+  note: (line: string) => void;
+}
+
+export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: boolean): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined && force !== "") return force !== "0" && force !== "false";
+  if (noColorFlag) return false;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
+  return io.stdoutIsTTY && io.env.TERM !== "dumb";
+}
+
+export function stderrLine(io: Pick<Io, "stderr">, prefix: string, line: string): void {
+  io.stderr.write(`${prefix}${inlineSafe(line)}\n`);
+}

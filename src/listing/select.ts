@@ -1,0 +1,188 @@
+// From pages to the messages a listing prints: client-side filters (--status, --since, --until),
+// the --limit cap, an early stop once --since is passed (only while the server's order holds),
+// and where a later run can continue.
+import type { ApiClient } from "../api/client.js";
+import { fetchPage } from "../api/messages-api.js";
+import { PageReader, type PageRead } from "../api/paginate.js";
+import type { ListingRef } from "../api/path.js";
+import type { CheckedMessage } from "../api/schemas.js";
+import { instantOf } from "./time.js";
+
+export interface Selection {
+  listing: ListingRef;
+  search?: string;
+  statuses?: ReadonlySet<string>;
+  since?: number;
+  until?: number;
+  /** Infinity for --all. */
+  limit: number;
+  pageSize: number;
+  after?: string;
+  before?: string;
+}
+
+export interface SelectionOutcome {
+  printed: number;
+  pagesRead: number;
+  /** Set when --limit stopped the listing while unread messages remain. */
+  continueAt?: { direction: "after" | "before"; cursor: string | undefined };
+  stoppedEarlyAtSince: boolean;
+  undatedSkipped: number;
+}
+
+type Cursor = { index: number; read: PageRead };
+
+export class MessageSelector {
+  readonly outcome: SelectionOutcome = { printed: 0, pagesRead: 0, stoppedEarlyAtSince: false, undatedSkipped: 0 };
+  readonly reader: PageReader;
+  private readonly backward: boolean;
+  private readonly filtered: boolean;
+  private newestFirstSoFar = true;
+  private previousInstant = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly selection: Selection,
+  ) {
+    this.backward = selection.before !== undefined;
+    this.filtered = selection.statuses !== undefined || selection.since !== undefined || selection.until !== undefined;
+    this.reader = new PageReader(client, selection.listing, {
+      direction: this.backward ? "backward" : "forward",
+      cursor: this.backward ? selection.before : selection.after,
+      pageSize: selection.pageSize,
+      search: selection.search,
+      exact: !this.filtered,
+      remaining: () => this.selection.limit - this.outcome.printed,
+    });
+  }
+
+  /** The selected messages, a page's worth at a time, newest first. */
+  async *chunks(): AsyncGenerator<CheckedMessage[]> {
+    if (this.backward) yield* this.backwardChunks();
+    else yield* this.forwardChunks();
+  }
+
+  async *messages(): AsyncGenerator<CheckedMessage> {
+    for await (const chunk of this.chunks()) yield* chunk;
+  }
+
+  private async *forwardChunks(): AsyncGenerator<CheckedMessage[]> {
+    let last: Cursor | undefined;
+    for await (const read of this.reader.pages()) {
+      this.outcome.pagesRead = this.reader.pagesRead;
+      const { chunk, lastIndex } = this.pick(read.messages);
+      if (chunk.length > 0) last = { index: lastIndex, read };
+      this.outcome.printed += chunk.length;
+      if (chunk.length > 0) yield chunk;
+      if (this.outcome.printed >= this.selection.limit) {
+        const unread = lastIndex < read.messages.length - 1 || read.page.pageData.hasNextPage;
+        if (unread && last) this.outcome.continueAt = { direction: "after", cursor: await this.cursorOf(last) };
+        return;
+      }
+      if (this.passedSince(read.messages)) {
+        this.outcome.stoppedEarlyAtSince = true;
+        return;
+      }
+    }
+  }
+
+  /** Walking back from --before: pages come nearest-first, so they are kept (up to --limit) and printed newest first. */
+  private async *backwardChunks(): AsyncGenerator<CheckedMessage[]> {
+    const kept: Array<{ messages: CheckedMessage[]; read: PageRead; firstIndex: number }> = [];
+    let collected = 0;
+    let unread = false;
+    for await (const read of this.reader.pages()) {
+      this.outcome.pagesRead = this.reader.pagesRead;
+      const wanted = this.selection.limit - collected;
+      const matching = this.matchingIndexes(read.messages);
+      const taken = matching.slice(Math.max(0, matching.length - wanted));
+      collected += taken.length;
+      this.outcome.printed = collected;
+      if (taken.length > 0) kept.push({ messages: taken.map((i) => read.messages[i]!), read, firstIndex: taken[0]! });
+      if (collected >= this.selection.limit) {
+        unread = (taken[0] ?? 0) > 0 || read.page.pageData.hasPreviousPage === true;
+        break;
+      }
+    }
+    const newest = kept[kept.length - 1];
+    if (unread && newest) {
+      this.outcome.continueAt = { direction: "before", cursor: await this.cursorOf({ index: newest.firstIndex, read: newest.read }) };
+    }
+    for (let i = kept.length - 1; i >= 0; i--) yield kept[i]!.messages;
+  }
+
+  /** The messages of one page that pass the filters, up to what --limit still allows. */
+  private pick(messages: CheckedMessage[]): { chunk: CheckedMessage[]; lastIndex: number } {
+    const room = this.selection.limit - this.outcome.printed;
+    if (!this.filtered) {
+      const chunk = messages.length <= room ? messages : messages.slice(0, room);
+      return { chunk, lastIndex: chunk.length - 1 };
+    }
+    const chunk: CheckedMessage[] = [];
+    let lastIndex = -1;
+    for (let i = 0; i < messages.length && chunk.length < room; i++) {
+      if (this.matches(messages[i]!)) {
+        chunk.push(messages[i]!);
+        lastIndex = i;
+      }
+    }
+    if (chunk.length >= room) return { chunk, lastIndex };
+    return { chunk, lastIndex: messages.length - 1 };
+  }
+
+  private matchingIndexes(messages: CheckedMessage[]): number[] {
+    const indexes: number[] = [];
+    for (let i = 0; i < messages.length; i++) if (!this.filtered || this.matches(messages[i]!)) indexes.push(i);
+    return indexes;
+  }
+
+  private matches(message: CheckedMessage): boolean {
+    const { statuses, since, until } = this.selection;
+    if (statuses && !statuses.has(message.latestStatus ?? "")) return false;
+    if (since === undefined && until === undefined) return true;
+    const at = instantOf(message.createdAt);
+    if (at === undefined) {
+      this.outcome.undatedSkipped++;
+      return false;
+    }
+    return (since === undefined || at >= since) && (until === undefined || at <= until);
+  }
+
+  /**
+   * True once a whole page has been read in newest-first order and its oldest message is before --since:
+   * nothing later can then fall inside the window. The reference does not promise the order, so a single
+   * message out of order anywhere turns the early stop off for the rest of the run.
+   */
+  private passedSince(messages: CheckedMessage[]): boolean {
+    let oldest: number | undefined;
+    for (const message of messages) {
+      const at = instantOf(message.createdAt);
+      if (at === undefined) continue;
+      if (at > this.previousInstant) this.newestFirstSoFar = false;
+      this.previousInstant = at;
+      oldest = at;
+    }
+    const since = this.selection.since;
+    return since !== undefined && this.newestFirstSoFar && oldest !== undefined && oldest < since;
+  }
+
+  /**
+   * The cursor of one message of a page. The API gives cursors for page ends only; for a message inside a
+   * page, asking for the messages after the page's start, up to that message, ends on its cursor.
+   */
+  private async cursorOf(at: Cursor): Promise<string | undefined> {
+    const { data, pageData } = at.read.page;
+    const target = at.read.messages[at.index];
+    const index = data.findIndex((message) => message.id === target?.id);
+    if (index === data.length - 1 && pageData.endCursor) return pageData.endCursor;
+    if (index === 0 && pageData.startCursor) return pageData.startCursor;
+    if (index < 0 || !pageData.startCursor) return undefined;
+    try {
+      const probe = await fetchPage(this.client, this.selection.listing, { limit: index, after: pageData.startCursor, search: this.selection.search });
+      const reached = probe.data[probe.data.length - 1];
+      return reached?.id === target?.id ? probe.pageData.endCursor ?? undefined : undefined;
+    } catch {
+      return undefined; // the hint then suggests --all instead of a cursor
+    }
+  }
+}

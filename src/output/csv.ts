@@ -1,0 +1,35 @@
+// CSV as RFC 4180 describes it (CRLF line ends, quotes doubled, embedded newlines kept inside quotes),
+// with the OWASP guard against formula injection on by default: a cell a spreadsheet would run as a
+// formula gets a leading apostrophe.
+import type { Field } from "./fields.js";
+import type { Sink } from "./sink.js";
+import type { Chunks } from "./json.js";
+
+const NEEDS_QUOTES = /[",\r\n]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvCell(value: unknown, guardFormulas: boolean): string {
+  let text: string;
+  if (value === undefined || value === null) return "";
+  else if (typeof value === "string") text = value;
+  else if (typeof value === "object") text = JSON.stringify(value);
+  else text = String(value);
+  if (guardFormulas && FORMULA_START.test(text)) text = `'${text}`;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvRow(cells: readonly unknown[], guardFormulas: boolean): string {
+  let line = "";
+  for (let i = 0; i < cells.length; i++) line += (i === 0 ? "" : ",") + csvCell(cells[i], guardFormulas);
+  return line + "\r\n";
+}
+
+export async function renderCsv(chunks: Chunks, sink: Sink, options: { fields: readonly Field[]; guardFormulas: boolean }): Promise<void> {
+  const { fields, guardFormulas } = options;
+  await sink.write(csvRow(fields.map((field) => field.name), false));
+  for await (const chunk of chunks) {
+    let text = "";
+    for (const message of chunk) text += csvRow(fields.map((field) => field.get(message)), guardFormulas);
+    await sink.write(text);
+  }
+}

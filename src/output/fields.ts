@@ -1,0 +1,156 @@
+// --fields: dotted paths into a message (`values.name`, `batches.0.originalFileName`,
+// `messageAttempts.-1.status` for the last) and a few derived fields, compiled once into getters.
+import { UsageError } from "../errors.js";
+import type { CheckedMessage } from "../api/schemas.js";
+import { instantOf } from "../listing/time.js";
+
+type Getter = (message: CheckedMessage) => unknown;
+
+export interface Field {
+  name: string;
+  get: Getter;
+}
+
+const TEMPLATE_BODY = ["id", "templateId", "language", "body", "creatorId", "createdAt", "updatedAt"];
+const BATCH_MESSAGE = ["id", "batchId", "messageId", "createdAt", "updatedAt"];
+const BATCH = ["id", "originalFileName", "status", "campaignId", "creatorId", "totalMessages", "createdAt", "updatedAt", "BatchMessage"];
+const MESSAGE_ATTEMPT = ["id", "messageId", "status", "sentAt", "deliveredAt", "createdAt", "updatedAt", "externalAttemptId", "errorType", "errorCode", "metadata", "creatorId", "creator"];
+const ATTEMPT_SUMMARY = ["status", "createdAt", "error"];
+
+/** Fields of a message as the reference lists them, with what may follow each in a dotted path. */
+const MESSAGE_FIELDS: Record<string, "leaf" | "map" | { list?: string[]; object?: string[] }> = {
+  id: "leaf",
+  createdAt: "leaf",
+  updatedAt: "leaf",
+  recipient: "leaf",
+  values: "map",
+  fullMessage: "leaf",
+  latestStatus: "leaf",
+  templateBodyId: "leaf",
+  campaignId: "leaf",
+  templateBody: { object: TEMPLATE_BODY },
+  batches: { list: BATCH },
+  messageAttempts: { list: MESSAGE_ATTEMPT },
+  attempts: { list: ATTEMPT_SUMMARY },
+  language: "leaf",
+  batchId: "leaf",
+  creatorEmail: "leaf",
+  numAttempts: "leaf",
+};
+
+interface AttemptView {
+  status?: string;
+  at?: string;
+  errorType?: string;
+  errorCode?: string;
+}
+
+/** Attempts of either shape (listing `messageAttempts` or single-message `attempts`), newest first. */
+export function attemptsOf(message: CheckedMessage): AttemptView[] {
+  const views: AttemptView[] = [];
+  for (const attempt of message.messageAttempts ?? []) {
+    views.push({ status: attempt.status, at: attempt.createdAt, errorType: attempt.errorType ?? undefined, errorCode: attempt.errorCode ?? undefined });
+  }
+  for (const attempt of message.attempts ?? []) {
+    views.push({ status: attempt.status, at: attempt.createdAt, errorType: attempt.error?.type, errorCode: attempt.error?.code });
+  }
+  // The order of attempts is not promised; time decides, and a stable sort keeps the server's order on ties.
+  return views.map((view, index) => ({ view, index, at: instantOf(view.at) ?? Number.NEGATIVE_INFINITY }))
+    .sort((a, b) => b.at - a.at || (message.attempts ? a.index - b.index : b.index - a.index))
+    .map(({ view }) => view);
+}
+
+/** The newest attempt that passes `keep`, by a linear scan: this runs for every message of an export. */
+function newest(message: CheckedMessage, keep: (attempt: AttemptView) => boolean): AttemptView | undefined {
+  let best: AttemptView | undefined;
+  let bestAt = Number.NEGATIVE_INFINITY;
+  const consider = (view: AttemptView, preferLater: boolean) => {
+    if (!keep(view)) return;
+    const at = instantOf(view.at) ?? Number.NEGATIVE_INFINITY;
+    if (best === undefined || at > bestAt || (at === bestAt && preferLater)) {
+      best = view;
+      bestAt = at;
+    }
+  };
+  // Listing attempts come oldest first and summaries newest first in the reference's examples: ties follow that.
+  for (const a of message.messageAttempts ?? []) consider({ status: a.status, at: a.createdAt, errorType: a.errorType ?? undefined, errorCode: a.errorCode ?? undefined }, true);
+  for (const a of message.attempts ?? []) consider({ status: a.status, at: a.createdAt, errorType: a.error?.type, errorCode: a.error?.code }, false);
+  return best;
+}
+
+const failed = (attempt: AttemptView) => attempt.errorType !== undefined || attempt.errorCode !== undefined;
+const any = () => true;
+const latestFailed = (message: CheckedMessage) => newest(message, failed);
+
+export const DERIVED_FIELDS: Record<string, { describe: string; get: Getter }> = {
+  attemptCount: { describe: "number of attempts (numAttempts, or the attempts listed)", get: (m) => m.numAttempts ?? m.messageAttempts?.length ?? m.attempts?.length },
+  lastAttemptStatus: { describe: "status of the newest attempt", get: (m) => newest(m, any)?.status },
+  lastAttemptAt: { describe: "createdAt of the newest attempt", get: (m) => newest(m, any)?.at },
+  lastErrorType: { describe: "errorType of the newest failed attempt", get: (m) => latestFailed(m)?.errorType },
+  lastErrorCode: { describe: "errorCode of the newest failed attempt", get: (m) => latestFailed(m)?.errorCode },
+  batchFile: { describe: "originalFileName of the message's first batch", get: (m) => m.batches?.[0]?.originalFileName },
+};
+
+function isIndex(segment: string): boolean {
+  return /^-?\d+$/.test(segment);
+}
+
+/** Why a dotted path is not a field of a message, or undefined when it is one. */
+function problemWith(path: string[]): string | undefined {
+  const [head, ...rest] = path;
+  if (head === undefined || head === "") return "empty field name";
+  if (head in DERIVED_FIELDS) return rest.length === 0 ? undefined : `${head} has no sub-fields`;
+  const kind = MESSAGE_FIELDS[head];
+  if (kind === undefined) return `unknown field "${head}"`;
+  if (rest.length === 0 || kind === "map") return undefined;
+  if (kind === "leaf") return `${head} has no sub-fields`;
+  let tail = rest;
+  if (kind.list) {
+    if (!isIndex(tail[0]!)) return `${head} is a list: name an index, as in ${head}.0.${kind.list[0]} (or -1 for the last)`;
+    tail = tail.slice(1);
+    if (tail.length === 0) return undefined;
+  }
+  const allowed = kind.list ?? kind.object ?? [];
+  const sub = tail[0]!;
+  if (!allowed.includes(sub)) return `unknown field "${sub}" in ${head} (known: ${allowed.join(", ")})`;
+  if (sub === "BatchMessage" && tail[1] !== undefined && !BATCH_MESSAGE.includes(tail[1])) return `unknown field "${tail[1]}" in BatchMessage`;
+  return undefined;
+}
+
+function pathGetter(path: string[]): Getter {
+  return (message) => {
+    let value: unknown = message;
+    for (const segment of path) {
+      if (value === null || typeof value !== "object") return undefined;
+      if (Array.isArray(value) && isIndex(segment)) {
+        const index = Number(segment);
+        value = value[index < 0 ? value.length + index : index];
+      } else {
+        value = (value as Record<string, unknown>)[segment];
+      }
+    }
+    return value;
+  };
+}
+
+export function fieldHelp(): string {
+  const plain = Object.keys(MESSAGE_FIELDS).join(", ");
+  const derived = Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => `  ${name}: ${describe}`).join("\n");
+  return `Fields: ${plain}; dotted paths into them (values.<name>, templateBody.body, batches.0.originalFileName, messageAttempts.-1.errorCode).\nDerived fields:\n${derived}`;
+}
+
+/** Compiles a --fields list; an unknown name is a usage error that lists the valid ones. */
+export function compileFields(names: readonly string[], context: { batchId?: string } = {}): Field[] {
+  return names.map((name) => {
+    const path = name.split(".");
+    const problem = problemWith(path);
+    if (problem) throw new UsageError(`--fields: ${problem}`).withHint(fieldHelp());
+    const derived = DERIVED_FIELDS[name];
+    if (derived) return { name, get: derived.get };
+    // Batch listings omit batchId: the listing itself says which batch the message is in.
+    if (name === "batchId") return { name, get: (m) => m.batchId ?? m.batches?.[0]?.id ?? context.batchId };
+    return { name, get: pathGetter(path) };
+  });
+}
+
+export const DEFAULT_CSV_FIELDS = ["id", "recipient", "latestStatus", "createdAt", "attemptCount", "lastErrorType", "lastErrorCode", "batchId", "fullMessage"];

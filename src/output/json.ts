@@ -1,0 +1,53 @@
+// JSON and JSONL: the server's message objects exactly as sent (unknown keys kept), or, with
+// --fields, an object of the chosen paths. Streamed: the array is written as pages arrive.
+import type { CheckedMessage } from "../api/schemas.js";
+import type { Field } from "./fields.js";
+import type { Sink } from "./sink.js";
+
+export type Chunks = AsyncIterable<readonly CheckedMessage[]>;
+
+function projector(fields: readonly Field[] | undefined): (message: CheckedMessage) => unknown {
+  if (!fields) return (message) => message;
+  return (message) => {
+    const picked: Record<string, unknown> = {};
+    for (const field of fields) picked[field.name] = field.get(message) ?? null;
+    return picked;
+  };
+}
+
+export async function renderJsonl(chunks: Chunks, sink: Sink, fields?: readonly Field[]): Promise<void> {
+  const project = projector(fields);
+  for await (const chunk of chunks) {
+    let text = "";
+    for (const message of chunk) text += JSON.stringify(project(message)) + "\n";
+    await sink.write(text);
+  }
+}
+
+/**
+ * One JSON array. The closing bracket is written only after the last page: if the listing fails
+ * part way, the output is visibly incomplete (and the exit code says so) rather than a valid, short array.
+ */
+export async function renderJson(chunks: Chunks, sink: Sink, options: { fields?: readonly Field[]; pretty: boolean }): Promise<void> {
+  const project = projector(options.fields);
+  const indent = options.pretty ? 2 : undefined;
+  const pad = options.pretty ? "  " : "";
+  let first = true;
+  await sink.write("[");
+  for await (const chunk of chunks) {
+    let text = "";
+    for (const message of chunk) {
+      let encoded = JSON.stringify(project(message), null, indent);
+      if (options.pretty) encoded = encoded.replace(/\n/g, "\n  ");
+      text += (first ? "\n" : ",\n") + pad + encoded;
+      first = false;
+    }
+    await sink.write(text);
+  }
+  await sink.write(first ? "]\n" : "\n]\n");
+}
+
+/** One object, exactly as sent: `msgstat message --json`. */
+export async function renderJsonValue(value: unknown, sink: Sink, pretty: boolean): Promise<void> {
+  await sink.write(JSON.stringify(value, null, pretty ? 2 : undefined) + "\n");
+}

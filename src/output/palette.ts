@@ -1,0 +1,62 @@
+// Colours for people. chalk is loaded only when colour is on, so piped and JSON runs never pay for it.
+
+export interface Palette {
+  status(status: string, text?: string): string;
+  heading(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+  bar(status: string, text: string): string;
+}
+
+const identity = (text: string) => text;
+export const plainPalette: Palette = { status: (s, t) => t ?? s, heading: identity, dim: identity, bold: identity, bar: (_s, t) => t };
+
+export async function loadPalette(color: boolean): Promise<Palette> {
+  if (!color) return plainPalette;
+  const { Chalk } = await import("chalk");
+  const chalk = new Chalk({ level: 1 });
+  const byStatus: Record<string, (text: string) => string> = {
+    success: chalk.green,
+    failure: chalk.red,
+    created: chalk.yellow,
+    sent: chalk.yellow,
+  };
+  // Statuses the reference does not list still get a colour of their own.
+  const colour = (status: string) => byStatus[status] ?? chalk.magenta;
+  return {
+    status: (status, text) => colour(status)(text ?? status),
+    heading: (text) => chalk.bold(text),
+    dim: (text) => chalk.dim(text),
+    bold: (text) => chalk.bold(text),
+    bar: (status, text) => colour(status)(text),
+  };
+}
+
+/** Local wall-clock time for people: `2026-11-21 14:03`. */
+export function localTime(timestamp: string | undefined, withSeconds = false): string {
+  if (timestamp === undefined) return "";
+  const at = new Date(timestamp);
+  if (Number.isNaN(at.getTime())) return timestamp;
+  const two = (n: number) => String(n).padStart(2, "0");
+  const base = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`;
+  return withSeconds ? `${base}:${two(at.getSeconds())}` : base;
+}
+
+/** "3 hours ago", for a reader at a terminal. */
+export function relativeTime(timestamp: string | undefined, now: number): string {
+  if (timestamp === undefined) return "";
+  const at = Date.parse(timestamp);
+  if (Number.isNaN(at)) return "";
+  const seconds = Math.round((now - at) / 1000);
+  const ago = seconds >= 0;
+  const span = Math.abs(seconds);
+  const units: Array<[number, string]> = [[86_400, "day"], [3_600, "hour"], [60, "minute"], [1, "second"]];
+  for (const [size, unit] of units) {
+    if (span >= size || size === 1) {
+      const count = Math.floor(span / size);
+      const label = `${count} ${unit}${count === 1 ? "" : "s"}`;
+      return ago ? `${label} ago` : `in ${label}`;
+    }
+  }
+  return "";
+}

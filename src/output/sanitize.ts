@@ -1,0 +1,29 @@
+// Server text must never reach a terminal raw: an ESC, a C1 control or a bidi override in a
+// message could recolour, clear or rewrite the screen, write the clipboard (OSC 52), or reorder
+// what a reader sees. Each such character becomes a visible, inert escape like `\x1b` or `\u202e`.
+// Data formats (JSON, JSONL, CSV) never go through here: they keep the text exact.
+
+// C0 controls but tab/newline (CR stays unsafe: it could return the cursor and overwrite a line), DEL and C1, the bidi embeddings/overrides/isolates, and lone surrogates.
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_OR_LAYOUT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+function visible(ch: string): string {
+  const named = NAMED[ch];
+  if (named) return named;
+  const code = ch.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/** For one-line places (table cells, log lines, error messages): every control, tab and newline made visible. */
+export function inlineSafe(text: string): string {
+  UNSAFE_OR_LAYOUT.lastIndex = 0;
+  return UNSAFE_OR_LAYOUT.test(text) ? text.replace(UNSAFE_OR_LAYOUT, visible) : text;
+}
+
+/** For blocks of text (the rendered message in `msgstat message`): newlines and tabs kept, the rest made visible. */
+export function blockSafe(text: string): string {
+  UNSAFE.lastIndex = 0;
+  return UNSAFE.test(text) ? text.replace(UNSAFE, visible) : text;
+}

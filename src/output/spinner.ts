@@ -1,0 +1,27 @@
+// Progress for a person on stderr while pages load: only when stderr is a terminal, never on stdout.
+import type { Context } from "../context.js";
+
+export interface Progress {
+  update(text: string): void;
+  stop(): void;
+}
+
+const silent: Progress = { update: () => undefined, stop: () => undefined };
+
+export async function startProgress(ctx: Pick<Context, "stderr" | "stderrIsTTY" | "color">, text: string): Promise<Progress> {
+  if (!ctx.stderrIsTTY) return silent;
+  const { default: ora } = await import("ora");
+  // discardStdin off: ora would otherwise take over stdin and swallow the Ctrl-C that should stop us.
+  const spinner = ora({ text, stream: ctx.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: "cyan", isSilent: false }).start();
+  let stopped = false;
+  return {
+    update: (next) => {
+      if (!stopped) spinner.text = next;
+    },
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      spinner.stop();
+    },
+  };
+}
