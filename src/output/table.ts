@@ -20,7 +20,8 @@ export interface TableOptions {
 interface Column {
   header: string;
   cell: (message: CheckedMessage) => string;
-  /** Widest a terminal column grows, and whether it is the first to go when space is short. */
+  /** Narrowest and widest a terminal column is, and whether it is the first to go when space is short. */
+  min?: number;
   max: number;
   optional?: boolean;
   status?: boolean;
@@ -39,9 +40,9 @@ function defaultColumns(options: TableOptions): Column[] {
     { header: "RECIPIENT", cell: (m) => text(m.recipient), max: 16 },
     { header: "STATUS", cell: (m) => text(m.latestStatus), max: 12, status: true },
     { header: "ATTEMPTS", cell: (m) => text(DERIVED_FIELDS.attemptCount!.get(m)), max: 8 },
-    { header: "ERROR", cell: (m) => text(DERIVED_FIELDS.lastErrorCode!.get(m)), max: 24, optional: true },
+    { header: "ERROR", cell: (m) => text(DERIVED_FIELDS.lastErrorCode!.get(m)), min: 12, max: 24, optional: true },
     { header: "CREATED", cell: when, max: 25 },
-    { header: "BATCH", cell: (m) => text(DERIVED_FIELDS.batchFile!.get(m) ?? batchId!.get(m)), max: 26, optional: true },
+    { header: "BATCH", cell: (m) => text(DERIVED_FIELDS.batchFile!.get(m) ?? batchId!.get(m)), min: 14, max: 26, optional: true },
     { header: "MESSAGE", cell: (m) => text(m.fullMessage), max: Number.POSITIVE_INFINITY, optional: true },
   ];
 }
@@ -102,13 +103,14 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
     rows += chunk.length;
     await sink.write(table.toString().split("\n").map((line) => line.trimEnd()).join("\n") + "\n");
   }
-  if (!layout) await sink.write(columns.filter((column) => !column.optional || column.header !== "MESSAGE").map((column) => options.palette.heading(column.header)).join("  ") + "\n");
+  if (!layout) await sink.write(columns.map((column) => options.palette.heading(column.header)).join("  ") + "\n");
   return rows;
 }
 
 /** Column widths from the first page's content, within the terminal; optional columns go first when it is narrow. */
 function fitColumns(columns: Column[], rows: string[][], terminalWidth: number): { shown: Column[]; widths: number[] } {
-  const natural = columns.map((column, i) => Math.min(column.max, Math.max(displayWidth(column.header), ...rows.map((row) => displayWidth(row[i]!)))));
+  // Later pages may hold wider values (a batch, an error) than the first: the minimums leave them room.
+  const natural = columns.map((column, i) => Math.min(column.max, Math.max(column.min ?? 0, displayWidth(column.header), ...rows.map((row) => displayWidth(row[i]!)))));
   const shown = [...columns];
   const widthOf = () => shown.reduce((sum, column) => sum + natural[columns.indexOf(column)]! + GAP, -GAP);
   const flexible = shown.find((column) => column.max === Number.POSITIVE_INFINITY);

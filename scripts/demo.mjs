@@ -1,0 +1,53 @@
+// `npm run demo`: a short tour of msgstat against the built-in sandbox, each command shown before its output.
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const bin = fileURLToPath(new URL("../bin/msgstat.js", import.meta.url));
+
+function startSandbox() {
+  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--messages", "5000"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    const lines = [];
+    const reader = createInterface({ input: child.stdout });
+    const timer = setTimeout(() => reject(new Error("the sandbox did not start within 15 s")), 15_000);
+    reader.on("line", (line) => {
+      lines.push(line);
+      // The URL comes first, then one line per campaign and batch; a pause means it has said all.
+      clearTimeout(timer);
+      setTimeout(() => resolve({ child, url: lines[0], lines }), 200);
+    });
+    child.on("exit", (code) => reject(new Error(`the sandbox exited with ${code}`)));
+  });
+}
+
+function show(args, env) {
+  process.stdout.write(`\n\x1b[1m$ msgstat ${args.map((a) => (/[\s"']/.test(a) ? `'${a}'` : a)).join(" ")}\x1b[0m\n`);
+  const result = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", env });
+  if (result.status !== 0) process.stdout.write(`(exit code ${result.status})\n`);
+}
+
+function capture(args, env) {
+  return spawnSync(process.execPath, [bin, ...args], { env, encoding: "utf8" }).stdout;
+}
+
+const { child, url, lines } = await startSandbox();
+const env = { ...process.env, MSGSTAT_BASE_URL: url };
+const campaign = lines.find((line) => line.startsWith("campaign "))?.split(" ")[1] ?? "cmp-spring-sale";
+const batchLine = lines.find((line) => line.startsWith(`batch ${campaign} `));
+const batch = batchLine?.split(" ")[2];
+try {
+  process.stdout.write(`msgstat tour against the sandbox at ${url} (MSGSTAT_BASE_URL is set to it)\n`);
+  show(["messages", campaign, "--limit", "8"], env);
+  show(["messages", campaign, "--search", "44 1", "--limit", "5"], env);
+  show(["messages", campaign, "--status", "failure", "--since", "7d", "--limit", "5"], env);
+  if (batch) show(["batch", campaign, batch, "--limit", "5"], env);
+  const failed = capture(["messages", campaign, "--status", "failure", "--limit", "1", "--fields", "id", "--jsonl"], env);
+  const failedId = failed ? JSON.parse(failed.split("\n")[0]).id : undefined;
+  if (failedId) show(["message", campaign, failedId], env);
+  show(["messages", campaign, "--limit", "1", "--json"], env);
+  show(["messages", campaign, "--status", "failure", "--limit", "4", "--csv"], env);
+  show(["messages", "no-such-campaign"], env);
+} finally {
+  child.kill("SIGINT");
+}

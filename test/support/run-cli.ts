@@ -1,0 +1,78 @@
+// Runs msgstat in-process with injected streams (the run-function tier), or as a child process
+// from bin/msgstat.js (the end-to-end tier), and collects exactly what it wrote.
+import { spawn } from "node:child_process";
+import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { main } from "../../src/cli.js";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  /** stdout and stderr are terminals. */
+  tty?: boolean;
+  stderrTty?: boolean;
+  columns?: number;
+  env?: Record<string, string | undefined>;
+  now?: number;
+  signal?: AbortSignal;
+}
+
+function collector(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const stdout = collector();
+  const stderr = collector();
+  const code = await main(args, {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdoutIsTTY: options.tty ?? false,
+    stderrIsTTY: options.stderrTty ?? false,
+    columns: options.columns ?? 80,
+    env: { MSGSTAT_RETRY_BASE_MS: "5", ...options.env },
+    now: () => options.now ?? Date.now(),
+    signal: options.signal ?? new AbortController().signal,
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+export const BIN = fileURLToPath(new URL("../../bin/msgstat.js", import.meta.url));
+
+export interface SpawnOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Called with the child once it started, e.g. to send it a signal. */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  timeoutMs?: number;
+}
+
+/** The real executable as a user runs it; the environment is minimal so a developer's own settings do not leak in. */
+export function runBin(args: string[], options: SpawnOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: "UTC", MSGSTAT_RETRY_BASE_MS: "5", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr });
+    });
+    options.onSpawn?.(child);
+  });
+}
