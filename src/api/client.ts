@@ -1,6 +1,6 @@
 // The HTTP layer: one keep-alive undici agent, GET with retries, timeouts from connect to last byte,
 // a cap on body size, same-origin-only credentials on redirects, and typed errors from statuses.
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { AuthError, NotFoundError, ResponseError, ServiceError } from "../errors.js";
 import { inlineSafe } from "../output/sanitize.js";
 import { apiPath } from "./path.js";
@@ -129,10 +129,13 @@ export class ApiClient {
       this.options.log?.(`GET ${inlineSafe(origin + path)} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(origin + path, {
+      // The agent is given origin and path apart: a URL string would be normalised, turning an id
+      // of ".." (sent as %2E%2E) back into a dot segment that climbs to another endpoint.
+      response = await this.agent.request({
+        origin,
+        path,
         method: "GET",
         headers: this.headersFor(withCredentials),
-        dispatcher: this.agent,
         signal,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,

@@ -1,0 +1,61 @@
+// Interrupts and early-closing readers, on the real executable.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
+import { BIN, runBin } from "../support/run-cli.js";
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ messages: 20_000, latencyMs: 150 });
+});
+afterAll(() => sandbox.close());
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.each([
+  ["SIGINT", 130, "msgstat: interrupted\n"],
+  ["SIGTERM", 143, "msgstat: terminated\n"],
+] as const)("%s during an export to -o", (signal, code, stderr) => {
+  it(`stops promptly with exit ${code}, the target untouched and no temporary file left`, async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "msgstat-signal-"));
+    const target = path.join(folder, "failures.csv");
+    writeFileSync(target, "previous export\n");
+    const before = sandbox.requests.length;
+    let sentAt = 0;
+    const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "--csv", "-o", target], {
+      onSpawn: (child) => {
+        void waitFor(() => sandbox.requests.length >= before + 3).then(() => {
+          sentAt = Date.now();
+          child.kill(signal);
+        });
+      },
+    });
+    expect(result.code).toBe(code);
+    expect(Date.now() - sentAt).toBeLessThan(2000);
+    expect(result.stderr).toBe(stderr);
+    expect(readFileSync(target, "utf8")).toBe("previous export\n");
+    expect(readdirSync(folder)).toEqual(["failures.csv"]);
+  });
+});
+
+describe("a reader that closes early", () => {
+  it("ends the run quietly: no EPIPE trace, exit 0", async () => {
+    const command = `${process.execPath} ${BIN} --base-url ${sandbox.url} messages cmp-spring-sale --all --jsonl`;
+    // Asynchronous: the sandbox answering msgstat lives in this process.
+    const child = spawn("bash", ["--norc", "--noprofile", "-c", `${command} | head -c 100 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`], { env: { PATH: process.env.PATH } });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("exit=0\n");
+  });
+});
