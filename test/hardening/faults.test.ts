@@ -189,3 +189,25 @@ describe("a server that never ends a listing", () => {
     expect(listingRequests(s).length).toBeLessThan(4);
   });
 });
+
+describe("output written in whole records when a listing fails part way", () => {
+  const failThirdPageOn = () => serve([{ path: /after=/, kind: "status", status: 500 }]);
+
+  it.each([
+    ["--jsonl", (out: string) => out.endsWith("}\n")],
+    ["--csv", (out: string) => out.endsWith("\r\n")],
+  ])("%s ends on a complete line", async (flag, complete) => {
+    const s = await failThirdPageOn();
+    const result = await runCli(["--base-url", s.url, "--retries", "0", "messages", CAMPAIGN, "--all", "--page-size", "10", flag]);
+    expect(result.code).toBe(1);
+    expect(complete(result.stdout)).toBe(true);
+  });
+
+  it("--json does not pretend to be complete: no closing bracket, and exit 1", async () => {
+    const s = await failThirdPageOn();
+    const result = await runCli(["--base-url", s.url, "--retries", "0", "messages", CAMPAIGN, "--all", "--page-size", "10", "--json"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.startsWith("[\n{")).toBe(true);
+    expect(() => JSON.parse(result.stdout)).toThrow();
+  });
+});
