@@ -26,10 +26,14 @@ export function csvRow(cells: readonly unknown[], guardFormulas: boolean): strin
 
 export async function renderCsv(chunks: Chunks, sink: Sink, options: { fields: readonly Field[]; guardFormulas: boolean }): Promise<void> {
   const { fields, guardFormulas } = options;
-  await sink.write(csvRow(fields.map((field) => field.name), false));
+  // The header goes out with the first rows (or at the end of an empty listing), so a listing that
+  // fails before any message leaves stdout empty rather than a header that looks like an empty result.
+  let header = csvRow(fields.map((field) => field.name), false);
   for await (const chunk of chunks) {
-    let text = "";
+    let text = header;
+    header = "";
     for (const message of chunk) text += csvRow(fields.map((field) => field.get(message)), guardFormulas);
     await sink.write(text);
   }
+  if (header !== "") await sink.write(header);
 }

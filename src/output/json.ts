@@ -33,9 +33,9 @@ export async function renderJson(chunks: Chunks, sink: Sink, options: { fields?:
   const indent = options.pretty ? 2 : undefined;
   const pad = options.pretty ? "  " : "";
   let first = true;
-  await sink.write("[");
+  // "[" goes out with the first message (or at the end): a listing that fails before any leaves stdout empty.
   for await (const chunk of chunks) {
-    let text = "";
+    let text = first ? "[" : "";
     for (const message of chunk) {
       let encoded = JSON.stringify(project(message), null, indent);
       if (options.pretty) encoded = encoded.replace(/\n/g, "\n  ");
@@ -44,7 +44,7 @@ export async function renderJson(chunks: Chunks, sink: Sink, options: { fields?:
     }
     await sink.write(text);
   }
-  await sink.write(first ? "]\n" : "\n]\n");
+  await sink.write(first ? "[]\n" : "\n]\n");
 }
 
 /** One object, exactly as sent: `msgstat message --json`. */

@@ -59,7 +59,8 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
   for (const attempt of attempts) {
     const state = inlineSafe(attempt.status ?? "unknown");
     const error = [attempt.errorType, attempt.errorCode].filter(Boolean).map((part) => inlineSafe(part!)).join(" / ");
-    lines.push(`  ${when(attempt.at)}  ${palette.status(state, state.padEnd(8))}${error ? `  ${error}` : ""}`);
+    // Padded only when an error follows, so no line ends in spaces.
+    lines.push(`  ${when(attempt.at)}  ${palette.status(state, error ? state.padEnd(8) : state)}${error ? `  ${error}` : ""}`);
   }
   return lines.join("\n") + "\n";
 }

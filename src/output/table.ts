@@ -58,13 +58,16 @@ export async function renderTable(chunks: Chunks, sink: Sink, options: TableOpti
 
 async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[]): Promise<number> {
   let rows = 0;
-  await sink.write(columns.map((column) => column.header).join("\t") + "\n");
+  // The header goes out with the first rows (or at the end): a listing that fails first leaves stdout empty.
+  let header = columns.map((column) => column.header).join("\t") + "\n";
   for await (const chunk of chunks) {
-    let out = "";
+    let out = header;
+    header = "";
     for (const message of chunk) out += columns.map((column) => inlineSafe(column.cell(message))).join("\t") + "\n";
     rows += chunk.length;
     await sink.write(out);
   }
+  if (header !== "") await sink.write(header);
   return rows;
 }
 

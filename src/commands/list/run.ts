@@ -3,6 +3,7 @@ import type { ListingRef } from "../../api/path.js";
 import type { CheckedMessage } from "../../api/schemas.js";
 import { PagingError } from "../../api/paginate.js";
 import type { Context } from "../../context.js";
+import { ExitCode } from "../../errors.js";
 import { MessageSelector } from "../../listing/select.js";
 import { renderCsv } from "../../output/csv.js";
 import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../output/fields.js";
@@ -20,7 +21,8 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
   const sink = options.output !== undefined ? await atomicFileSink(options.output) : streamSink(ctx.stdout);
   const selector = new MessageSelector(client, { listing, ...options });
-  const progress = await startProgress(ctx, "Loading messages…");
+  // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
+  const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.output !== undefined);
   try {
     const chunks = withProgress(selector, progress, toTerminal);
     await render(options, fields, listing, chunks, sink, ctx, toTerminal);
@@ -32,7 +34,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
     throw error;
   }
   progress.stop();
-  reportOutcome(selector, options, ctx);
+  reportOutcome(selector, ctx);
 }
 
 async function render(options: ListingOptions, fields: Field[] | undefined, listing: ListingRef, chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
@@ -67,12 +69,13 @@ function explainResume(error: PagingError, options: ListingOptions): void {
   const flag = error.direction === "forward" ? "--after" : "--before";
   if (error.resumeCursor !== undefined && error.resumeCursor !== (error.direction === "forward" ? options.after : options.before)) {
     error.withHint(`Everything before the failure was written. To continue from there, run the same command with ${flag} ${error.resumeCursor}`);
-  } else {
+  } else if (error.exitCode === ExitCode.failure) {
+    // Running again helps a service that failed, not a wrong id or token (404, 401/403 say what to check).
     error.withHint("Nothing was read past the start; run the same command again.");
   }
 }
 
-function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
+function reportOutcome(selector: MessageSelector, ctx: Context): void {
   const { outcome } = selector;
   if (selector.reader.duplicatesDropped > 0) ctx.warn(`the service sent ${selector.reader.duplicatesDropped} message(s) twice; each was printed once`);
   if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
@@ -85,5 +88,4 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
       : "Use --all, or a larger --limit, for more.";
     ctx.note(`${shown} ${how}`);
   }
-  void options;
 }

@@ -1,0 +1,93 @@
+// Shared by the CLI tests: a sandbox per file, the server's own pages fetched with global fetch (the
+// ground truth msgstat's output is compared with), and small readers of what msgstat wrote.
+import type { Message, PageData } from "../../src/api/schemas.js";
+import { startSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
+import { runCli, type CliOptions, type CliResult } from "../support/run-cli.js";
+
+/** The sandbox's clock and msgstat's: fixed, so createdAt values and --since windows never move. */
+export const NOW = Date.parse("2025-05-01T12:00:00.000Z");
+
+export interface Page {
+  data: Message[];
+  pageData: PageData;
+}
+
+export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ messages: 200, now: NOW, ...options });
+}
+
+/** One page exactly as the server sends it. */
+export async function serverPage(sandbox: Sandbox, path: string, params: Record<string, string | number | undefined>): Promise<Page> {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
+  const response = await fetch(`${sandbox.url}${path}?${query}`);
+  if (response.status !== 200) throw new Error(`GET ${path}?${query}: ${response.status}`);
+  return (await response.json()) as Page;
+}
+
+/** Every message of a listing, following endCursor. */
+export async function serverListing(sandbox: Sandbox, path: string, pageSize = 1000, extra: Record<string, string> = {}): Promise<Message[]> {
+  const messages: Message[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await serverPage(sandbox, path, { limit: pageSize, after, ...extra });
+    messages.push(...page.data);
+    if (!page.pageData.hasNextPage) return messages;
+    after = page.pageData.endCursor;
+  }
+}
+
+/** The cursor of the message at `index` of a listing (its page's endCursor when the page ends on it). */
+export async function cursorAt(sandbox: Sandbox, path: string, index: number): Promise<string> {
+  const page = await serverPage(sandbox, path, { limit: index + 1 });
+  if (page.data.length !== index + 1 || page.pageData.endCursor === undefined) throw new Error(`no message at ${index}`);
+  return page.pageData.endCursor;
+}
+
+export async function serverMessage(sandbox: Sandbox, campaignId: string, messageId: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sandbox.url}/campaigns/${campaignId}/messages/${messageId}`);
+  if (response.status !== 200) throw new Error(`message ${messageId}: ${response.status}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** runCli at the fixed clock against this sandbox, with the base URL given as a global option. */
+export function cli(sandbox: Sandbox, args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return runCli(["--base-url", sandbox.url, ...args], { now: NOW, ...options });
+}
+
+/** Runs msgstat and returns what it did together with the requests the sandbox received meanwhile. */
+export async function cliWithRequests(sandbox: Sandbox, args: string[], options: CliOptions = {}): Promise<CliResult & { urls: string[] }> {
+  const before = sandbox.requests.length;
+  const result = await cli(sandbox, args, options);
+  return { ...result, urls: sandbox.requests.slice(before).map((request) => request.url) };
+}
+
+/** What msgstat's JSON output is for these objects when piped: one array, an object per line. */
+export function jsonArrayText(objects: readonly unknown[]): string {
+  return objects.length === 0 ? "[]\n" : `[\n${objects.map((object) => JSON.stringify(object)).join(",\n")}\n]\n`;
+}
+
+export function jsonlText(objects: readonly unknown[]): string {
+  return objects.map((object) => JSON.stringify(object) + "\n").join("");
+}
+
+/** The continuation hint printed on stderr after a listing cut short by --limit. */
+export function moreHint(printed: number, direction: "after" | "before", cursor: string): string {
+  const how = direction === "after" ? `--after ${cursor}, or use --all for every message` : `--before ${cursor}`;
+  return `Showing ${printed} ${printed === 1 ? "message" : "messages"}; more may follow. For the next ones run the same command with ${how}.\n`;
+}
+
+/** The cursor named in a continuation hint. */
+export function hintCursor(stderr: string, direction: "after" | "before"): string {
+  const match = new RegExp(`--${direction} (\\S+?)[.,]?(?: |$)`, "m").exec(stderr);
+  if (!match?.[1]) throw new Error(`no --${direction} hint in: ${stderr}`);
+  return match[1];
+}
+
+/** Newest failed attempt of a listing message, by createdAt: what lastErrorType/lastErrorCode mean. */
+export function newestFailedAttempt(message: Message): { errorType: string | null; errorCode: string | null } | undefined {
+  const failed = (message.messageAttempts ?? []).filter((attempt) => attempt.errorType !== null || attempt.errorCode !== null);
+  return failed.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0];
+}
+
+export const ids = (messages: readonly { id: string }[]) => messages.map((message) => message.id);

@@ -1,0 +1,84 @@
+// Tier 2: `msgstat message`: the person's view, exact, and `--json` equal to the server's object.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import { cli, cliWithRequests, serverMessage, startTestSandbox } from "./cli-helpers.js";
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe("message", () => {
+  it("shows status, recipient, campaign, batch, times, template body, values, text and attempts newest first", async () => {
+    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030"]);
+    expect({ code, stderr, urls }).toEqual({ code: 0, stderr: "", urls: ["/campaigns/cmp-spring-sale/messages/msg-spring-0000030"] });
+    expect(stdout).toBe(`Message msg-spring-0000030  ● failure
+  Recipient  914890330050
+  Campaign   cmp-spring-sale
+  Batches    spring-sale-wave-4.csv (bat-spring-w4)
+  Created    2025-04-28T23:30:18.060+05:30
+  Updated    2025-04-28T23:52:00.345+05:30
+  Language   spanish
+  Template   tb-spring-sale-es of template tpl-spring-sale
+  Created by growth-team@example.com
+
+Template body
+  ¡Hola {{first_name}}! Rebajas de primavera: {{discount}} de descuento hasta el {{end_date}}. Compra aquí: {{link}}
+
+Values
+  first_name  José
+  discount    15%
+  end_date    31 May
+  link        https://sho.rt/1qsswqe
+
+Message sent
+  ¡Hola José! Rebajas de primavera: 15% de descuento hasta el 31 May. Compra aquí: https://sho.rt/1qsswqe
+
+Attempts (3, newest first)
+  2025-04-28T23:51:51.792+05:30  failure   delivery_error / delivery_unknown_error
+  2025-04-28T23:41:43.729+05:30  failure   delivery_error / delivery_unknown_error
+  2025-04-28T23:31:29.494+05:30  failure   server_error / server_unknown_error
+`);
+  });
+
+  it("the view agrees with the server's object for this message", async () => {
+    const sent = await serverMessage(sandbox, "cmp-spring-sale", "msg-spring-0000030");
+    expect(sent).toMatchObject({ latestStatus: "failure", recipient: "914890330050", createdAt: "2025-04-28T23:30:18.060+05:30" });
+    expect((sent.attempts as unknown[]).length).toBe(3);
+  });
+
+  it("a successful attempt has no error and no trailing spaces", async () => {
+    const { code, stdout } = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000005"]);
+    expect(code).toBe(0);
+    expect(stdout.endsWith("Attempts (1)\n  2025-04-30T22:11:09.462+05:30  success\n")).toBe(true);
+    for (const line of stdout.split("\n")) expect(line).toBe(line.trimEnd());
+  });
+
+  it("on a terminal: relative times and colour; with --no-color none", async () => {
+    const coloured = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030"], { tty: true });
+    expect(coloured.stdout).toContain("\u001b[31m● failure\u001b[39m");
+    expect(coloured.stdout).toContain("(2 days ago)");
+    const plain = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030", "--no-color"], { tty: true });
+    expect(plain.stdout).not.toContain("\u001b[");
+    expect(plain.stdout).toContain("  Created    2025-04-28T23:30:18.060+05:30 (2 days ago)\n");
+  });
+
+  it.each(["msg-spring-0000030", "msg-spring-0000000", "msg-otp-0000001"])("--json prints %s exactly as the server sent it", async (id) => {
+    const campaign = id.includes("otp") ? "cmp-otp-alerts" : "cmp-spring-sale";
+    const sent = await serverMessage(sandbox, campaign, id);
+    const { code, stdout, stderr } = await cli(sandbox, ["message", campaign, id, "--json"]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toBe(JSON.stringify(sent) + "\n");
+    expect(JSON.parse(stdout)).toEqual(sent);
+  });
+
+  it("a message that does not exist: exit 3, the server's words, nothing on stdout", async () => {
+    const result = await cli(sandbox, ["message", "cmp-spring-sale", "msg-nope"]);
+    expect(result).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: 'msgstat: not found: GET /campaigns/cmp-spring-sale/messages/msg-nope answered HTTP 404: Message "msg-nope" does not exist in campaign cmp-spring-sale. - message_not_found\n',
+    });
+  });
+});
