@@ -1,0 +1,5 @@
+// msgstat's local stand-in for the delivery-status API (see docs/sandbox.md).
+export { startSandbox } from "./server.js";
+export { parseFaultSpec } from "./faults.js";
+export type { FaultRule, FaultMatch, FaultAction, FaultKind } from "./faults.js";
+export type { Sandbox, SandboxCampaign, SandboxOptions, SandboxRequest } from "./types.js";

@@ -1,0 +1,184 @@
+// The HTTP server: counts and records each request, applies scripted faults, latency, rate limit,
+// auth and random failures, then answers from the API and writes the response.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SandboxApi, errorReply, type JsonReply } from "./api.js";
+import { planCampaigns, type CampaignPlan } from "./campaigns.js";
+import { CursorCodec } from "./cursor.js";
+import { Delivery, JSON_TYPE } from "./delivery.js";
+import { FaultSchedule, type FaultRule } from "./faults.js";
+import { hashParts, hashText, normaliseSeed } from "./hash.js";
+import { Pauses } from "./pauses.js";
+import { TokenBucket } from "./rate-limit.js";
+import { isListingRoute, parseTarget, type ParsedTarget } from "./routes.js";
+import type { Sandbox, SandboxCampaign, SandboxOptions, SandboxRequest } from "./types.js";
+
+const FAIL_TAG = hashText("fail");
+const FAIL_STATUS_TAG = hashText("fail-status");
+
+interface Settings {
+  host: string;
+  port: number;
+  seed: number;
+  messages: number;
+  nowMs: number;
+  token: string | undefined;
+  latencyMs: number;
+  failRate: number;
+  rateLimit: number | undefined;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const settings = settle(options);
+  const plans = planCampaigns(settings.seed, settings.messages, settings.nowMs);
+  const handler = new RequestHandler(settings, plans, options);
+  const server = createServer((req, res) => void handler.handle(req, res));
+  await listen(server, settings);
+  const address = server.address() as AddressInfo;
+  const host = address.address.includes(":") ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      handler.pauses.cancelAll();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closing;
+  };
+  return { url: `http://${host}:${address.port}`, campaigns: plans.map(describeCampaign), requests: handler.requests, close };
+}
+
+function settle(options: SandboxOptions): Settings {
+  const now = options.now instanceof Date ? options.now.getTime() : (options.now ?? Math.floor(Date.now() / 60_000) * 60_000);
+  const messages = options.messages ?? 5000;
+  const failRate = options.failRate ?? 0;
+  if (!Number.isFinite(now)) throw new RangeError("now must be a valid time");
+  if (!Number.isSafeInteger(messages) || messages < 0) throw new RangeError("messages must be a whole number ≥ 0");
+  if (!(failRate >= 0 && failRate <= 1)) throw new RangeError("failRate must be between 0 and 1");
+  if (options.rateLimit !== undefined && !(options.rateLimit > 0)) throw new RangeError("rateLimit must be > 0 requests per second");
+  if (options.latencyMs !== undefined && !(options.latencyMs >= 0)) throw new RangeError("latencyMs must be ≥ 0");
+  return {
+    host: options.host ?? "127.0.0.1",
+    port: options.port ?? 0,
+    seed: normaliseSeed(options.seed ?? 1),
+    messages,
+    nowMs: now,
+    token: options.token,
+    latencyMs: options.latencyMs ?? 0,
+    failRate,
+    rateLimit: options.rateLimit,
+  };
+}
+
+function listen(server: ReturnType<typeof createServer>, settings: Settings): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** A throwing `transform` (or a sandbox bug) must not take the process down: answer 500 instead. */
+function answerInternalError(res: ServerResponse, record: SandboxRequest, error: unknown): void {
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: "sandbox_error", message: error instanceof Error ? error.message : String(error) });
+  record.status = 500;
+  res.writeHead(500, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function describeCampaign(plan: CampaignPlan): SandboxCampaign {
+  return {
+    id: plan.id,
+    size: plan.size,
+    batches: plan.batches.map((batch) => ({ id: batch.id, size: batch.end - batch.start, originalFileName: batch.originalFileName })),
+  };
+}
+
+class RequestHandler {
+  readonly requests: SandboxRequest[] = [];
+  readonly pauses = new Pauses();
+  private readonly api: SandboxApi;
+  private readonly schedule: FaultSchedule;
+  private readonly bucket: TokenBucket | undefined;
+  private lastListingBody: string | undefined;
+
+  constructor(
+    private readonly settings: Settings,
+    plans: CampaignPlan[],
+    private readonly options: SandboxOptions,
+  ) {
+    this.api = new SandboxApi(plans, new CursorCodec(`msgstat-sandbox:${settings.seed}:${settings.nowMs}`));
+    this.schedule = new FaultSchedule(options.faults ?? []);
+    this.bucket = settings.rateLimit === undefined ? undefined : new TokenBucket(settings.rateLimit, Date.now());
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const record: SandboxRequest = { n: this.requests.length + 1, method: req.method ?? "", url: req.url ?? "", headers: { ...req.headers }, status: 0, receivedAt: Date.now() };
+    this.requests.push(record);
+    try {
+      await this.serve(req, res, record);
+    } catch (error) {
+      answerInternalError(res, record, error);
+    }
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, record: SandboxRequest): Promise<void> {
+    const target = parseTarget(record.url);
+    const isListing = record.method === "GET" && isListingRoute(target.route);
+    const fault = this.schedule.take(record.n, record.url, isListing);
+    const delivery = new Delivery(res, record, this.pauses);
+    if (this.settings.latencyMs > 0 && !(await this.pauses.wait(this.settings.latencyMs))) return;
+    if (fault && (await delivery.replace(fault))) return;
+    const reply = this.gate(req, record.n) ?? this.api.answer(target.route, record.method, target.query);
+    const body = this.serialise(reply, target, record.n, isListing, fault);
+    await delivery.send({ status: reply.status, headers: { "Content-Type": JSON_TYPE, ...reply.headers }, body }, fault);
+  }
+
+  /** Rate limit, then authentication, then random failure: the order a gateway in front of a flaky service applies them. */
+  private gate(req: IncomingMessage, requestNumber: number): JsonReply | undefined {
+    const waitSeconds = this.bucket?.take(Date.now()) ?? 0;
+    if (waitSeconds > 0) return errorReply(429, "rate_limited", `More than ${this.settings.rateLimit} requests per second.`, { "Retry-After": String(waitSeconds) });
+    const token = this.settings.token;
+    if (token !== undefined) {
+      const authorization = req.headers.authorization;
+      if (authorization === undefined) return errorReply(401, "unauthorized", "Missing Authorization: Bearer <token>.", { "WWW-Authenticate": "Bearer" });
+      if (authorization !== `Bearer ${token}`) return errorReply(401, "unauthorized", "Invalid bearer token.", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+    }
+    if (hashParts(this.settings.seed, requestNumber, FAIL_TAG) / 4294967296 < this.settings.failRate) {
+      return hashParts(this.settings.seed, requestNumber, FAIL_STATUS_TAG) % 2 === 0
+        ? errorReply(500, "internal_error", "Injected failure (failRate).")
+        : errorReply(503, "service_unavailable", "Injected failure (failRate).");
+    }
+    return undefined;
+  }
+
+  private serialise(reply: JsonReply, target: ParsedTarget, requestNumber: number, isListing: boolean, fault: FaultRule | undefined): string {
+    if (reply.status !== 200) return JSON.stringify(reply.body);
+    if (isListing && fault?.kind === "repeat" && this.lastListingBody !== undefined) return this.lastListingBody;
+    if (isListing && fault) bendPageData(reply.body, fault, target.query);
+    const body = this.options.transform ? this.options.transform(reply.body, { path: target.path, query: target.query, n: requestNumber }) : reply.body;
+    const text = JSON.stringify(body) ?? "";
+    if (isListing) this.lastListingBody = text;
+    return text;
+  }
+}
+
+/** The loop and no-end-cursor faults: pageData that would make a naive client page forever. */
+function bendPageData(body: unknown, fault: FaultRule, query: URLSearchParams): void {
+  const pageData = (body as { pageData?: Record<string, unknown> }).pageData;
+  if (!pageData) return;
+  if (fault.kind === "loop") {
+    pageData.hasNextPage = true;
+    pageData.endCursor = query.get("after") ?? query.get("before") ?? pageData.startCursor;
+  } else if (fault.kind === "no-end-cursor") {
+    pageData.hasNextPage = true;
+    delete pageData.endCursor;
+  }
+}

@@ -1,0 +1,56 @@
+// Public types of the sandbox library.
+import type { FaultRule } from "./faults.js";
+
+export interface SandboxOptions {
+  /** Default "127.0.0.1". */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 1. All data is deterministic from (seed, now). */
+  seed?: number;
+  /** Size of the largest campaign; default 5000. */
+  messages?: number;
+  /** Anchor for createdAt (the newest message is one to three minutes before it); default now, floored to the minute. */
+  now?: number | Date;
+  /** When set, every request needs `Authorization: Bearer <token>`, else 401. */
+  token?: string;
+  /** Added before each response. */
+  latencyMs?: number;
+  /** 0..1: share of requests answered 500 or 503, from a seeded sequence keyed by request number. */
+  failRate?: number;
+  /** Requests per second (token bucket, burst of one second); past it 429 with Retry-After. */
+  rateLimit?: number;
+  /** Scripted faults; the first live matching rule applies. */
+  faults?: FaultRule[];
+  /** Rewrites a successful (200) JSON body before it is sent. */
+  transform?: (body: unknown, req: { path: string; query: URLSearchParams; n: number }) => unknown;
+}
+
+export interface SandboxCampaign {
+  id: string;
+  size: number;
+  batches: { id: string; size: number; originalFileName: string }[];
+}
+
+export interface SandboxRequest {
+  /** 1-based, counting every request received. */
+  n: number;
+  method: string;
+  /** The request target as sent (path and query, still encoded). */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Status sent; 0 when none was sent (reset, or still pending). */
+  status: number;
+  /** When it arrived (ms since the epoch): lets tests check how long a client waited between tries. */
+  receivedAt: number;
+}
+
+export interface Sandbox {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234. */
+  url: string;
+  campaigns: SandboxCampaign[];
+  /** Every request received, in order. */
+  requests: SandboxRequest[];
+  /** Closes the server and destroys all connections, pending stalls included. */
+  close(): Promise<void>;
+}
