@@ -20,10 +20,14 @@ export interface TableOptions {
 interface Column {
   header: string;
   cell: (message: CheckedMessage) => string;
-  /** Narrowest and widest a terminal column is, and whether it is the first to go when space is short. */
-  min?: number;
+  /** Widest a terminal column grows; Infinity for the one that takes what is left. */
   max: number;
-  optional?: boolean;
+  /**
+   * Columns a narrow terminal may go without, kept in rank order (1 first) at `min` width or more.
+   * Unranked columns are always shown.
+   */
+  rank?: number;
+  min?: number;
   status?: boolean;
 }
 
@@ -39,11 +43,12 @@ function defaultColumns(options: TableOptions): Column[] {
     { header: "ID", cell: (m) => m.id, max: 40 },
     { header: "RECIPIENT", cell: (m) => text(m.recipient), max: 16 },
     { header: "STATUS", cell: (m) => text(m.latestStatus), max: 12, status: true },
-    { header: "ATTEMPTS", cell: (m) => text(DERIVED_FIELDS.attemptCount!.get(m)), max: 8 },
-    { header: "ERROR", cell: (m) => text(DERIVED_FIELDS.lastErrorCode!.get(m)), min: 12, max: 24, optional: true },
+    { header: "TRIES", cell: (m) => text(DERIVED_FIELDS.attemptCount!.get(m)), max: 5, rank: 2, min: 5 },
+    // Why a message failed matters more at a glance than how often it was tried or where it came from.
+    { header: "ERROR", cell: (m) => text(DERIVED_FIELDS.lastErrorCode!.get(m)), max: 24, rank: 1, min: 12 },
     { header: "CREATED", cell: when, max: 25 },
-    { header: "BATCH", cell: (m) => text(DERIVED_FIELDS.batchFile!.get(m) ?? batchId!.get(m)), min: 14, max: 26, optional: true },
-    { header: "MESSAGE", cell: (m) => text(m.fullMessage), max: Number.POSITIVE_INFINITY, optional: true },
+    { header: "BATCH", cell: (m) => text(DERIVED_FIELDS.batchFile!.get(m) ?? batchId!.get(m)), max: 26, rank: 3, min: 12 },
+    { header: "MESSAGE", cell: (m) => text(m.fullMessage), max: Number.POSITIVE_INFINITY, rank: 4, min: 12 },
   ];
 }
 
@@ -90,9 +95,10 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
     const indexes = shown.map((column) => columns.indexOf(column));
     const table = new Table({
       head: head ?? [],
-      colWidths: widths.map((width, i) => (i === widths.length - 1 ? width : width + GAP)),
+      // The gap is padding, not width: cli-table3 cuts text to the width less the padding, so a cut cell keeps its gap.
+      colWidths: widths.map((width) => width + GAP),
       chars: { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "" },
-      style: { "padding-left": 0, "padding-right": 0, head: [], border: [], compact: true },
+      style: { "padding-left": 0, "padding-right": GAP, head: [], border: [], compact: true },
       truncate: ELLIPSIS,
       wordWrap: false,
     });
@@ -110,31 +116,40 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
   return rows;
 }
 
-/** Column widths from the first page's content, within the terminal; optional columns go first when it is narrow. */
+/**
+ * Column widths from the first page's content, within the terminal. Unranked columns always show; ranked
+ * ones join in rank order while they fit at their minimum, then grow toward their content in the same
+ * order, and the open-ended one (the message text) takes what is left.
+ */
 function fitColumns(columns: Column[], rows: string[][], terminalWidth: number): { shown: Column[]; widths: number[] } {
-  // Later pages may hold wider values (a batch, an error) than the first: the minimums leave them room.
   const natural = columns.map((column, i) => Math.min(column.max, Math.max(column.min ?? 0, displayWidth(column.header), ...rows.map((row) => displayWidth(row[i]!)))));
-  const shown = [...columns];
-  const widthOf = () => shown.reduce((sum, column) => sum + natural[columns.indexOf(column)]! + GAP, -GAP);
-  const flexible = shown.find((column) => column.max === Number.POSITIVE_INFINITY);
-  const fixedWidth = () => shown.filter((column) => column !== flexible).reduce((sum, column) => sum + natural[columns.indexOf(column)]! + GAP, -GAP);
-  // Drop optional columns from the right until the rest fits, leaving the flexible one room for a few words.
-  const minimumFlexible = 12;
-  while (shown.some((column) => column.optional) && (flexible && shown.includes(flexible) ? fixedWidth() + GAP + minimumFlexible : widthOf()) > terminalWidth) {
-    const optional = [...shown].reverse().find((column) => column.optional);
-    shown.splice(shown.indexOf(optional!), 1);
+  const width = new Map<Column, number>();
+  for (const [i, column] of columns.entries()) if (column.rank === undefined) width.set(column, natural[i]!);
+  const used = () => [...width.values()].reduce((sum, w) => sum + w + GAP, -GAP);
+  const ranked = columns.filter((column) => column.rank !== undefined).sort((a, b) => a.rank! - b.rank!);
+  for (const column of ranked) {
+    if (used() + GAP + column.min! <= terminalWidth) width.set(column, column.min!);
   }
-  const widths = shown.map((column) => natural[columns.indexOf(column)]!);
-  if (flexible && shown.includes(flexible)) widths[shown.indexOf(flexible)] = Math.max(minimumFlexible, terminalWidth - fixedWidth() - GAP);
-  // Still too wide (a very narrow terminal): the widest columns give way.
-  let overflow = widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1) - terminalWidth;
+  for (const column of ranked) {
+    const current = width.get(column);
+    if (current === undefined) continue;
+    const target = column.max === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : natural[columns.indexOf(column)]!;
+    width.set(column, current + Math.max(0, Math.min(target - current, terminalWidth - used())));
+  }
+  shrinkToFit(width, terminalWidth, used);
+  const shown = columns.filter((column) => width.has(column));
+  return { shown, widths: shown.map((column) => width.get(column)!) };
+}
+
+/** A terminal narrower than the columns that always show: the widest give way, down to a few cells. */
+function shrinkToFit(width: Map<Column, number>, terminalWidth: number, used: () => number): void {
+  let overflow = used() - terminalWidth;
   while (overflow > 0) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= 4) break;
-    widths[widest]!--;
+    const [widest, cells] = [...width.entries()].reduce((a, b) => (b[1] > a[1] ? b : a));
+    if (cells <= 4) break;
+    width.set(widest, cells - 1);
     overflow--;
   }
-  return { shown, widths };
 }
 
 /** Terminal cells a string takes: wide East Asian characters and emoji take two, combining marks none. */

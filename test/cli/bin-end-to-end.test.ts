@@ -45,7 +45,7 @@ describe("bin/msgstat.js", () => {
   it("a piped table has no colour even though the child's env has none of the colour switches", async () => {
     const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-otp-alerts"]);
     expect(result.code).toBe(0);
-    expect(result.stdout.startsWith("ID\tRECIPIENT\tSTATUS\tATTEMPTS\tERROR\tCREATED\tBATCH\tMESSAGE\n")).toBe(true);
+    expect(result.stdout.startsWith("ID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tMESSAGE\n")).toBe(true);
     expect(result.stdout).not.toContain("\u001b[");
   });
 

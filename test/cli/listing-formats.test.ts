@@ -205,7 +205,7 @@ describe("fields", () => {
 
 describe("empty result", () => {
   it.each<[string, string[], string]>([
-    ["table (piped): the header", [], "ID\tRECIPIENT\tSTATUS\tATTEMPTS\tERROR\tCREATED\tBATCH\tMESSAGE\n"],
+    ["table (piped): the header", [], "ID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tMESSAGE\n"],
     ["JSON: an empty array", ["--json"], "[]\n"],
     ["JSONL: nothing", ["--jsonl"], ""],
     ["CSV: the header", ["--csv"], "id,recipient,latestStatus,createdAt,attemptCount,lastErrorType,lastErrorCode,batchId,fullMessage\r\n"],
