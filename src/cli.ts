@@ -8,6 +8,7 @@ import { addGlobalOptions, type RawGlobalOptions } from "./global-options.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
 import { sandboxCommand } from "./commands/sandbox/command.js";
+import { statsCommand } from "./commands/stats/command.js";
 import type { CommandSetup } from "./commands/setup.js";
 import packageJson from "../package.json" with { type: "json" };
 
@@ -18,6 +19,7 @@ Exit codes:
   2  usage error (nothing was sent)
   3  not found (HTTP 404)
   4  not authorised (HTTP 401 or 403)
+  5  stats: the failure rate is above --max-failure-rate (the report is still printed)
   130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
 
 Environment:
@@ -54,7 +56,7 @@ function buildProgram(io: Io, state: RunState): Command {
     // The same options on every subcommand, so they may come after its name too.
     withGlobals: (command) => addGlobalOptions(command),
   };
-  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), sandboxCommand(setup)]) {
+  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), statsCommand(setup), sandboxCommand(setup)]) {
     command.exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) }).showHelpAfterError("(add --help for usage)");
     program.addCommand(command);
   }

@@ -1,0 +1,78 @@
+// `msgstat stats`: read the whole listing through the same selector as `messages --all`, count as
+// pages arrive, then write the report once, as a picture, JSON or one CSV table.
+import { PagingError } from "../../api/paginate.js";
+import type { ListingRef } from "../../api/path.js";
+import type { Context } from "../../context.js";
+import { ThresholdError } from "../../errors.js";
+import { MessageSelector } from "../../listing/select.js";
+import { csvRow } from "../../output/csv.js";
+import { loadPalette } from "../../output/palette.js";
+import { streamSink, type Sink } from "../../output/sink.js";
+import { startProgress } from "../../output/spinner.js";
+import { percent, renderStatsReport } from "../../output/stats-report.js";
+import { StatsAccumulator } from "../../stats/accumulator.js";
+import { buildReport, type StatsReport } from "../../stats/report.js";
+import { reportTable, type TableChoice } from "../../stats/tables.js";
+import type { StatsOptions } from "./options.js";
+
+export async function runStats(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
+  for (const warning of options.warnings) ctx.warn(warning);
+  const selector = new MessageSelector(await ctx.client(), { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000 });
+  const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval }), ctx);
+  warnAboutReading(selector, ctx);
+  const report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now() });
+  if (options.interval !== undefined && report.overTime.interval !== options.interval) {
+    ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
+  }
+  const sink = streamSink(ctx.stdout);
+  await write(report, options, sink, ctx);
+  await sink.finish();
+  const { threshold, delivery } = report;
+  if (threshold?.exceeded) {
+    throw new ThresholdError(`failure rate ${percent(delivery.failureRate)} (${delivery.failure.toLocaleString("en-US")} of ${delivery.final.toLocaleString("en-US")} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`);
+  }
+}
+
+async function count(selector: MessageSelector, tally: StatsAccumulator, ctx: Context): Promise<StatsAccumulator> {
+  const progress = await startProgress(ctx, "Counting messages…");
+  try {
+    for await (const chunk of selector.chunks()) {
+      for (const message of chunk) tally.add(message);
+      const pages = selector.reader.pagesRead;
+      progress.update(`Counting messages… ${tally.messages.toLocaleString("en-US")} from ${pages} ${pages === 1 ? "page" : "pages"}`);
+    }
+  } catch (error) {
+    // A count cut short would understate every figure, so nothing is reported.
+    if (error instanceof PagingError) error.withHint("No report was written: a partial count would mislead. Run the same command again.");
+    throw error;
+  } finally {
+    progress.stop();
+  }
+  return tally;
+}
+
+function warnAboutReading(selector: MessageSelector, ctx: Context): void {
+  const { duplicatesDropped } = selector.reader;
+  if (duplicatesDropped > 0) ctx.warn(`the service sent ${duplicatesDropped} message(s) twice; each was counted once`);
+  const { undatedSkipped } = selector.outcome;
+  if (undatedSkipped > 0) ctx.warn(`${undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
+}
+
+async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx: Context): Promise<void> {
+  switch (options.output.format) {
+    case "json":
+      return sink.write(JSON.stringify(report, null, ctx.stdoutIsTTY ? 2 : undefined) + "\n");
+    case "csv":
+      return sink.write(csvText(report, options.output.by));
+    case "report": {
+      const palette = await loadPalette(ctx.color);
+      return sink.write(renderStatsReport(report, { columns: ctx.columns, palette }));
+    }
+  }
+}
+
+/** Server text (statuses, error codes, file names) can start with = or +: the formula guard stays on. */
+function csvText(report: StatsReport, by: TableChoice): string {
+  const { header, rows } = reportTable(report, by);
+  return csvRow(header, false) + rows.map((row) => csvRow(row, true)).join("");
+}

@@ -1,0 +1,327 @@
+// The `msgstat stats` report for a person: sections of aligned rows with bars, fitted to the terminal
+// width. Colour only repeats what the text already says (labels, legends, glyphs), so the report
+// reads the same piped, with NO_COLOR, or on a terminal without colour.
+import type { StatsReport, TimeRow } from "../stats/report.js";
+import { INTERVAL_MS } from "../stats/time-buckets.js";
+import type { Palette } from "./palette.js";
+import { inlineSafe } from "./sanitize.js";
+import { displayWidth } from "./table.js";
+
+export interface StatsReportOptions {
+  columns: number;
+  palette: Palette;
+}
+
+type Style = (text: string) => string;
+
+interface Row {
+  label: string;
+  labelStyle?: Style;
+  /** Right-aligned figures after the label. */
+  figures: string[];
+  /** Length of the bar as a share of the widest possible one; undefined for no bar. */
+  fraction?: number;
+  /** Share of the bar drawn as failed (▒), for the over-time rows. */
+  failedFraction?: number;
+  barStyle?: Style;
+}
+
+const INDENT = "  ";
+const GAP = "  ";
+const MAX_BAR = 40;
+const MIN_BAR = 6;
+const MIN_LABEL = 12;
+/** Past this many, a table ends with "… and N more" (the CSV and JSON keep every row). */
+const MAX_ROWS = 15;
+/** Up to this many time buckets get a row each; more become a sparkline. */
+const MAX_TIME_ROWS = 31;
+const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+const SPARKS = "▁▂▃▄▅▆▇█";
+const plain: Style = (text) => text;
+
+export function renderStatsReport(report: StatsReport, options: StatsReportOptions): string {
+  const width = Math.max(40, options.columns);
+  const sections = [headerLines(report, width, options.palette)];
+  if (report.totals.messages > 0) {
+    sections.push(
+      statusLines(report, width, options.palette),
+      deliveryLines(report, width, options.palette),
+      failureLines(report, width, options.palette),
+      attemptLines(report, width, options.palette),
+      batchLines(report, width, options.palette),
+      timeLines(report, width, options.palette),
+    );
+  }
+  return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n") + "\n";
+}
+
+// ---- sections ----
+
+function headerLines(report: StatsReport, width: number, palette: Palette): string[] {
+  const scope = report.batchId === null ? `campaign ${report.campaignId}` : `batch ${report.batchId} of campaign ${report.campaignId}`;
+  const lines = [palette.heading(fit(`Delivery report: ${inlineSafe(scope)}`, width))];
+  const filters = describeFilters(report);
+  if (filters) lines.push(palette.dim(fit(`Filtered by ${filters}`, width)));
+  const { totals } = report;
+  if (totals.messages === 0) {
+    lines.push("", `No messages${filters ? " match these filters" : " found"}: nothing to report.`);
+    return lines;
+  }
+  const messages = `${count(totals.messages)} ${plural(totals.messages, "message")}`;
+  const span = totals.firstCreatedAt && totals.lastCreatedAt ? `, created ${spanText(totals.firstCreatedAt, totals.lastCreatedAt)}` : "";
+  lines.push(fit(`${messages}${span}`, width));
+  lines.push(fit(`${count(totals.attempts)} ${plural(totals.attempts, "attempt")} in all (${(totals.attempts / totals.messages).toFixed(2)} per message)`, width));
+  if (totals.undated > 0) lines.push(fit(`${count(totals.undated)} without a readable createdAt (left out of the span and of "over time")`, width));
+  return lines;
+}
+
+function statusLines(report: StatsReport, width: number, palette: Palette): string[] {
+  const rows = report.byStatus.map((row): Row => {
+    const name = row.other ? "(other)" : row.status === null ? "(no status)" : inlineSafe(row.status);
+    const style: Style = (text) => (row.status === null ? text : palette.status(row.status, text));
+    return { label: name, labelStyle: style, figures: [count(row.count), percent(row.share)], fraction: row.share, barStyle: style };
+  });
+  return [palette.heading("By status"), ...drawRows(rows, width)];
+}
+
+function deliveryLines(report: StatsReport, width: number, palette: Palette): string[] {
+  const { delivery, threshold } = report;
+  if (delivery.final === 0) {
+    const lines = [`${palette.heading("Delivery rate")}  ${fit("none yet: no message has reached a final state (success or failure)", width - 15)}`];
+    if (threshold) lines.push(palette.dim(fit(`--max-failure-rate ${threshold.maxFailureRate}%: nothing to check without a final message`, width)));
+    return lines;
+  }
+  const pending = report.byStatus.filter((row) => !row.final).map((row) => (row.other ? "(other)" : row.status === null ? "(no status)" : inlineSafe(row.status)));
+  const rateWidth = Math.max(percent(delivery.deliveryRate).length, percent(delivery.failureRate).length);
+  // Label, rate, then words fitted into what is left, so a narrow terminal cuts the words, not the figures.
+  const indent = 15 + rateWidth + 2;
+  const line = (label: string, status: string, rate: number | null, words: string) =>
+    `${palette.heading(label)}  ${palette.status(status, percent(rate).padStart(rateWidth))}  ${fit(words, width - indent)}`;
+  const lines = [
+    line("Delivery rate", "success", delivery.deliveryRate, `${count(delivery.success)} of ${count(delivery.final)} final messages succeeded`),
+    line("Failure rate ", "failure", delivery.failureRate, `${count(delivery.failure)} of ${count(delivery.final)} failed`),
+  ];
+  if (threshold) {
+    const verdict = fit(`${threshold.exceeded ? "above" : "within"} the limit of ${threshold.maxFailureRate}% (--max-failure-rate)`, width - indent);
+    lines.push(" ".repeat(indent) + (threshold.exceeded ? palette.status("failure", verdict) : verdict));
+  }
+  const final = "final = success or failure";
+  lines.push(palette.dim(fit(delivery.notFinal > 0 ? `${final}; ${count(delivery.notFinal)} not final yet (${pending.join(", ")})` : `${final}; every message is final`, width)));
+  return lines;
+}
+
+function failureLines(report: StatsReport, width: number, palette: Palette): string[] {
+  if (report.failures.length === 0) return [];
+  const total = report.failures.reduce((sum, row) => sum + row.count, 0);
+  const shown = report.failures.slice(0, MAX_ROWS);
+  const rows = shown.map((row): Row => ({
+    // The code first: it is the specific part, and what survives when a narrow terminal cuts the label.
+    label: row.other ? "(other errors)" : `${inlineSafe(row.errorCode ?? "(no code)")} (${inlineSafe(row.errorType ?? "no type")})`,
+    figures: [count(row.count), percent(row.share)],
+    fraction: row.share,
+    barStyle: (text) => palette.bar("failure", text),
+  }));
+  const lines = [palette.heading(`Failures by latest error (${count(total)} failed)`), ...drawRows(rows, width)];
+  return [...lines, ...more(report.failures.length - shown.length, "kind", "--csv --by error", palette)];
+}
+
+function attemptLines(report: StatsReport, width: number, palette: Palette): string[] {
+  const label = (bucket: string) => (bucket === "unknown" ? "not sent" : `${bucket} ${bucket === "1" ? "attempt" : "attempts"}`);
+  const rows = report.attempts.buckets.map((row): Row => ({
+    label: label(row.attempts),
+    figures: [count(row.count), percent(row.share), count(row.success), count(row.failure)],
+    fraction: row.share,
+  }));
+  const header = { label: "", figures: ["messages", "share", "success", "failure"] };
+  const retried = report.attempts.succeededAfterRetry;
+  const note = `${count(retried)} ${plural(retried, "message")} succeeded only after a retry`;
+  return [palette.heading("Attempts per message"), ...drawRows(rows, width, header, palette), `${INDENT}${fit(note, width - INDENT.length)}`];
+}
+
+function batchLines(report: StatsReport, width: number, palette: Palette): string[] {
+  if (report.batches === null || report.batches.length === 0) return [];
+  const shown = report.batches.slice(0, MAX_ROWS);
+  const rows = shown.map((row): Row => ({
+    label: row.other ? "(other batches)" : row.batchId === null ? "(no batch)" : inlineSafe(row.fileName ?? row.batchId),
+    figures: [row.totalMessages === null ? "–" : count(row.totalMessages), count(row.messages), count(row.success), count(row.failure), percent(row.deliveryRate)],
+    fraction: row.deliveryRate ?? undefined,
+    barStyle: (text) => palette.bar("success", text),
+  }));
+  const header = { label: "file", figures: ["size", "counted", "success", "failure", "delivered"] };
+  const lines = [palette.heading("By batch"), ...drawRows(rows, width, header, palette)];
+  return [...lines, ...more(report.batches.length - shown.length, "batch", "--csv --by batch", palette)];
+}
+
+function timeLines(report: StatsReport, width: number, palette: Palette): string[] {
+  const { interval, buckets, unplotted } = report.overTime;
+  if (buckets.length === 0) return [];
+  const step = INTERVAL_MS[interval];
+  const range = (Date.parse(buckets[buckets.length - 1]!.start) - Date.parse(buckets[0]!.start)) / step + 1;
+  const title = palette.heading(`Messages per ${interval} (UTC)`);
+  const lines = range <= MAX_TIME_ROWS ? timeRowLines(contiguous(buckets, step), interval, width, palette) : sparkLines(buckets, range, interval, width, palette);
+  if (unplotted > 0) lines.push(palette.dim(`${count(unplotted)} ${plural(unplotted, "message")} with createdAt decades away from the rest are not drawn`));
+  return [title, ...lines];
+}
+
+function timeRowLines(buckets: TimeRow[], interval: "hour" | "day", width: number, palette: Palette): string[] {
+  const busiest = Math.max(...buckets.map((bucket) => bucket.messages));
+  const rows = buckets.map((bucket): Row => ({
+    label: bucketLabel(bucket.start, interval),
+    figures: [count(bucket.messages), count(bucket.failures), bucket.messages === 0 ? "" : percent(bucket.failures / bucket.messages)],
+    fraction: bucket.messages / busiest,
+    failedFraction: bucket.messages === 0 ? 0 : bucket.failures / bucket.messages,
+    barStyle: (text) => palette.bar("failure", text),
+  }));
+  const header = { label: "", figures: ["messages", "failed", "rate"] };
+  const legend = palette.dim(fit(`${INDENT}█ messages, of which ▒ failed; bars scaled to the busiest ${interval}`, width)).replace("▒", palette.bar("failure", "▒"));
+  return [...drawRows(rows, width, header, palette), legend];
+}
+
+/** Too many buckets for a row each: two sparklines, several buckets a mark when the terminal is narrow. */
+function sparkLines(buckets: TimeRow[], range: number, interval: "hour" | "day", width: number, palette: Palette): string[] {
+  const labelWidth = "failures".length;
+  // Room for the marks once label and "max N" are placed; N is at most the total of messages.
+  const maxWidth = `max ${count(sum(buckets, "messages"))}`.length;
+  const room = Math.max(10, width - INDENT.length - labelWidth - 2 * GAP.length - maxWidth);
+  const perMark = Math.ceil(range / room);
+  // Marks by position in time, straight from the non-empty buckets: a range with long gaps is never filled in.
+  const first = Date.parse(buckets[0]!.start);
+  const groups: TimeRow[] = Array.from({ length: Math.ceil(range / perMark) }, (_, i) => ({ start: new Date(first + i * perMark * INTERVAL_MS[interval]).toISOString(), messages: 0, failures: 0 }));
+  for (const bucket of buckets) {
+    const group = groups[Math.floor((Date.parse(bucket.start) - first) / (perMark * INTERVAL_MS[interval]))]!;
+    group.messages += bucket.messages;
+    group.failures += bucket.failures;
+  }
+  const most = Math.max(...groups.map((group) => group.messages));
+  const mostFailed = Math.max(...groups.map((group) => group.failures));
+  const unit = perMark === 1 ? interval : `${perMark} ${interval}s`;
+  const from = bucketLabel(buckets[0]!.start, interval, false);
+  const to = bucketLabel(buckets[buckets.length - 1]!.start, interval, false);
+  return [
+    `${INDENT}${"messages".padEnd(labelWidth)}${GAP}${spark(groups.map((group) => group.messages), most)}${GAP}max ${count(most)}`,
+    `${INDENT}${"failures".padEnd(labelWidth)}${GAP}${palette.bar("failure", spark(groups.map((group) => group.failures), mostFailed))}${GAP}max ${count(mostFailed)}`,
+    palette.dim(fit(`${INDENT}${" ".repeat(labelWidth)}${GAP}${from} → ${to}`, width)),
+    palette.dim(fit(`${INDENT}${" ".repeat(labelWidth)}${GAP}one mark per ${unit}, each line scaled to its own max`, width)),
+  ];
+}
+
+// ---- drawing ----
+
+/** Label, right-aligned figures and a bar filling what is left of the width (none when too little is). */
+function drawRows(rows: Row[], width: number, header?: { label: string; figures: string[] }, palette?: Palette): string[] {
+  const all = header ? [{ label: header.label, figures: header.figures }, ...rows] : rows;
+  const figureWidths = all[0]!.figures.map((_, i) => Math.max(...all.map((row) => displayWidth(row.figures[i] ?? ""))));
+  const figuresWidth = () => figureWidths.reduce((total, w) => total + w + GAP.length, 0);
+  // A very narrow terminal loses the rightmost figures (the detail) before the label becomes unreadable.
+  while (figureWidths.length > 1 && INDENT.length + MIN_LABEL + figuresWidth() > width) figureWidths.pop();
+  const naturalLabel = Math.max(...all.map((row) => displayWidth(row.label)));
+  const labelWidth = Math.min(naturalLabel, Math.max(MIN_LABEL, width - INDENT.length - figuresWidth() - GAP.length - MIN_BAR));
+  const spare = width - INDENT.length - labelWidth - figuresWidth() - GAP.length;
+  const barWidth = spare >= MIN_BAR ? Math.min(MAX_BAR, spare) : 0;
+  const line = (row: Row | { label: string; figures: string[] }, isHeader: boolean): string => {
+    const label = pad(fit(row.label, labelWidth), labelWidth);
+    const figures = figureWidths.map((figureWidth, i) => GAP + (row.figures[i] ?? "").padStart(figureWidth)).join("");
+    if (isHeader) return (palette ?? { dim: plain }).dim(`${INDENT}${label}${figures}`).trimEnd();
+    const styled = "labelStyle" in row && row.labelStyle ? row.labelStyle(label) : label;
+    const bar = "fraction" in row && row.fraction !== undefined && barWidth > 0 ? GAP + drawBar(row, barWidth) : "";
+    return `${INDENT}${styled}${figures}${bar}`.trimEnd();
+  };
+  return [...(header ? [line(header, true)] : []), ...rows.map((row) => line(row, false))];
+}
+
+/** Eighth blocks for precision; any non-zero share shows at least a sliver, so a rare status is not invisible. */
+function drawBar(row: Row, width: number): string {
+  const cells = Math.max(0, Math.min(1, row.fraction ?? 0)) * width;
+  let whole = Math.floor(cells);
+  let eighths = Math.round((cells - whole) * 8);
+  if (eighths === 8) {
+    whole++;
+    eighths = 0;
+  }
+  if (whole === 0 && eighths === 0 && (row.fraction ?? 0) > 0) eighths = 1;
+  const style = row.barStyle ?? plain;
+  if (row.failedFraction === undefined) return style("█".repeat(whole) + EIGHTHS[eighths]);
+  // Over time: the failed part of the bar in a glyph of its own, rounded up so a single failure shows.
+  const length = whole + (eighths > 0 ? 1 : 0);
+  const failed = row.failedFraction > 0 ? Math.min(length, Math.max(1, Math.round(row.failedFraction * length))) : 0;
+  return "█".repeat(length - failed) + style("▒".repeat(failed));
+}
+
+function spark(values: number[], max: number): string {
+  return values.map((value) => (value === 0 ? " " : SPARKS[Math.min(SPARKS.length - 1, Math.max(0, Math.ceil((value / max) * SPARKS.length) - 1))])).join("");
+}
+
+/** Buckets from the first to the last with the empty ones put back, so gaps show as gaps. */
+function contiguous(buckets: TimeRow[], step: number): TimeRow[] {
+  const byStart = new Map(buckets.map((bucket) => [Date.parse(bucket.start), bucket]));
+  const first = Date.parse(buckets[0]!.start);
+  const last = Date.parse(buckets[buckets.length - 1]!.start);
+  const filled: TimeRow[] = [];
+  for (let at = first; at <= last; at += step) filled.push(byStart.get(at) ?? { start: new Date(at).toISOString(), messages: 0, failures: 0 });
+  return filled;
+}
+
+function more(hidden: number, noun: string, flags: string, palette: Palette): string[] {
+  if (hidden <= 0) return [];
+  return [palette.dim(`${INDENT}… and ${count(hidden)} more ${noun === "batch" ? (hidden === 1 ? "batch" : "batches") : plural(hidden, noun)} (${flags} lists them all)`)];
+}
+
+// ---- text ----
+
+function fit(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = "";
+  for (const char of text) {
+    if (displayWidth(out + char) > width - 1) break;
+    out += char;
+  }
+  return `${out}…`;
+}
+
+function pad(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}
+
+const count = (n: number): string => n.toLocaleString("en-US");
+const plural = (n: number, noun: string): string => (n === 1 ? noun : `${noun}s`);
+const sum = (rows: TimeRow[], key: "messages" | "failures"): number => rows.reduce((total, row) => total + row[key], 0);
+
+/** One decimal, but never rounded into 0% or 100% when it is not exactly that. */
+export function percent(share: number | null): string {
+  if (share === null) return "–";
+  if (share === 0 || share === 1) return `${share * 100}%`;
+  if (share < 0.001) return "<0.1%";
+  if (share > 0.999) return ">99.9%";
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+function bucketLabel(iso: string, interval: "hour" | "day", weekday = true): string {
+  const name = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(iso).getUTCDay()];
+  const day = weekday ? `${iso.slice(0, 10)} ${name}` : iso.slice(0, 10);
+  return interval === "day" ? day : `${day} ${iso.slice(11, 16)}`;
+}
+
+function spanText(first: string, last: string): string {
+  const from = Date.parse(first);
+  const to = Date.parse(last);
+  const utc = (at: number) => new Date(at).toISOString().slice(0, 16).replace("T", " ");
+  return `${utc(from)} → ${utc(to)} UTC (${duration(to - from)})`;
+}
+
+function duration(ms: number): string {
+  const hours = ms / INTERVAL_MS.hour;
+  if (hours < 1) return `${Math.round(ms / 60_000)} min`;
+  if (hours < 48) return `${hours.toFixed(hours < 10 ? 1 : 0)} hours`;
+  return `${(hours / 24).toFixed(1)} days`;
+}
+
+function describeFilters(report: StatsReport): string {
+  const { search, statuses, since, until } = report.filters;
+  const parts: string[] = [];
+  if (search !== null) parts.push(`recipient containing ${inlineSafe(search)}`);
+  if (statuses !== null) parts.push(`status ${statuses.map(inlineSafe).join(" or ")}`);
+  const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+  if (since !== null) parts.push(`created since ${utc(since)}`);
+  if (until !== null) parts.push(`created until ${utc(until)}`);
+  return parts.join(", ");
+}

@@ -1,0 +1,179 @@
+// From the running tally to the report `msgstat stats` prints, writes as JSON and cuts into CSV
+// tables. The structure is documented field by field in docs/stats.md: change both together.
+import { FINAL_STATUSES, ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
+import { intervalForSpan, type Interval } from "./time-buckets.js";
+
+export interface ReportScope {
+  campaignId: string;
+  batchId?: string;
+  search?: string;
+  statuses?: ReadonlySet<string>;
+  since?: number;
+  until?: number;
+  /** --interval; undefined picks it from the span. */
+  interval?: Interval;
+  /** --max-failure-rate, in percent. */
+  maxFailureRate?: number;
+  generatedAt: number;
+}
+
+export interface StatusRow {
+  status: string | null;
+  count: number;
+  share: number;
+  final: boolean;
+  other?: true;
+}
+
+export interface ErrorRow {
+  errorType: string | null;
+  errorCode: string | null;
+  count: number;
+  share: number;
+  other?: true;
+}
+
+export interface AttemptRow {
+  attempts: AttemptBucket;
+  count: number;
+  share: number;
+  success: number;
+  failure: number;
+}
+
+export interface BatchRow {
+  batchId: string | null;
+  fileName: string | null;
+  totalMessages: number | null;
+  messages: number;
+  success: number;
+  failure: number;
+  deliveryRate: number | null;
+  other?: true;
+}
+
+export interface TimeRow {
+  start: string;
+  messages: number;
+  failures: number;
+}
+
+export interface StatsReport {
+  version: 1;
+  campaignId: string;
+  batchId: string | null;
+  generatedAt: string;
+  filters: { search: string | null; statuses: string[] | null; since: string | null; until: string | null };
+  totals: { messages: number; attempts: number; firstCreatedAt: string | null; lastCreatedAt: string | null; undated: number };
+  byStatus: StatusRow[];
+  delivery: { final: number; success: number; failure: number; notFinal: number; deliveryRate: number | null; failureRate: number | null };
+  failures: ErrorRow[];
+  attempts: { buckets: AttemptRow[]; succeededAfterRetry: number };
+  batches: BatchRow[] | null;
+  overTime: { interval: Interval; buckets: TimeRow[]; unplotted: number };
+  threshold: { maxFailureRate: number; exceeded: boolean } | null;
+}
+
+const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
+const rateOrNull = (part: number, whole: number): number | null => (whole === 0 ? null : part / whole);
+const isoOrNull = (at: number | undefined): string | null => (at === undefined ? null : new Date(at).toISOString());
+const byCountThen = <T extends { count: number }>(name: (row: T) => string) => (a: T, b: T) => b.count - a.count || name(a).localeCompare(name(b));
+
+export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsReport {
+  const delivery = deliveryOf(tally);
+  return {
+    version: 1,
+    campaignId: scope.campaignId,
+    batchId: scope.batchId ?? null,
+    generatedAt: new Date(scope.generatedAt).toISOString(),
+    filters: {
+      search: scope.search ?? null,
+      statuses: scope.statuses ? [...scope.statuses] : null,
+      since: isoOrNull(scope.since),
+      until: isoOrNull(scope.until),
+    },
+    totals: {
+      messages: tally.messages,
+      attempts: tally.attempts,
+      firstCreatedAt: tally.oldest?.text ?? null,
+      lastCreatedAt: tally.newest?.text ?? null,
+      undated: tally.undated,
+    },
+    byStatus: statusRows(tally),
+    delivery,
+    failures: errorRows(tally),
+    attempts: { buckets: attemptRows(tally), succeededAfterRetry: tally.succeededAfterRetry },
+    batches: batchRows(tally),
+    overTime: timeRows(tally, scope.interval),
+    threshold: scope.maxFailureRate === undefined ? null : { maxFailureRate: scope.maxFailureRate, exceeded: exceeds(delivery.failureRate, scope.maxFailureRate) },
+  };
+}
+
+/** Strictly above the limit; with no final message there is no rate, and nothing to alert on. */
+function exceeds(failureRate: number | null, maxPercent: number): boolean {
+  return failureRate !== null && failureRate * 100 > maxPercent;
+}
+
+function deliveryOf(tally: StatsAccumulator): StatsReport["delivery"] {
+  let success = 0;
+  let failure = 0;
+  for (const [status, { count }] of tally.statuses.known()) {
+    if (status === "success") success = count;
+    if (status === "failure") failure = count;
+  }
+  const final = success + failure;
+  return { final, success, failure, notFinal: tally.messages - final, deliveryRate: rateOrNull(success, final), failureRate: rateOrNull(failure, final) };
+}
+
+function statusRows(tally: StatsAccumulator): StatusRow[] {
+  const rows: StatusRow[] = [...tally.statuses.known()].map(([status, { count }]) => ({ status, count, share: ratio(count, tally.messages), final: FINAL_STATUSES.has(status) }));
+  rows.sort(byCountThen((row) => row.status ?? ""));
+  if (tally.withoutStatus > 0) rows.push({ status: null, count: tally.withoutStatus, share: ratio(tally.withoutStatus, tally.messages), final: false });
+  const rest = tally.statuses.rest();
+  if (rest) rows.push({ status: null, count: rest.count, share: ratio(rest.count, tally.messages), final: false, other: true });
+  return rows;
+}
+
+function errorRows(tally: StatsAccumulator): ErrorRow[] {
+  const known = [...tally.errors.known()].map(([, entry]) => entry);
+  const failures = known.reduce((sum, entry) => sum + entry.count, 0) + (tally.errors.rest()?.count ?? 0);
+  const rows: ErrorRow[] = known.map(({ errorType, errorCode, count }) => ({ errorType, errorCode, count, share: ratio(count, failures) }));
+  rows.sort(byCountThen((row) => `${row.errorType ?? ""}\u0000${row.errorCode ?? ""}`));
+  const rest = tally.errors.rest();
+  if (rest) rows.push({ errorType: null, errorCode: null, count: rest.count, share: ratio(rest.count, failures), other: true });
+  return rows;
+}
+
+/** 1, 2, 3 and 4+ always; 0 and "unknown" (no attempt count sent) only when some message has them. */
+function attemptRows(tally: StatsAccumulator): AttemptRow[] {
+  return ATTEMPT_BUCKETS.map((attempts) => {
+    const { messages, success, failure } = tally.attemptBuckets.get(attempts)!;
+    return { attempts, count: messages, share: ratio(messages, tally.messages), success, failure };
+  }).filter((row) => row.count > 0 || !["0", "unknown"].includes(row.attempts));
+}
+
+/** Batches in the order first seen (newest first, as listed), then the messages in no batch. */
+function batchRows(tally: StatsAccumulator): BatchRow[] | null {
+  if (!tally.batches) return null;
+  const row = (batchId: string | null, counts: { fileName: string | null; totalMessages: number | null; messages: number; success: number; failure: number }): BatchRow => ({
+    batchId,
+    fileName: counts.fileName,
+    totalMessages: counts.totalMessages,
+    messages: counts.messages,
+    success: counts.success,
+    failure: counts.failure,
+    deliveryRate: rateOrNull(counts.success, counts.success + counts.failure),
+  });
+  const rows = [...tally.batches.known()].map(([id, counts]) => row(id, counts));
+  const rest = tally.batches.rest();
+  if (rest) rows.push({ ...row(null, { ...rest, fileName: null, totalMessages: null }), other: true });
+  if (tally.noBatch.messages > 0) rows.push(row(null, { ...tally.noBatch, fileName: null, totalMessages: null }));
+  return rows;
+}
+
+function timeRows(tally: StatsAccumulator, asked: Interval | undefined): StatsReport["overTime"] {
+  const span = tally.oldest && tally.newest ? tally.newest.at - tally.oldest.at : 0;
+  const { interval, rows } = tally.time.buckets(asked ?? intervalForSpan(span));
+  const buckets = rows.map(({ start, messages, failures }) => ({ start: new Date(start).toISOString(), messages, failures }));
+  return { interval, buckets, unplotted: tally.time.unplotted };
+}
