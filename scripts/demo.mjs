@@ -47,6 +47,7 @@ try {
   if (failedId) show(["message", campaign, failedId], env);
   show(["messages", campaign, "--limit", "1", "--json"], env);
   show(["messages", campaign, "--status", "failure", "--limit", "4", "--csv"], env);
+  show(["stats", campaign], env);
   show(["messages", "no-such-campaign"], env);
 } finally {
   child.kill("SIGINT");
