@@ -59,8 +59,7 @@ export class PageReader {
   }
 
   async *pages(): AsyncGenerator<PageRead> {
-    let cursor = this.plan.cursor;
-    let pending: Promise<CheckedPage> | undefined = this.request(cursor, this.firstPageSize());
+    let pending: Promise<CheckedPage> | undefined = this.request(this.plan.cursor, this.nextPageSize(this.plan.remaining()));
     while (pending) {
       const page = await this.guard(pending);
       pending = undefined;
@@ -69,7 +68,6 @@ export class PageReader {
       const next = this.nextCursor(page);
       const remainingBefore = this.plan.remaining();
       if (next !== undefined && page.data.length < remainingBefore) {
-        cursor = next;
         pending = this.request(next, this.nextPageSize(remainingBefore - page.data.length));
         pending.catch(() => undefined); // surfaced when awaited; avoids an unhandled rejection if the consumer stops first
       }
@@ -78,14 +76,9 @@ export class PageReader {
       this.resumeCursor = this.plan.direction === "forward" ? page.pageData.endCursor ?? this.resumeCursor : page.pageData.startCursor ?? this.resumeCursor;
       if (next === undefined) return;
       if (!pending && this.plan.remaining() > 0) {
-        cursor = next;
         pending = this.request(next, this.nextPageSize(this.plan.remaining()));
       }
     }
-  }
-
-  private firstPageSize(): number {
-    return this.nextPageSize(this.plan.remaining());
   }
 
   private nextPageSize(stillWanted: number): number {

@@ -30,7 +30,8 @@ export interface SelectionOutcome {
   undatedSkipped: number;
 }
 
-type Cursor = { index: number; read: PageRead };
+/** A message by its place in a page that was read. */
+type Position = { index: number; read: PageRead };
 
 export class MessageSelector {
   readonly outcome: SelectionOutcome = { printed: 0, pagesRead: 0, stoppedEarlyAtSince: false, undatedSkipped: 0 };
@@ -67,7 +68,7 @@ export class MessageSelector {
   }
 
   private async *forwardChunks(): AsyncGenerator<CheckedMessage[]> {
-    let last: Cursor | undefined;
+    let last: Position | undefined;
     for await (const read of this.reader.pages()) {
       this.outcome.pagesRead = this.reader.pagesRead;
       const { chunk, lastIndex } = this.pick(read.messages);
@@ -170,7 +171,7 @@ export class MessageSelector {
    * The cursor of one message of a page. The API gives cursors for page ends only; for a message inside a
    * page, asking for the messages after the page's start, up to that message, ends on its cursor.
    */
-  private async cursorOf(at: Cursor): Promise<string | undefined> {
+  private async cursorOf(at: Position): Promise<string | undefined> {
     const { data, pageData } = at.read.page;
     const target = at.read.messages[at.index];
     const index = data.findIndex((message) => message.id === target?.id);
