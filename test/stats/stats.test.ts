@@ -1,6 +1,9 @@
 // `msgstat stats` against a real sandbox: every figure of the JSON and CSV checked against counts
 // worked out independently from the raw pages (expected.ts), the exit code of --max-failure-rate,
 // and the terminal report's width, colour and honesty.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schemas.js";
@@ -139,6 +142,35 @@ describe("--max-failure-rate", () => {
     const result = await runBin(["--base-url", sandbox.url, "stats", CAMPAIGN, "--max-failure-rate", "0", "--json"]);
     expect(result.code).toBe(5);
     expect(JSON.parse(result.stdout)).toMatchObject({ campaignId: CAMPAIGN, threshold: { maxFailureRate: 0, exceeded: true } });
+  });
+});
+
+describe("-o", () => {
+  it("writes the report to the file, atomically, and leaves stdout empty", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "msgstat-stats-"));
+    const target = path.join(folder, "report.json");
+    const result = await stats([CAMPAIGN, "--json", "-o", target]);
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(JSON.parse(readFileSync(target, "utf8"))).toMatchObject({ campaignId: CAMPAIGN, totals: { messages: campaign.length } });
+    expect(readdirSync(folder)).toEqual(["report.json"]);
+  });
+
+  it("leaves the target as it was when the listing fails", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "msgstat-stats-"));
+    const target = path.join(folder, "report.json");
+    writeFileSync(target, "yesterday's report\n");
+    const result = await stats(["no-such-campaign", "--json", "-o", target]);
+    expect(result.code).toBe(3);
+    expect(readFileSync(target, "utf8")).toBe("yesterday's report\n");
+    expect(readdirSync(folder)).toEqual(["report.json"]);
+  });
+
+  it("a report for a person in a file has no colour even from a terminal", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "msgstat-stats-"));
+    const target = path.join(folder, "report.txt");
+    await stats([CAMPAIGN, "-o", target], { tty: true, env: { FORCE_COLOR: "1" } });
+    expect(readFileSync(target, "utf8")).toContain("Delivery report: campaign cmp-spring-sale");
+    expect(readFileSync(target, "utf8")).not.toMatch(ANSI);
   });
 });
 

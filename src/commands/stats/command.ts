@@ -30,6 +30,7 @@ export function statsCommand(setup: CommandSetup): Command {
     .option("--json", "the report as JSON (structure in docs/stats.md)")
     .option("--csv", "one table of the report as CSV: choose it with --by")
     .addOption(new Option("--by <table>", "the table --csv writes").choices(["status", "error", "batch", "attempts", "time"]))
+    .option("-o, --output <file>", "write the report to this file (atomically) instead of stdout")
     .addHelpText("after", REPORT_HELP)
     .action(async (campaignId: string, raw: RawStatsOptions, cmd: Command) => {
       const ctx = setup.context(cmd);

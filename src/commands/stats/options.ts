@@ -11,6 +11,7 @@ export interface RawStatsOptions extends RawFilterOptions {
   json?: boolean;
   csv?: boolean;
   by?: string;
+  output?: string;
 }
 
 export type StatsOutput = { format: "report" } | { format: "json" } | { format: "csv"; by: TableChoice };
@@ -20,6 +21,8 @@ export interface StatsOptions extends FilterOptions {
   /** Percent, 0 to 100. */
   maxFailureRate?: number;
   output: StatsOutput;
+  /** -o: a file to write atomically instead of stdout. */
+  file?: string;
 }
 
 const PERCENT = /^\d+(\.\d+)?%?$/;
@@ -30,7 +33,13 @@ export function parseStatsOptions(raw: RawStatsOptions, now: number): StatsOptio
     interval: raw.interval as Interval | undefined,
     maxFailureRate: raw.maxFailureRate === undefined ? undefined : parsePercent(raw.maxFailureRate),
     output: chosenOutput(raw),
+    file: chosenFile(raw.output),
   };
+}
+
+function chosenFile(file: string | undefined): string | undefined {
+  if (file !== undefined && file.trim() === "") throw new UsageError("-o needs a file name");
+  return file;
 }
 
 function parsePercent(text: string): number {

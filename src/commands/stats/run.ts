@@ -7,7 +7,7 @@ import { ThresholdError } from "../../errors.js";
 import { MessageSelector } from "../../listing/select.js";
 import { csvRow } from "../../output/csv.js";
 import { loadPalette } from "../../output/palette.js";
-import { streamSink, type Sink } from "../../output/sink.js";
+import { atomicFileSink, streamSink, type Sink } from "../../output/sink.js";
 import { startProgress } from "../../output/spinner.js";
 import { percent, renderStatsReport } from "../../output/stats-report.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
@@ -18,15 +18,23 @@ import type { StatsOptions } from "./options.js";
 export async function runStats(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
   const selector = new MessageSelector(await ctx.client(), { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000 });
-  const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval }), ctx);
-  warnAboutReading(selector, ctx);
-  const report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now() });
-  if (options.interval !== undefined && report.overTime.interval !== options.interval) {
-    ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
+  // The file is opened first, so a folder that does not exist is known before a long count.
+  const toFile = options.file !== undefined;
+  const sink = toFile ? await atomicFileSink(options.file!) : streamSink(ctx.stdout);
+  let report: StatsReport;
+  try {
+    const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval }), ctx);
+    warnAboutReading(selector, ctx);
+    report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now() });
+    if (options.interval !== undefined && report.overTime.interval !== options.interval) {
+      ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
+    }
+    await write(report, options, sink, { ...ctx, color: ctx.color && !toFile, stdoutIsTTY: ctx.stdoutIsTTY && !toFile });
+    await sink.finish();
+  } catch (error) {
+    await sink.discard();
+    throw error;
   }
-  const sink = streamSink(ctx.stdout);
-  await write(report, options, sink, ctx);
-  await sink.finish();
   const { threshold, delivery } = report;
   if (threshold?.exceeded) {
     throw new ThresholdError(`failure rate ${percent(delivery.failureRate)} (${delivery.failure.toLocaleString("en-US")} of ${delivery.final.toLocaleString("en-US")} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`);
