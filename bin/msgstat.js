@@ -1,30 +1,49 @@
 #!/usr/bin/env node
 // The executable: real process streams and signals in, an exit code out. Everything else is in dist/cli.js.
-import { main } from "../dist/cli.js";
-import { InterruptedError } from "../dist/cli.js";
+import { readFileSync } from "node:fs";
+import v8 from "node:v8";
 
-const controller = new AbortController();
-let signalled = false;
-for (const name of ["SIGINT", "SIGTERM"]) {
-  process.on(name, () => {
-    // A second Ctrl-C means "now": no more cleanup.
-    if (signalled) process.exit(name === "SIGINT" ? 130 : 143);
-    signalled = true;
-    controller.abort(new InterruptedError(name));
+// undici parses HTTP with llhttp compiled to WebAssembly. Left alone, V8 compiles it a second time,
+// optimised, on a background thread, and Node waits for that compile before the process may exit,
+// which delays the end of every command that talks to the service. The quick first compile is
+// enough: response bodies pass through llhttp without being scanned. Measured in docs/bench.md.
+v8.setFlagsFromString("--liftoff-only");
+
+const argv = process.argv.slice(2);
+
+async function run() {
+  const { main, InterruptedError } = await import("../dist/cli.js");
+  const controller = new AbortController();
+  let signalled = false;
+  for (const name of ["SIGINT", "SIGTERM"]) {
+    process.on(name, () => {
+      // A second Ctrl-C means "now": no more cleanup.
+      if (signalled) process.exit(name === "SIGINT" ? 130 : 143);
+      signalled = true;
+      controller.abort(new InterruptedError(name));
+    });
+  }
+  // A reader that goes away (msgstat ... | head -1) is the end of the run, not a crash.
+  process.stdout.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  });
+
+  process.exitCode = await main(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.columns || Number(process.env.COLUMNS) || 80,
+    env: process.env,
+    now: () => Date.now(),
+    signal: controller.signal,
   });
 }
-// A reader that goes away (msgstat ... | head -1) is the end of the run, not a crash.
-process.stdout.on("error", (error) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-});
 
-process.exitCode = await main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdoutIsTTY: process.stdout.isTTY === true,
-  stderrIsTTY: process.stderr.isTTY === true,
-  columns: process.stdout.columns || Number(process.env.COLUMNS) || 80,
-  env: process.env,
-  now: () => Date.now(),
-  signal: controller.signal,
-});
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  // `msgstat --version` alone is answered here as commander answers it (the version and a newline
+  // on stdout, exit 0), without loading the program.
+  process.stdout.write(`${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`);
+} else {
+  await run();
+}

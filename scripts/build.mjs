@@ -1,9 +1,34 @@
 // Bundles src/ into dist/ with esbuild: one file per entry plus lazily loaded chunks, so that
 // `msgstat --help` loads commander alone and each command pulls in only what it uses.
 import { build } from "esbuild";
-import { fileURLToPath } from "node:url";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const slimUndici = path.join(root, "scripts", "undici-slim.mjs");
+
+/** Names src/ imports from "undici" (type-only imports aside) must all come from the slim entry. */
+async function checkSlimUndici() {
+  const exported = new Set(Object.keys(await import(pathToFileURL(slimUndici).href)));
+  const files = readdirSync(path.join(root, "src"), { recursive: true }).filter((file) => String(file).endsWith(".ts"));
+  for (const file of files) {
+    const text = readFileSync(path.join(root, "src", String(file)), "utf8");
+    for (const match of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"undici"/g)) {
+      if (match[1]) continue;
+      for (const part of match[2].split(",")) {
+        const name = part.trim();
+        if (name === "" || name.startsWith("type ")) continue;
+        const imported = name.split(/\s+as\s+/)[0];
+        if (!exported.has(imported)) throw new Error(`src/${file} imports ${imported} from "undici", which scripts/undici-slim.mjs does not export`);
+      }
+    }
+    if (/import\s+\*\s+as\s+\w+\s+from\s+"undici"|import\s+\w+\s+from\s+"undici"/.test(text)) throw new Error(`src/${file}: import named exports from "undici" (scripts/undici-slim.mjs)`);
+  }
+}
+await checkSlimUndici();
+// Chunk names carry content hashes: without a clean start, old chunks would pile up in dist/.
+rmSync(path.join(root, "dist"), { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
@@ -20,5 +45,13 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   // Bundled CommonJS dependencies (commander, cli-table3) call require() for Node built-ins.
   banner: { js: 'import { createRequire as __msgstatRequire } from "node:module"; const require = __msgstatRequire(import.meta.url);' },
+  plugins: [
+    {
+      name: "slim-undici",
+      setup(builder) {
+        builder.onResolve({ filter: /^undici$/ }, () => ({ path: slimUndici }));
+      },
+    },
+  ],
   logLevel: "warning",
 });

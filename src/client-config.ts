@@ -1,14 +1,18 @@
 // Global options and environment, validated into what the HTTP client needs. Every problem here is a
 // usage error found before any request is sent.
-import { z } from "zod";
 import type { ClientOptions } from "./api/client.js";
 import { UsageError } from "./errors.js";
 import type { RawGlobalOptions } from "./global-options.js";
 
 export type ClientSettings = Omit<ClientOptions, "signal" | "log" | "warn">;
 
-const seconds = z.coerce.number().positive().max(3600);
-const retries = z.coerce.number().int().min(0).max(20);
+// Plain checks rather than zod: this runs on every command that talks to the service, and zod's
+// import is a large share of `msgstat message`'s start-up (docs/bench.md).
+function numberIn(text: string, min: number, max: number, whole: boolean): number | undefined {
+  const value = text.trim() === "" ? Number.NaN : Number(text);
+  if (!Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) return undefined;
+  return value;
+}
 
 function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
@@ -48,10 +52,10 @@ export function clientSettings(raw: RawGlobalOptions, env: Record<string, string
     throw new UsageError(`refusing to send credentials over plain http:// to ${baseUrl.hostname}: anyone on the network path could read them`).withHint("Use https://, or pass --allow-insecure-http if this network is trusted.");
   }
 
-  const timeout = seconds.safeParse(raw.timeout ?? "30");
-  if (!timeout.success) throw new UsageError(`--timeout must be a number of seconds above 0 (at most 3600), not "${raw.timeout}"`);
-  const retryCount = retries.safeParse(raw.retries ?? "3");
-  if (!retryCount.success) throw new UsageError(`--retries must be a whole number from 0 to 20, not "${raw.retries}"`);
+  const timeout = numberIn(raw.timeout ?? "30", Number.MIN_VALUE, 3600, false);
+  if (timeout === undefined) throw new UsageError(`--timeout must be a number of seconds above 0 (at most 3600), not "${raw.timeout}"`);
+  const retryCount = numberIn(raw.retries ?? "3", 0, 20, true);
+  if (retryCount === undefined) throw new UsageError(`--retries must be a whole number from 0 to 20, not "${raw.retries}"`);
   // For tests and the benchmark: a shorter backoff than people get.
   const retryBase = Number(env.MSGSTAT_RETRY_BASE_MS ?? 500);
 
@@ -59,8 +63,8 @@ export function clientSettings(raw: RawGlobalOptions, env: Record<string, string
     baseUrl,
     token,
     headers,
-    timeoutMs: timeout.data * 1000,
-    retries: retryCount.data,
+    timeoutMs: timeout * 1000,
+    retries: retryCount,
     retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 500,
   };
 }

@@ -30,10 +30,13 @@ export async function renderCsv(chunks: Chunks, sink: Sink, options: { fields: r
   // fails before any message leaves stdout empty rather than a header that looks like an empty result.
   let header = csvRow(fields.map((field) => field.name), false);
   for await (const chunk of chunks) {
-    let text = header;
-    header = "";
-    for (const message of chunk) text += csvRow(fields.map((field) => field.get(message)), guardFormulas);
-    await sink.write(text);
+    for (const message of chunk) {
+      let line = header;
+      header = "";
+      for (let i = 0; i < fields.length; i++) line += (i === 0 ? "" : ",") + csvCell(fields[i]!.get(message), guardFormulas);
+      const flushing = sink.write(line + "\r\n");
+      if (flushing) await flushing;
+    }
   }
   if (header !== "") await sink.write(header);
 }

@@ -18,9 +18,10 @@ function projector(fields: readonly Field[] | undefined): (message: CheckedMessa
 export async function renderJsonl(chunks: Chunks, sink: Sink, fields?: readonly Field[]): Promise<void> {
   const project = projector(fields);
   for await (const chunk of chunks) {
-    let text = "";
-    for (const message of chunk) text += JSON.stringify(project(message)) + "\n";
-    await sink.write(text);
+    for (const message of chunk) {
+      const flushing = sink.write(JSON.stringify(project(message)) + "\n");
+      if (flushing) await flushing;
+    }
   }
 }
 
@@ -35,14 +36,13 @@ export async function renderJson(chunks: Chunks, sink: Sink, options: { fields?:
   let first = true;
   // "[" goes out with the first message (or at the end): a listing that fails before any leaves stdout empty.
   for await (const chunk of chunks) {
-    let text = first ? "[" : "";
     for (const message of chunk) {
       let encoded = JSON.stringify(project(message), null, indent);
       if (options.pretty) encoded = encoded.replace(/\n/g, "\n  ");
-      text += (first ? "\n" : ",\n") + pad + encoded;
+      const flushing = sink.write((first ? "[\n" : ",\n") + pad + encoded);
       first = false;
+      if (flushing) await flushing;
     }
-    await sink.write(text);
   }
   await sink.write(first ? "[]\n" : "\n]\n");
 }

@@ -1,0 +1,94 @@
+// The benchmark end to end on a small campaign, so it cannot rot: every row is there, with positive
+// figures. Nothing here is timed: how fast msgstat is is the benchmark's business, not the test's.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+interface Row {
+  id: string;
+  runs: number;
+  wallMs: number[];
+  wallMsMedian: number;
+  messagesPerSecond: number | null;
+  peakRssMBMedian: number | null;
+  size?: number;
+  pages?: number;
+}
+
+interface Results {
+  machine: { cpus: number; node: string };
+  rows: Row[];
+  targets: Array<{ row: string; value: number; limit: number; met: boolean }>;
+  notes: string[];
+}
+
+let outDir: string | undefined;
+
+afterAll(async () => {
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+describe("npm run bench --quick", () => {
+  it("writes every row, with positive figures, to latest.json and latest.md", async () => {
+    outDir = await mkdtemp(path.join(os.tmpdir(), "msgstat-bench-test-"));
+    const size = 2000;
+    const { stdout } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+      execFile(process.execPath, [path.join(root, "bench", "run.mjs"), "--quick"], {
+        cwd: root,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, BENCH_OUT: outDir, BENCH_SIZES: String(size), BENCH_REPEAT: "1", BENCH_STARTUP_REPEAT: "2" },
+        timeout: 170_000,
+        maxBuffer: 16 * 1024 * 1024,
+      }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out, stderr: err })));
+    });
+
+    const results = JSON.parse(await readFile(path.join(outDir, "latest.json"), "utf8")) as Results;
+    const ids = new Set(results.rows.map((row) => row.id));
+    const expected = [
+      ...["raw", "parse", "parse-prefetch"].map((mode) => `floor-${mode}@${size}`),
+      ...["csv", "jsonl", "json", "table"].map((format) => `export-${format}@${size}`),
+      `latency-floor-raw@${size}`,
+      `latency-export-csv@${size}`,
+      "startup-node",
+      "startup-version",
+      "startup-help",
+      "startup-message-json",
+    ];
+    const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq row skipped"));
+    if (!peerSkipped) expected.push(`peer-curl-jq@${size}`);
+    for (const id of expected) expect(ids, `row ${id}`).toContain(id);
+
+    for (const row of results.rows) {
+      expect(row.runs, row.id).toBeGreaterThanOrEqual(1);
+      expect(row.wallMs.length, row.id).toBe(row.runs);
+      for (const wall of row.wallMs) expect(wall, row.id).toBeGreaterThan(0);
+      expect(row.wallMsMedian, row.id).toBeGreaterThan(0);
+      if (row.size !== undefined) {
+        expect(row.size).toBe(size);
+        expect(row.messagesPerSecond, row.id).toBeGreaterThan(0);
+        expect(row.peakRssMBMedian, row.id).toBeGreaterThan(0);
+      }
+    }
+    const latency = results.rows.find((row) => row.id === `latency-export-csv@${size}`)!;
+    expect(latency.pages).toBe(Math.ceil(size / 1000));
+
+    expect(results.targets.length).toBeGreaterThan(0);
+    for (const target of results.targets) {
+      expect(ids).toContain(target.row);
+      expect(target.value).toBeGreaterThan(0);
+      expect(typeof target.met).toBe("boolean");
+    }
+    expect(results.machine.cpus).toBeGreaterThan(0);
+
+    const markdown = await readFile(path.join(outDir, "latest.md"), "utf8");
+    expect(markdown).toContain("| Row");
+    for (const id of ["export --csv", "(b) parse floor", "node -e 0", "--latency 20"]) {
+      expect(markdown).toContain(id);
+      expect(stdout).toContain(id);
+    }
+  }, 180_000);
+});
