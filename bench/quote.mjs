@@ -1,0 +1,19 @@
+// `npm run bench:quote`: puts the latest benchmark table (bench/results/latest.md, written by
+// bench/run.mjs) into README.md and docs/bench.md between their bench markers, so the figures the
+// docs quote are the file's, never retyped.
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const START = "<!-- bench:latest:start -->";
+const END = "<!-- bench:latest:end -->";
+
+const latest = readFileSync(`${root}bench/results/latest.md`, "utf8").trim();
+for (const file of ["README.md", "docs/bench.md"]) {
+  const text = readFileSync(root + file, "utf8");
+  const from = text.indexOf(START);
+  const to = text.indexOf(END);
+  if (from < 0 || to < from) throw new Error(`${file}: no ${START} … ${END} markers`);
+  writeFileSync(root + file, `${text.slice(0, from + START.length)}\n${latest}\n${text.slice(to)}`);
+  console.log(`quoted bench/results/latest.md in ${file}`);
+}
