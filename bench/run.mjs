@@ -24,7 +24,8 @@ const FLOOR = path.join(root, "bench", "floor.mjs");
 const PEER = path.join(root, "bench", "curl-jq.sh");
 const PROBE = path.join(root, "bench", "lib", "peak-rss.mjs");
 const GNU_TIME = "/usr/bin/time";
-const FORMATS = ["csv", "jsonl", "json", "table"];
+// Exports in each format, and `stats`, which reads the same listing and keeps counts only.
+const FORMATS = ["csv", "jsonl", "json", "table", "stats"];
 const MB = 1024; // peak RSS is measured in kB
 
 const quick = process.argv.includes("--quick");
@@ -205,8 +206,8 @@ async function floor(sandbox, mode, maxPages) {
 }
 
 async function exportRun(sandbox, format) {
-  const args = ["messages", sandbox.campaign, "--all"];
-  if (format !== "table") args.push(`--${format}`);
+  const args = format === "stats" ? ["stats", sandbox.campaign, "--json"] : ["messages", sandbox.campaign, "--all"];
+  if (format !== "table" && format !== "stats") args.push(`--${format}`);
   const result = await msgstat(sandbox, args);
   // JSONL has exactly one line per message; CSV and the table may hold newlines inside a message's text.
   if (format === "jsonl" && result.lines !== sandbox.size) throw new Error(`--jsonl wrote ${result.lines} lines for ${sandbox.size} messages`);
@@ -304,6 +305,7 @@ function labelOf(entry) {
   const at = entry.size !== undefined ? ` ${sizeLabel(entry.size)}` : "";
   switch (entry.group) {
     case "export":
+      if (entry.format === "stats") return `stats --json${at}`;
       return `export --${entry.format}${entry.format === "table" ? " (piped)" : ""}${at}`;
     case "floor":
       return { raw: "(a) raw transfer", parse: "(b) parse floor", "parse-prefetch": "(b') parse floor, pipelined" }[entry.mode] + at;
