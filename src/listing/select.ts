@@ -23,7 +23,6 @@ export interface Selection {
 
 export interface SelectionOutcome {
   printed: number;
-  pagesRead: number;
   /** Set when --limit stopped the listing while unread messages remain. */
   continueAt?: { direction: "after" | "before"; cursor: string | undefined };
   stoppedEarlyAtSince: boolean;
@@ -34,7 +33,7 @@ export interface SelectionOutcome {
 type Position = { index: number; read: PageRead };
 
 export class MessageSelector {
-  readonly outcome: SelectionOutcome = { printed: 0, pagesRead: 0, stoppedEarlyAtSince: false, undatedSkipped: 0 };
+  readonly outcome: SelectionOutcome = { printed: 0, stoppedEarlyAtSince: false, undatedSkipped: 0 };
   readonly reader: PageReader;
   private readonly backward: boolean;
   private readonly filtered: boolean;
@@ -63,14 +62,9 @@ export class MessageSelector {
     else yield* this.forwardChunks();
   }
 
-  async *messages(): AsyncGenerator<CheckedMessage> {
-    for await (const chunk of this.chunks()) yield* chunk;
-  }
-
   private async *forwardChunks(): AsyncGenerator<CheckedMessage[]> {
     let last: Position | undefined;
     for await (const read of this.reader.pages()) {
-      this.outcome.pagesRead = this.reader.pagesRead;
       const { chunk, lastIndex } = this.pick(read.messages);
       if (chunk.length > 0) last = { index: lastIndex, read };
       this.outcome.printed += chunk.length;
@@ -93,7 +87,6 @@ export class MessageSelector {
     let collected = 0;
     let unread = false;
     for await (const read of this.reader.pages()) {
-      this.outcome.pagesRead = this.reader.pagesRead;
       const wanted = this.selection.limit - collected;
       const matching = this.matchingIndexes(read.messages);
       const taken = matching.slice(Math.max(0, matching.length - wanted));

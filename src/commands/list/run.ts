@@ -79,6 +79,7 @@ function reportOutcome(selector: MessageSelector, ctx: Context): void {
   const { outcome } = selector;
   if (selector.reader.duplicatesDropped > 0) ctx.warn(`the service sent ${selector.reader.duplicatesDropped} message(s) twice; each was printed once`);
   if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
+  if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since`);
   if (outcome.printed === 0) ctx.note("No messages found.");
   const next = outcome.continueAt;
   if (next) {
