@@ -9,5 +9,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores: forks keep child processes and servers of one file apart from another's.
     pool: "forks",
+    reporters: ["default", "./test/support/plain-summary.ts"],
   },
 });
