@@ -45,37 +45,37 @@ interface AttemptView {
   errorCode?: string;
 }
 
-/** Attempts of either shape (listing `messageAttempts` or single-message `attempts`), newest first. */
+interface RankedAttempt {
+  view: AttemptView;
+  at: number;
+  /** Order among attempts of the same instant: the reference lists attempts oldest first, summaries newest first. */
+  rank: number;
+}
+
+/** Attempts of either shape (listing `messageAttempts` or single-message `attempts`), in the server's order. */
+function rankedAttempts(message: CheckedMessage): RankedAttempt[] {
+  const ranked: RankedAttempt[] = [];
+  const add = (view: AttemptView, rank: number) => ranked.push({ view, at: instantOf(view.at) ?? Number.NEGATIVE_INFINITY, rank });
+  message.messageAttempts?.forEach((a, i) => add({ status: a.status, at: a.createdAt, errorType: a.errorType ?? undefined, errorCode: a.errorCode ?? undefined }, -i));
+  message.attempts?.forEach((a, i) => add({ status: a.status, at: a.createdAt, errorType: a.error?.type, errorCode: a.error?.code }, i));
+  return ranked;
+}
+
+// The order of attempts is not promised: time decides, and the server's order breaks ties.
+const newerFirst = (a: RankedAttempt, b: RankedAttempt) => b.at - a.at || a.rank - b.rank;
+
+/** Attempts of either shape, newest first. */
 export function attemptsOf(message: CheckedMessage): AttemptView[] {
-  const views: AttemptView[] = [];
-  for (const attempt of message.messageAttempts ?? []) {
-    views.push({ status: attempt.status, at: attempt.createdAt, errorType: attempt.errorType ?? undefined, errorCode: attempt.errorCode ?? undefined });
-  }
-  for (const attempt of message.attempts ?? []) {
-    views.push({ status: attempt.status, at: attempt.createdAt, errorType: attempt.error?.type, errorCode: attempt.error?.code });
-  }
-  // The order of attempts is not promised; time decides, and a stable sort keeps the server's order on ties.
-  return views.map((view, index) => ({ view, index, at: instantOf(view.at) ?? Number.NEGATIVE_INFINITY }))
-    .sort((a, b) => b.at - a.at || (message.attempts ? a.index - b.index : b.index - a.index))
-    .map(({ view }) => view);
+  return rankedAttempts(message).sort(newerFirst).map(({ view }) => view);
 }
 
 /** The newest attempt that passes `keep`, by a linear scan: this runs for every message of an export. */
 function newest(message: CheckedMessage, keep: (attempt: AttemptView) => boolean): AttemptView | undefined {
-  let best: AttemptView | undefined;
-  let bestAt = Number.NEGATIVE_INFINITY;
-  const consider = (view: AttemptView, preferLater: boolean) => {
-    if (!keep(view)) return;
-    const at = instantOf(view.at) ?? Number.NEGATIVE_INFINITY;
-    if (best === undefined || at > bestAt || (at === bestAt && preferLater)) {
-      best = view;
-      bestAt = at;
-    }
-  };
-  // Listing attempts come oldest first and summaries newest first in the reference's examples: ties follow that.
-  for (const a of message.messageAttempts ?? []) consider({ status: a.status, at: a.createdAt, errorType: a.errorType ?? undefined, errorCode: a.errorCode ?? undefined }, true);
-  for (const a of message.attempts ?? []) consider({ status: a.status, at: a.createdAt, errorType: a.error?.type, errorCode: a.error?.code }, false);
-  return best;
+  let best: RankedAttempt | undefined;
+  for (const attempt of rankedAttempts(message)) {
+    if (keep(attempt.view) && (best === undefined || newerFirst(attempt, best) < 0)) best = attempt;
+  }
+  return best?.view;
 }
 
 const failed = (attempt: AttemptView) => attempt.errorType !== undefined || attempt.errorCode !== undefined;
