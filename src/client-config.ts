@@ -18,13 +18,16 @@ function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+// A header value with a control character cannot be sent; saying so is better than undici's refusal.
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
 function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon > 0 ? text.slice(0, colon).trim() : "";
   // Only the name is ever echoed back: the value may be a credential.
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`-H expects "Name: value"; got a header without a valid name`);
   const value = text.slice(colon + 1).trim();
-  if (/[\r\n\0]/.test(value)) throw new UsageError(`-H ${name}: the value may not contain line breaks`);
+  if (CONTROL.test(value)) throw new UsageError(`-H ${name}: the value may not contain control characters or line breaks`);
   return [name, value];
 }
 
@@ -46,6 +49,7 @@ export function clientSettings(raw: RawGlobalOptions, env: Record<string, string
   if (baseUrl.search !== "" || baseUrl.hash !== "") throw new UsageError("--base-url may not carry a query or fragment");
 
   const token = raw.token ?? (env.MSGSTAT_TOKEN !== "" ? env.MSGSTAT_TOKEN : undefined);
+  if (token !== undefined && CONTROL.test(token)) throw new UsageError("the token may not contain control characters or line breaks (check --token or MSGSTAT_TOKEN)");
   const headers = (raw.header ?? []).map(parseHeader);
   const sendsCredentials = token !== undefined || headers.length > 0;
   if (sendsCredentials && baseUrl.protocol === "http:" && !isLoopback(baseUrl.hostname) && !raw.allowInsecureHttp) {

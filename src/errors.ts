@@ -34,6 +34,8 @@ export class ServiceError extends MsgstatError {
     message: string,
     readonly status?: number,
     readonly serverMessage?: string,
+    /** The failure was of a kind that may pass (network, timeout, 408/429/5xx): trying again later can help. */
+    readonly transient = false,
   ) {
     super(message);
   }

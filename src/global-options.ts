@@ -1,6 +1,7 @@
 // Options every command accepts, before or after its name: where the service is, how to
 // authenticate, how patient to be, and how to talk to a person.
 import { Option, type Command } from "commander";
+import { collect } from "./commands/arguments.js";
 
 export interface RawGlobalOptions {
   baseUrl?: string;
@@ -13,7 +14,6 @@ export interface RawGlobalOptions {
   allowInsecureHttp?: boolean;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function globalOptions(): Option[] {
   return [

@@ -74,7 +74,7 @@ export class ApiClient {
       } catch (error) {
         if (!(error instanceof AttemptError)) throw error;
         if (!error.retryable || attempt >= attempts) {
-          throw error.final ?? new ServiceError(`GET ${inlineSafe(path)} failed after ${attempt} ${attempt === 1 ? "attempt" : "attempts"}: ${error.message}`);
+          throw error.final ?? new ServiceError(`GET ${inlineSafe(path)} failed after ${attempt} ${attempt === 1 ? "attempt" : "attempts"}: ${error.message}`, undefined, undefined, error.retryable);
         }
         await sleep(this.retryDelay(error, attempt), this.options.signal);
       }
@@ -100,7 +100,12 @@ export class ApiClient {
       const outcome = await this.attempt(currentOrigin, currentPath, withCredentials);
       if (!("location" in outcome)) return outcome;
       if (hop >= MAX_REDIRECTS) throw new AttemptError("too many redirects", false, new ServiceError(`more than ${MAX_REDIRECTS} redirects from ${inlineSafe(path)}`));
-      const target = new URL(outcome.location, currentOrigin + currentPath);
+      let target: URL;
+      try {
+        target = new URL(outcome.location, currentOrigin + currentPath);
+      } catch {
+        throw new AttemptError("bad redirect", false, new ServiceError(`the service redirected ${inlineSafe(path)} to something that is not a URL: ${inlineSafe(outcome.location.slice(0, 200))}`));
+      }
       if (target.protocol !== "http:" && target.protocol !== "https:") {
         throw new AttemptError("redirect", false, new ServiceError(`refused a redirect to a ${inlineSafe(target.protocol)} URL`));
       }

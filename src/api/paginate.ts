@@ -32,7 +32,7 @@ export interface PageRead {
 export class PagingError extends ServiceError {
   override readonly exitCode: number;
   constructor(cause: ServiceError, readonly resumeCursor: string | undefined, readonly direction: "forward" | "backward") {
-    super(cause.message, cause.status, cause.serverMessage);
+    super(cause.message, cause.status, cause.serverMessage, cause.transient);
     this.exitCode = cause.exitCode;
     this.hints.push(...cause.hints);
   }

@@ -92,7 +92,6 @@ export interface MessagePage {
 
 /** Statuses the reference shows; others are accepted and passed through. */
 export const KNOWN_MESSAGE_STATUSES = ["created", "success", "failure"] as const;
-export const KNOWN_ATTEMPT_STATUSES = ["sent", "success", "failure"] as const;
 
 const attemptSchema = z.looseObject({
   status: z.string().optional(),
@@ -140,13 +139,6 @@ export const pageDataSchema = z.looseObject({
 export const messagePageSchema = z.looseObject({
   data: z.array(messageSchema),
   pageData: pageDataSchema,
-});
-
-/** Error bodies are not shown by the reference; these are the keys msgstat looks for. */
-export const errorBodySchema = z.looseObject({
-  message: z.unknown().optional(),
-  error: z.unknown().optional(),
-  detail: z.unknown().optional(),
 });
 
 export type CheckedMessage = z.infer<typeof messageSchema>;

@@ -2,8 +2,8 @@
 
 const DURATION = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/i;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 
 export type Bound = "since" | "until";
@@ -17,15 +17,23 @@ export function parseTimeBound(text: string, bound: Bound, now: number): number 
   const trimmed = text.trim();
   const duration = DURATION.exec(trimmed);
   if (duration) return now - Number(duration[1]) * UNIT_MS[duration[2]!.toLowerCase()]!;
-  if (DATE_ONLY.test(trimmed)) {
+  const date = DATE_ONLY.exec(trimmed);
+  if (date) {
+    if (!isCalendarDate(date)) return undefined;
     const start = Date.parse(`${trimmed}T00:00:00.000Z`);
-    if (Number.isNaN(start)) return undefined;
     return bound === "since" ? start : start + UNIT_MS.d! - 1;
   }
-  if (!DATE_TIME.test(trimmed)) return undefined;
+  const dateTime = DATE_TIME.exec(trimmed);
+  if (!dateTime || !isCalendarDate(dateTime) || Number(dateTime[4]) > 23 || Number(dateTime[5]) > 59 || Number(dateTime[6] ?? 0) > 59) return undefined;
   const iso = trimmed.replace(" ", "T");
   const at = Date.parse(HAS_OFFSET.test(iso) ? iso : `${iso}Z`);
   return Number.isNaN(at) ? undefined : at;
+}
+
+/** Date.parse rolls 2026-02-30 over into March; a person who typed it meant something else. */
+function isCalendarDate([, year, month, day]: RegExpExecArray): boolean {
+  const at = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return at.getUTCFullYear() === Number(year) && at.getUTCMonth() === Number(month) - 1 && at.getUTCDate() === Number(day);
 }
 
 /** createdAt as an instant; undefined when absent or unreadable. */

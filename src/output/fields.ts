@@ -133,10 +133,23 @@ function pathGetter(path: string[]): Getter {
   };
 }
 
+/** Words joined into lines of at most `width` characters, for help text. */
+function wrap(text: string, width: number, indent = ""): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join("\n");
+}
+
 export function fieldHelp(): string {
-  const plain = Object.keys(MESSAGE_FIELDS).join(", ");
+  const plain = `Fields (--fields): ${Object.keys(MESSAGE_FIELDS).join(", ")}; dotted paths into them (values.<name>, templateBody.body, batches.0.originalFileName, messageAttempts.-1.errorCode, where -1 is the last).`;
   const derived = Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => `  ${name}: ${describe}`).join("\n");
-  return `Fields: ${plain}; dotted paths into them (values.<name>, templateBody.body, batches.0.originalFileName, messageAttempts.-1.errorCode).\nDerived fields:\n${derived}`;
+  return `${wrap(plain, 96, "  ")}\nDerived fields:\n${derived}`;
 }
 
 /** Compiles a --fields list; an unknown name is a usage error that lists the valid ones. */

@@ -16,6 +16,15 @@ function visible(ch: string): string {
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
+/**
+ * A cursor or id that a hint invites a person to paste into a shell: server text, so it is made inert
+ * and, unless it is plainly safe, single-quoted so `$(...)`, `;` or `|` in it stay text.
+ */
+export function shellWord(text: string): string {
+  const safe = inlineSafe(text);
+  return /^[A-Za-z0-9_=+/.,:@%-]+$/.test(safe) ? safe : `'${safe.replace(/'/g, "'\\''")}'`;
+}
+
 /** For one-line places (table cells, log lines, error messages): every control, tab and newline made visible. */
 export function inlineSafe(text: string): string {
   UNSAFE_OR_LAYOUT.lastIndex = 0;

@@ -103,8 +103,11 @@ export async function atomicFileSink(target: string): Promise<Sink> {
   const directory = path.dirname(path.resolve(target));
   const stat = await fs.stat(directory).catch(() => undefined);
   if (!stat?.isDirectory()) throw new UsageError(`-o ${target}: the folder ${directory} does not exist`);
+  const existing = await fs.stat(target).catch(() => undefined);
+  if (existing?.isDirectory()) throw new UsageError(`-o ${target} is a folder; name a file`);
   const temporary = path.join(directory, `.${path.basename(target)}.msgstat-${process.pid}-${Date.now().toString(36)}.tmp`);
-  const stream = createWriteStream(temporary, { flags: "wx" });
+  // The replacement keeps the target's permissions (an export may be private); a new file gets the umask's.
+  const stream = createWriteStream(temporary, { flags: "wx", mode: existing ? existing.mode & 0o777 : 0o666 });
   await new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
     stream.once("error", (error) => reject(new UsageError(`-o ${target}: cannot write there (${(error as NodeJS.ErrnoException).code ?? error.message})`)));

@@ -11,6 +11,8 @@ const silent: Progress = { update: () => undefined, stop: () => undefined };
 /** `wanted` lets a command stay quiet even on a terminal, e.g. while a pipe's reader prints to the same screen. */
 export async function startProgress(ctx: Pick<Context, "stderr" | "stderrIsTTY" | "color">, text: string, wanted = true): Promise<Progress> {
   if (!ctx.stderrIsTTY || !wanted) return silent;
+  // ora divides by the terminal's width: a terminal reporting 0 columns would spin it forever.
+  if ((ctx.stderr as { columns?: number }).columns === 0) return silent;
   const { default: ora } = await import("ora");
   // discardStdin off: ora would otherwise take over stdin and swallow the Ctrl-C that should stop us.
   const spinner = ora({ text, stream: ctx.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: "cyan", isSilent: false }).start();

@@ -56,33 +56,30 @@ function fieldColumns(fields: readonly Field[]): Column[] {
   return fields.map((field) => ({ header: field.name, cell: (m) => text(field.get(m)), max: 60, status: field.name === "latestStatus" }));
 }
 
-export async function renderTable(chunks: Chunks, sink: Sink, options: TableOptions): Promise<number> {
+export async function renderTable(chunks: Chunks, sink: Sink, options: TableOptions): Promise<void> {
   const columns = options.fields ? fieldColumns(options.fields) : defaultColumns(options);
   return options.tty ? renderForTerminal(chunks, sink, columns, options) : renderPlain(chunks, sink, columns);
 }
 
-async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[]): Promise<number> {
-  let rows = 0;
+async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[]): Promise<void> {
   // The header goes out with the first rows (or at the end): a listing that fails first leaves stdout empty.
   let header = columns.map((column) => column.header).join("\t") + "\n";
   for await (const chunk of chunks) {
-    let out = header;
-    header = "";
-    for (const message of chunk) out += columns.map((column) => inlineSafe(column.cell(message))).join("\t") + "\n";
-    rows += chunk.length;
-    await sink.write(out);
+    for (const message of chunk) {
+      const flushing = sink.write(header + columns.map((column) => inlineSafe(column.cell(message))).join("\t") + "\n");
+      header = "";
+      if (flushing) await flushing;
+    }
   }
   if (header !== "") await sink.write(header);
-  return rows;
 }
 
 const GAP = 2;
 const ELLIPSIS = "…";
 
-async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<number> {
+async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
   const { default: Table } = await import("cli-table3");
   let layout: { shown: Column[]; widths: number[] } | undefined;
-  let rows = 0;
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
     const cells = chunk.map((message) => columns.map((column) => inlineSafe(column.cell(message))));
@@ -109,11 +106,9 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
         return column.status ? options.palette.status(value) : value;
       }));
     }
-    rows += chunk.length;
     await sink.write(table.toString().split("\n").map((line) => line.trimEnd()).join("\n") + "\n");
   }
   if (!layout) await sink.write(columns.map((column) => options.palette.heading(column.header)).join("  ") + "\n");
-  return rows;
 }
 
 /**

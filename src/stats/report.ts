@@ -105,13 +105,16 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
     attempts: { buckets: attemptRows(tally), succeededAfterRetry: tally.succeededAfterRetry },
     batches: batchRows(tally),
     overTime: timeRows(tally, scope.interval),
-    threshold: scope.maxFailureRate === undefined ? null : { maxFailureRate: scope.maxFailureRate, exceeded: exceeds(delivery.failureRate, scope.maxFailureRate) },
+    threshold: scope.maxFailureRate === undefined ? null : { maxFailureRate: scope.maxFailureRate, exceeded: exceeds(delivery, scope.maxFailureRate) },
   };
 }
 
-/** Strictly above the limit; with no final message there is no rate, and nothing to alert on. */
-function exceeds(failureRate: number | null, maxPercent: number): boolean {
-  return failureRate !== null && failureRate * 100 > maxPercent;
+/**
+ * Strictly above the limit; with no final message there is no rate, and nothing to alert on.
+ * Compared in counts, not as a rate: 7 of 100 is 0.07, and 0.07 * 100 is 7.000000000000001.
+ */
+function exceeds(delivery: { failure: number; final: number }, maxPercent: number): boolean {
+  return delivery.final > 0 && delivery.failure * 100 > maxPercent * delivery.final;
 }
 
 function deliveryOf(tally: StatsAccumulator): StatsReport["delivery"] {

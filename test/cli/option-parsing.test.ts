@@ -234,7 +234,7 @@ describe("clientSettings", () => {
     ["a header over plain http to a remote host", { baseUrl: "http://api.example.com", header: ["X-Key: v"] }, {}, "refusing to send credentials over plain http:// to api.example.com: anyone on the network path could read them"],
     ["a header without a name", { baseUrl: "https://a.example", header: ["no colon here"] }, {}, '-H expects "Name: value"; got a header without a valid name'],
     ["a header with a bad name", { baseUrl: "https://a.example", header: ["Bad Name: v"] }, {}, '-H expects "Name: value"; got a header without a valid name'],
-    ["a header value with a line break", { baseUrl: "https://a.example", header: ["X-Key: a\r\nEvil: 1"] }, {}, "-H X-Key: the value may not contain line breaks"],
+    ["a header value with a line break", { baseUrl: "https://a.example", header: ["X-Key: a\r\nEvil: 1"] }, {}, "-H X-Key: the value may not contain control characters or line breaks"],
     ["--timeout 0", { baseUrl: "https://a.example", timeout: "0" }, {}, '--timeout must be a number of seconds above 0 (at most 3600), not "0"'],
     ["--timeout soon", { baseUrl: "https://a.example", timeout: "soon" }, {}, '--timeout must be a number of seconds above 0 (at most 3600), not "soon"'],
     ["--retries -1", { baseUrl: "https://a.example", retries: "-1" }, {}, '--retries must be a whole number from 0 to 20, not "-1"'],

@@ -1,18 +1,13 @@
 // `msgstat messages <campaignId>` and `msgstat batch <campaignId> <batchId>`.
 import { Command } from "commander";
-import { requireId } from "../ids.js";
+import { requireId } from "../arguments.js";
 import type { CommandSetup } from "../setup.js";
+import { DEFAULT_CSV_FIELDS, fieldHelp } from "../../output/fields.js";
 import { addListingOptions } from "./flags.js";
 import type { RawListingOptions } from "./options.js";
 
-const FIELDS_HELP = `
-Fields (--fields): id, createdAt, updatedAt, recipient, values, fullMessage, latestStatus,
-  templateBodyId, campaignId, templateBody, batches, messageAttempts, attempts, language,
-  batchId, creatorEmail, numAttempts; dotted paths into them (values.name, templateBody.body,
-  batches.0.originalFileName, messageAttempts.-1.errorCode: -1 is the last); and derived fields:
-  attemptCount, lastAttemptStatus, lastAttemptAt, lastErrorType, lastErrorCode (newest failed
-  attempt), batchFile (first batch's file name). CSV default: id, recipient, latestStatus,
-  createdAt, attemptCount, lastErrorType, lastErrorCode, batchId, fullMessage.`;
+// Built from the field catalogue itself, so the help can never list a field that --fields refuses.
+const FIELDS_HELP = `\n${fieldHelp()}\nCSV default columns: ${DEFAULT_CSV_FIELDS.join(", ")}.`;
 
 async function run(setup: CommandSetup, listing: { campaignId: string; batchId?: string }, raw: RawListingOptions, command: Command): Promise<void> {
   const ctx = setup.context(command);

@@ -1,11 +1,11 @@
 // Flags of the listing commands, for commander. Kept apart from their validation (options.ts, zod)
 // so that `--help` loads commander alone.
 import { Option, type Command } from "commander";
+import { collect } from "../arguments.js";
 
 export const FORMATS = ["table", "json", "jsonl", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addFilterOptions(command: Command): Command {
   return command

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { KNOWN_MESSAGE_STATUSES } from "../../api/schemas.js";
 import { UsageError } from "../../errors.js";
+import { outputPath } from "../arguments.js";
 import { parseTimeBound } from "../../listing/time.js";
 import type { Format } from "./flags.js";
 
@@ -51,7 +52,8 @@ export interface ListingOptions extends FilterOptions {
 
 /** Characters that only format a phone number; the API matches digits. */
 export function normaliseSearch(text: string): string {
-  return text.trim().replace(/^\+/, "").replace(/[\s\-.()]/g, "");
+  // Formatting first, so a "+" inside brackets, as in "(+44) 7700", is leading once they are gone.
+  return text.trim().replace(/[\s\-.()]/g, "").replace(/^\+/, "");
 }
 
 const positiveInt = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1));
@@ -119,7 +121,6 @@ export function parseListingOptions(raw: RawListingOptions, now: number): Listin
   }
   const fields = raw.fields?.split(",").map((field) => field.trim()).filter((field) => field !== "");
   if (fields !== undefined && fields.length === 0) throw new UsageError("--fields needs at least one field name");
-  if (raw.output !== undefined && raw.output.trim() === "") throw new UsageError("-o needs a file name");
   return {
     ...filters,
     limit,
@@ -128,7 +129,7 @@ export function parseListingOptions(raw: RawListingOptions, now: number): Listin
     before: raw.before,
     format: chosenFormat(raw),
     fields,
-    output: raw.output,
+    output: outputPath(raw.output),
     guardFormulas: raw.formulaGuard !== false,
   };
 }

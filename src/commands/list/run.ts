@@ -3,7 +3,6 @@ import type { ListingRef } from "../../api/path.js";
 import type { CheckedMessage } from "../../api/schemas.js";
 import { PagingError } from "../../api/paginate.js";
 import type { Context } from "../../context.js";
-import { ExitCode } from "../../errors.js";
 import { MessageSelector } from "../../listing/select.js";
 import { renderCsv } from "../../output/csv.js";
 import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../output/fields.js";
@@ -11,6 +10,7 @@ import { renderJson, renderJsonl } from "../../output/json.js";
 import { loadPalette } from "../../output/palette.js";
 import { atomicFileSink, streamSink, type Sink } from "../../output/sink.js";
 import { startProgress, type Progress } from "../../output/spinner.js";
+import { shellWord } from "../../output/sanitize.js";
 import { renderTable } from "../../output/table.js";
 import type { ListingOptions } from "./options.js";
 
@@ -65,13 +65,17 @@ async function* withProgress(selector: MessageSelector, progress: Progress, shar
   progress.stop();
 }
 
+/** Where a later run can take over, when trying again can help at all (not after a 400, 404 or a bad response). */
 function explainResume(error: PagingError, options: ListingOptions): void {
-  const flag = error.direction === "forward" ? "--after" : "--before";
-  if (error.resumeCursor !== undefined && error.resumeCursor !== (error.direction === "forward" ? options.after : options.before)) {
-    error.withHint(`Everything before the failure was written. To continue from there, run the same command with ${flag} ${error.resumeCursor}`);
-  } else if (error.exitCode === ExitCode.failure) {
-    // Running again helps a service that failed, not a wrong id or token (404, 401/403 say what to check).
-    error.withHint("Nothing was read past the start; run the same command again.");
+  if (!error.transient) return;
+  if (options.output !== undefined) {
+    error.withHint(`${options.output} was left as it was. Run the same command again once the service recovers.`);
+  } else if (error.direction === "backward") {
+    error.withHint("Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.");
+  } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {
+    error.withHint(`Everything before the failure was written. To continue from there, run the same command with --after ${shellWord(error.resumeCursor)}`);
+  } else {
+    error.withHint("Nothing was written. Run the same command again once the service recovers.");
   }
 }
 
@@ -85,7 +89,7 @@ function reportOutcome(selector: MessageSelector, ctx: Context): void {
   if (next) {
     const shown = `Showing ${outcome.printed} ${outcome.printed === 1 ? "message" : "messages"}; more may follow.`;
     const how = next.cursor !== undefined
-      ? `For the next ones run the same command with --${next.direction} ${next.cursor}${next.direction === "after" ? ", or use --all for every message" : ""}.`
+      ? `For the next ones run the same command with --${next.direction} ${shellWord(next.cursor)}${next.direction === "after" ? ", or use --all for every message" : ""}.`
       : "Use --all, or a larger --limit, for more.";
     ctx.note(`${shown} ${how}`);
   }

@@ -1,7 +1,6 @@
 // `msgstat message <campaignId> <messageId>`: one message's whole story.
 import { Command } from "commander";
-import { UsageError } from "../../errors.js";
-import { requireId } from "../ids.js";
+import { outputPath, requireId } from "../arguments.js";
 import type { CommandSetup } from "../setup.js";
 
 export interface RawMessageOptions {
@@ -25,9 +24,9 @@ Examples:
       const ctx = setup.context(cmd);
       requireId("campaignId", campaignId);
       requireId("messageId", messageId);
-      if (raw.output !== undefined && raw.output.trim() === "") throw new UsageError("-o needs a file name");
+      const output = outputPath(raw.output);
       const { runMessage } = await import("./run.js");
-      await runMessage({ campaignId, messageId, json: raw.json === true, output: raw.output }, ctx);
+      await runMessage({ campaignId, messageId, json: raw.json === true, output }, ctx);
     });
   return command;
 }

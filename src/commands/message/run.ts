@@ -14,10 +14,11 @@ export interface MessageOptions {
 
 export async function runMessage(options: MessageOptions, ctx: Context): Promise<void> {
   const client = await ctx.client();
-  const message = await fetchMessage(client, options.campaignId, options.messageId);
-  const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
+  // The file first: a folder that does not exist is a usage error, found before anything is sent.
   const sink = options.output !== undefined ? await atomicFileSink(options.output) : streamSink(ctx.stdout);
+  const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
   try {
+    const message = await fetchMessage(client, options.campaignId, options.messageId);
     if (options.json) await renderJsonValue(message, sink, toTerminal);
     else await renderMessage(message, sink, { palette: await loadPalette(ctx.color && toTerminal), tty: toTerminal, now: ctx.now() });
     await sink.finish();

@@ -1,5 +1,6 @@
 // `msgstat sandbox`: the built-in local service, for trying msgstat, for the tests and for the benchmark.
 import { Command } from "commander";
+import { collect } from "../arguments.js";
 import type { CommandSetup } from "../setup.js";
 
 export interface RawSandboxOptions {
@@ -14,7 +15,6 @@ export interface RawSandboxOptions {
   fault?: string[];
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function sandboxCommand(setup: CommandSetup): Command {
   return new Command("sandbox")

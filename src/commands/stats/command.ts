@@ -1,6 +1,6 @@
 // `msgstat stats <campaignId> [--batch <batchId>]`: a delivery report of a campaign or one batch of it.
 import { Command, Option } from "commander";
-import { requireId } from "../ids.js";
+import { requireId } from "../arguments.js";
 import { addFilterOptions } from "../list/flags.js";
 import type { CommandSetup } from "../setup.js";
 import type { RawStatsOptions } from "./options.js";

@@ -1,5 +1,6 @@
 // Options of `msgstat stats`, checked into one typed object before anything is sent.
 import { UsageError } from "../../errors.js";
+import { outputPath } from "../arguments.js";
 import type { Interval } from "../../stats/time-buckets.js";
 import type { TableChoice } from "../../stats/tables.js";
 import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../list/options.js";
@@ -33,13 +34,8 @@ export function parseStatsOptions(raw: RawStatsOptions, now: number): StatsOptio
     interval: raw.interval as Interval | undefined,
     maxFailureRate: raw.maxFailureRate === undefined ? undefined : parsePercent(raw.maxFailureRate),
     output: chosenOutput(raw),
-    file: chosenFile(raw.output),
+    file: outputPath(raw.output),
   };
-}
-
-function chosenFile(file: string | undefined): string | undefined {
-  if (file !== undefined && file.trim() === "") throw new UsageError("-o needs a file name");
-  return file;
 }
 
 function parsePercent(text: string): number {

@@ -73,7 +73,8 @@ async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx
     case "csv":
       return sink.write(csvText(report, options.output.by));
     case "report": {
-      const palette = await loadPalette(ctx.color);
+      // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
+      const palette = await loadPalette(ctx.color && ctx.stdoutIsTTY);
       return sink.write(renderStatsReport(report, { columns: ctx.columns, palette }));
     }
   }
