@@ -1,9 +1,9 @@
 // Tier 2: usage errors (exit 2, nothing sent), HTTP failures as exit codes 3/4/1, what goes on the
 // wire (path prefix, ids as single segments, token, verbose lines) and -o written atomically.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchFolder } from "../support/scratch.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../support/run-cli.js";
 import { cli, cliWithRequests, jsonlText, NOW, serverListing, serverPage, startTestSandbox } from "./cli-helpers.js";
@@ -162,7 +162,7 @@ describe("what is sent", () => {
 });
 
 describe("-o, --output", () => {
-  const folder = () => mkdtempSync(path.join(tmpdir(), "msgstat-out-"));
+  const folder = () => scratchFolder("msgstat-out-");
 
   it("writes the file (same bytes as stdout would get), nothing on stdout, no temporary file left", async () => {
     const dir = folder();

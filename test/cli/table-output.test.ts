@@ -1,9 +1,9 @@
 // Tier 2: the table, piped (tab-separated, whole values, no colour) and on a terminal (sized to its
 // width, cut with an ellipsis, coloured only when colour is wanted), and the spinner's place.
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchFolder } from "../support/scratch.js";
 import type { Message } from "../../src/api/schemas.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { cli, moreHint, newestFailedAttempt, serverListing, serverPage, startTestSandbox } from "./cli-helpers.js";
@@ -129,7 +129,7 @@ describe("on a terminal", () => {
 
 describe("spinner", () => {
   it("appears on stderr only when stderr is a terminal (and stdout is not a pipe's), never in the output", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "msgstat-spin-"));
+    const dir = scratchFolder("msgstat-spin-");
     const args = ["messages", "cmp-spring-sale", "--all", "--jsonl", "--page-size", "50"];
     const piped = await cli(sandbox, args);
     const toFile = await cli(sandbox, [...args, "-o", path.join(dir, "a.jsonl")], { stderrTty: true });

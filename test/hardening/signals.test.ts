@@ -1,9 +1,9 @@
 // Interrupts and early-closing readers, on the real executable.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchFolder } from "../support/scratch.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { BIN, runBin } from "../support/run-cli.js";
 
@@ -27,7 +27,7 @@ describe.each([
   ["SIGTERM", 143, "msgstat: terminated\n"],
 ] as const)("%s during an export to -o", (signal, code, stderr) => {
   it(`stops promptly with exit ${code}, the target untouched and no temporary file left`, async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), "msgstat-signal-"));
+    const folder = scratchFolder("msgstat-signal-");
     const target = path.join(folder, "failures.csv");
     writeFileSync(target, "previous export\n");
     const before = sandbox.requests.length;

@@ -1,11 +1,11 @@
 // `msgstat stats` against a real sandbox: every figure of the JSON and CSV checked against counts
 // worked out independently from the raw pages (expected.ts), the exit code of --max-failure-rate,
 // and the terminal report's width, colour and honesty.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchFolder } from "../support/scratch.js";
 import type { Message } from "../../src/api/schemas.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { displayWidth } from "../../src/output/table.js";
@@ -147,7 +147,7 @@ describe("--max-failure-rate", () => {
 
 describe("-o", () => {
   it("writes the report to the file, atomically, and leaves stdout empty", async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), "msgstat-stats-"));
+    const folder = scratchFolder("msgstat-stats-");
     const target = path.join(folder, "report.json");
     const result = await stats([CAMPAIGN, "--json", "-o", target]);
     expect(result).toMatchObject({ code: 0, stdout: "" });
@@ -156,7 +156,7 @@ describe("-o", () => {
   });
 
   it("leaves the target as it was when the listing fails", async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), "msgstat-stats-"));
+    const folder = scratchFolder("msgstat-stats-");
     const target = path.join(folder, "report.json");
     writeFileSync(target, "yesterday's report\n");
     const result = await stats(["no-such-campaign", "--json", "-o", target]);
@@ -166,7 +166,7 @@ describe("-o", () => {
   });
 
   it("a report for a person in a file has no colour even from a terminal", async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), "msgstat-stats-"));
+    const folder = scratchFolder("msgstat-stats-");
     const target = path.join(folder, "report.txt");
     await stats([CAMPAIGN, "-o", target], { tty: true, env: { FORCE_COLOR: "1" } });
     expect(readFileSync(target, "utf8")).toContain("Delivery report: campaign cmp-spring-sale");

@@ -51,7 +51,7 @@ async function count(selector: MessageSelector, tally: StatsAccumulator, ctx: Co
     }
   } catch (error) {
     // A count cut short would understate every figure, so nothing is reported.
-    if (error instanceof PagingError) error.withHint("No report was written: a partial count would mislead. Run the same command again.");
+    if (error instanceof PagingError && error.transient) error.withHint("No report was written: a partial count would mislead. Run the same command again once the service recovers.");
     throw error;
   } finally {
     progress.stop();
