@@ -1,5 +1,6 @@
 // Shared by the CLI tests: a sandbox per file, the server's own pages fetched with global fetch (the
 // ground truth msgstat's output is compared with), and small readers of what msgstat wrote.
+import { afterAll, beforeAll } from "vitest";
 import type { Message, PageData } from "../../src/api/schemas.js";
 import { startSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { runCli, type CliOptions, type CliResult } from "../support/run-cli.js";
@@ -14,6 +15,16 @@ export interface Page {
 
 export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ messages: 200, now: NOW, ...options });
+}
+
+/** A sandbox for the test file, and every message of the listing at `path` as the server sends it. */
+export function useListingSandbox(path: string, ready: (sandbox: Sandbox, all: Message[]) => void): void {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    ready(sandbox, await serverListing(sandbox, path));
+  });
+  afterAll(() => sandbox?.close());
 }
 
 /** One page exactly as the server sends it. */

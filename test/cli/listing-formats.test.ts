@@ -1,20 +1,19 @@
 // Tier 2: `messages` and `batch` in JSON, JSONL and CSV against a real sandbox, compared with the
 // pages the server sends (fetched here with global fetch): exact stdout, stderr and exit code.
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schemas.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { cli, cliWithRequests, ids, jsonArrayText, jsonlText, moreHint, newestFailedAttempt, serverListing, serverPage, startTestSandbox } from "./cli-helpers.js";
+import { cli, cliWithRequests, ids, jsonArrayText, jsonlText, moreHint, newestFailedAttempt, serverListing, serverPage, startTestSandbox, useListingSandbox } from "./cli-helpers.js";
 
 const CAMPAIGN = "/campaigns/cmp-spring-sale/messages";
 let sandbox: Sandbox;
 let all: Message[];
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  all = await serverListing(sandbox, CAMPAIGN);
+useListingSandbox(CAMPAIGN, (started, messages) => {
+  sandbox = started;
+  all = messages;
 });
-afterAll(() => sandbox.close());
 
 const FORMULA = /^[=+\-@\t\r]/;
 const guarded = (text: string) => (FORMULA.test(text) ? `'${text}` : text);

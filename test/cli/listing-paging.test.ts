@@ -1,20 +1,19 @@
 // Tier 2: paging, filters and limits against a real sandbox: what is printed, the continuation hint
 // and following it, --since with data in order (early stop) and out of order, and what is sent.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/api/schemas.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { cli, cliWithRequests, cursorAt, hintCursor, ids, jsonlText, moreHint, NOW, serverListing, startTestSandbox } from "./cli-helpers.js";
+import { cli, cliWithRequests, cursorAt, hintCursor, ids, jsonlText, moreHint, NOW, serverListing, startTestSandbox, useListingSandbox } from "./cli-helpers.js";
 
 const CAMPAIGN = "/campaigns/cmp-spring-sale/messages";
 const HOUR = 3_600_000;
 let sandbox: Sandbox;
 let all: Message[];
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  all = await serverListing(sandbox, CAMPAIGN);
+useListingSandbox(CAMPAIGN, (started, messages) => {
+  sandbox = started;
+  all = messages;
 });
-afterAll(() => sandbox.close());
 
 const parseJsonl = (text: string) => text.trimEnd().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Message);
 const at = (message: Message) => Date.parse(message.createdAt);

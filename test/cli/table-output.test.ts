@@ -2,11 +2,11 @@
 // width, cut with an ellipsis, coloured only when colour is wanted), and the spinner's place.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { scratchFolder } from "../support/scratch.js";
 import type { Message } from "../../src/api/schemas.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { cli, moreHint, newestFailedAttempt, serverListing, serverPage, startTestSandbox } from "./cli-helpers.js";
+import { cli, moreHint, newestFailedAttempt, serverListing, serverPage, useListingSandbox } from "./cli-helpers.js";
 
 const CAMPAIGN = "/campaigns/cmp-spring-sale/messages";
 const HEADER = "ID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tMESSAGE\n";
@@ -24,11 +24,10 @@ function terminalWidth(line: string): number {
 let sandbox: Sandbox;
 let all: Message[];
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  all = await serverListing(sandbox, CAMPAIGN);
+useListingSandbox(CAMPAIGN, (started, messages) => {
+  sandbox = started;
+  all = messages;
 });
-afterAll(() => sandbox.close());
 
 describe("piped", () => {
   it("tab-separated rows under a header, every value whole, no colour (even with FORCE_COLOR)", async () => {
