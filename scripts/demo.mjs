@@ -6,7 +6,10 @@ import { fileURLToPath } from "node:url";
 const bin = fileURLToPath(new URL("../bin/msgstat.js", import.meta.url));
 
 function startSandbox() {
-  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--messages", "5000"], { stdio: ["ignore", "pipe", "inherit"] });
+  // The sandbox's stderr is kept back (it greets a terminal) and shown only if it fails to start.
+  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--messages", "5000"], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     const lines = [];
     const reader = createInterface({ input: child.stdout });
@@ -17,7 +20,7 @@ function startSandbox() {
       clearTimeout(timer);
       setTimeout(() => resolve({ child, url: lines[0], lines }), 200);
     });
-    child.on("exit", (code) => reject(new Error(`the sandbox exited with ${code}`)));
+    child.on("exit", (code) => reject(new Error(`the sandbox exited with ${code}\n${stderr}`)));
   });
 }
 

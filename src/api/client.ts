@@ -240,9 +240,13 @@ function serverMessageOf(raw: Buffer, contentType: string): string | undefined {
   }
   if (typeof parsed !== "object" || parsed === null) return undefined;
   const body = parsed as Record<string, unknown>;
-  const parts = [body.message, body.error, body.detail].filter((part): part is string => typeof part === "string" && part !== "");
-  const unique = [...new Set(parts)];
-  return unique.length > 0 ? inlineSafe(unique.join(" - ").slice(0, 500)) : undefined;
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  // The prose first; a short code such as "campaign_not_found" after it, in brackets.
+  const prose = [text(body.message), text(body.detail)].filter((part) => part !== undefined);
+  const code = text(body.error);
+  const said = [...new Set(prose)].join(" ");
+  const words = said !== "" ? (code && !said.includes(code) ? `${said} (${code})` : said) : code;
+  return words !== undefined ? inlineSafe(words.slice(0, 500)) : undefined;
 }
 
 function describeNetworkError(error: unknown): string {

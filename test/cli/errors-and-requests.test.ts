@@ -68,7 +68,7 @@ describe("usage errors: exit 2, a plain message, no request", () => {
 describe("HTTP failures as exit codes", () => {
   it("a campaign that does not exist: exit 3, one line, stdout empty", async () => {
     const result = await cli(sandbox, ["messages", "cmp-nope", "--csv"]);
-    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. - campaign_not_found\n' });
+    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n' });
   });
 
   it.each([[[]], [["--json"]], [["--jsonl"]]])("a 404 leaves stdout empty in every format (%j)", async (format) => {
@@ -85,7 +85,7 @@ describe("HTTP failures as exit codes", () => {
     expect(result).toEqual({
       code: 4,
       stdout: "",
-      stderr: `msgstat: not authorised: GET /campaigns/cmp-spring-sale/messages?limit=50 answered HTTP 401: ${said} - unauthorized\n  Check the token (--token or MSGSTAT_TOKEN) or the headers given with -H.\n`,
+      stderr: `msgstat: not authorised: GET /campaigns/cmp-spring-sale/messages?limit=50 answered HTTP 401: ${said} (unauthorized)\n  Check the token (--token or MSGSTAT_TOKEN) or the headers given with -H.\n`,
     });
   });
 
