@@ -18,10 +18,15 @@ export function csvCell(value: unknown, guardFormulas: boolean): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvRow(cells: readonly unknown[], guardFormulas: boolean): string {
+/** One CSV record from `count` cells read by index, so a row needs no array of its own. */
+function csvLine(count: number, cellAt: (index: number) => unknown, guardFormulas: boolean): string {
   let line = "";
-  for (let i = 0; i < cells.length; i++) line += (i === 0 ? "" : ",") + csvCell(cells[i], guardFormulas);
+  for (let i = 0; i < count; i++) line += (i === 0 ? "" : ",") + csvCell(cellAt(i), guardFormulas);
   return line + "\r\n";
+}
+
+export function csvRow(cells: readonly unknown[], guardFormulas: boolean): string {
+  return csvLine(cells.length, (i) => cells[i], guardFormulas);
 }
 
 export async function renderCsv(chunks: Chunks, sink: Sink, options: { fields: readonly Field[]; guardFormulas: boolean }): Promise<void> {
@@ -31,10 +36,8 @@ export async function renderCsv(chunks: Chunks, sink: Sink, options: { fields: r
   let header = csvRow(fields.map((field) => field.name), false);
   for await (const chunk of chunks) {
     for (const message of chunk) {
-      let line = header;
+      const flushing = sink.write(header + csvLine(fields.length, (i) => fields[i]!.get(message), guardFormulas));
       header = "";
-      for (let i = 0; i < fields.length; i++) line += (i === 0 ? "" : ",") + csvCell(fields[i]!.get(message), guardFormulas);
-      const flushing = sink.write(line + "\r\n");
       if (flushing) await flushing;
     }
   }

@@ -6,7 +6,6 @@ import { collect } from "../arguments.js";
 export const FORMATS = ["table", "json", "jsonl", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
 
-
 export function addFilterOptions(command: Command): Command {
   return command
     .option("--search <digits>", 'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)')

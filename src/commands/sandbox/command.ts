@@ -15,7 +15,6 @@ export interface RawSandboxOptions {
   fault?: string[];
 }
 
-
 export function sandboxCommand(setup: CommandSetup): Command {
   return new Command("sandbox")
     .description("run a local delivery-status service with generated campaigns (prints its URL, then the ids it serves)")

@@ -29,7 +29,7 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
     if (options.interval !== undefined && report.overTime.interval !== options.interval) {
       ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
     }
-    await write(report, options, sink, { ...ctx, color: ctx.color && !toFile, stdoutIsTTY: ctx.stdoutIsTTY && !toFile });
+    await write(report, options, sink, ctx, !toFile && ctx.stdoutIsTTY);
     await sink.finish();
   } catch (error) {
     await sink.discard();
@@ -66,15 +66,16 @@ function warnAboutReading(selector: MessageSelector, ctx: Context): void {
   if (undatedSkipped > 0) ctx.warn(`${undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
 }
 
-async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx: Context): Promise<void> {
+/** `toTerminal`: the report goes to a terminal (not a pipe, not -o), so it may be pretty and coloured. */
+async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
   switch (options.output.format) {
     case "json":
-      return sink.write(JSON.stringify(report, null, ctx.stdoutIsTTY ? 2 : undefined) + "\n");
+      return sink.write(JSON.stringify(report, null, toTerminal ? 2 : undefined) + "\n");
     case "csv":
       return sink.write(csvText(report, options.output.by));
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
-      const palette = await loadPalette(ctx.color && ctx.stdoutIsTTY);
+      const palette = await loadPalette(ctx.color && toTerminal);
       return sink.write(renderStatsReport(report, { columns: ctx.columns, palette }));
     }
   }
