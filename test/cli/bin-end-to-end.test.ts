@@ -1,16 +1,15 @@
 // Tier 3: the real executable, bin/msgstat.js over dist/, as a user runs it.
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { runBin } from "../support/run-cli.js";
-import { jsonlText, moreHint, serverPage, startTestSandbox } from "./cli-helpers.js";
+import { jsonlText, moreHint, serverPage, startTestSandbox, useTestSandbox } from "./cli-helpers.js";
 
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
+useTestSandbox((started) => {
+  sandbox = started;
 });
-afterAll(() => sandbox.close());
 
 describe("bin/msgstat.js", () => {
   it("--help explains every command, the exit codes and the environment, with examples", async () => {

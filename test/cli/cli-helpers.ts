@@ -17,14 +17,19 @@ export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox>
   return startSandbox({ messages: 200, now: NOW, ...options });
 }
 
-/** A sandbox for the test file, and every message of the listing at `path` as the server sends it. */
-export function useListingSandbox(path: string, ready: (sandbox: Sandbox, all: Message[]) => void): void {
+/** A sandbox for the test file, started before its tests and closed after them. */
+export function useTestSandbox(ready: (sandbox: Sandbox) => void | Promise<void>): void {
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
     sandbox = await startTestSandbox();
-    ready(sandbox, await serverListing(sandbox, path));
+    await ready(sandbox);
   });
   afterAll(() => sandbox?.close());
+}
+
+/** The same, with every message of the listing at `path` as the server sends it. */
+export function useListingSandbox(path: string, ready: (sandbox: Sandbox, all: Message[]) => void): void {
+  useTestSandbox(async (sandbox) => ready(sandbox, await serverListing(sandbox, path)));
 }
 
 /** One page exactly as the server sends it. */

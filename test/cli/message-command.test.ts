@@ -1,13 +1,12 @@
 // Tier 2: `msgstat message`: the person's view, exact, and `--json` equal to the server's object.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { cli, cliWithRequests, serverMessage, startTestSandbox } from "./cli-helpers.js";
+import { cli, cliWithRequests, serverMessage, useTestSandbox } from "./cli-helpers.js";
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
+useTestSandbox((started) => {
+  sandbox = started;
 });
-afterAll(() => sandbox.close());
 
 describe("message", () => {
   it("shows status, recipient, campaign, batch, times, template body, values, text and attempts newest first", async () => {
