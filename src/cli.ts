@@ -1,15 +1,15 @@
 // Assembles the program and is the one place where errors become exit codes and messages.
 // Commands are loaded only when run, so `msgstat --help` and `--version` load commander alone.
 import { Command, CommanderError } from "commander";
-import type { ApiClient } from "./api/client.js";
-import { colorWanted, stderrLine, type Context, type Io } from "./context.js";
-import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./errors.js";
-import { addGlobalOptions, type RawGlobalOptions } from "./global-options.js";
+import type { ApiClient } from "./http/client.js";
+import { colorWanted, stderrLine, type Context, type Io } from "./commands/context.js";
+import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
+import { addGlobalOptions, type RawGlobalOptions } from "./commands/shared/global-options.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
 import { sandboxCommand } from "./commands/sandbox/command.js";
 import { statsCommand } from "./commands/stats/command.js";
-import type { CommandSetup } from "./commands/setup.js";
+import type { CommandSetup } from "./commands/shared/setup.js";
 import packageJson from "../package.json" with { type: "json" };
 
 const EXIT_CODES_HELP = `
@@ -75,7 +75,7 @@ function contextFor(command: Command, io: Io, state: RunState): Context {
     note: (line) => stderrLine(io, "", line),
     client: async () => {
       if (state.client) return state.client;
-      const [{ clientSettings }, { ApiClient }] = await Promise.all([import("./client-config.js"), import("./api/client.js")]);
+      const [{ clientSettings }, { ApiClient }] = await Promise.all([import("./commands/shared/client-config.js"), import("./http/client.js")]);
       const settings = clientSettings(globals, io.env);
       state.client = new ApiClient({
         ...settings,
@@ -129,4 +129,4 @@ function report(error: unknown, io: Io, state: RunState): number {
   else stderrLine(io, "  ", "run again with --verbose for details");
   return ExitCode.failure;
 }
-export { InterruptedError } from "./errors.js";
+export { InterruptedError } from "./core/errors.js";

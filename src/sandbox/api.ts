@@ -1,5 +1,5 @@
 // The three endpoints as plain functions from a route and query to a status and a JSON body.
-import type { Message, PageData } from "../api/schemas.js";
+import type { Message, PageData } from "../core/message.js";
 import type { BatchPlan, CampaignPlan } from "./campaigns.js";
 import type { CursorCodec } from "./cursor.js";
 import { deriveMessage, indexOfMessageId, recipientFor, type MessageView } from "./messages.js";

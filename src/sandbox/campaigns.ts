@@ -1,6 +1,6 @@
 // The campaigns a sandbox serves: a small plan per campaign (sizes, batch ranges, templates,
 // clock) from which every message is derived on demand. Nothing here grows with campaign size.
-import type { TemplateBody } from "../api/schemas.js";
+import type { TemplateBody } from "../core/message.js";
 import { hashParts, hashText } from "./hash.js";
 import { formatTimestamp, utcOffset, type UtcOffset } from "./timestamps.js";
 import { TEMPLATES, prepareTemplate, type PreparedTemplate, type TemplateSpec } from "./templates.js";

@@ -1,5 +1,5 @@
 // Builds one message from (seed, campaign, index) alone, in the shape each endpoint returns.
-import type { AttemptSummary, Batch, Message, MessageAttempt } from "../api/schemas.js";
+import type { AttemptSummary, Batch, Message, MessageAttempt } from "../core/message.js";
 import { batchAt, createdAtMs, type BatchPlan, type CampaignPlan, type Person } from "./campaigns.js";
 import { DrawStream, hashParts, hashText } from "./hash.js";
 import { HOSTILE_SHARE, HOSTILE_VALUES } from "./hostile-text.js";

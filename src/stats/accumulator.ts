@@ -1,13 +1,10 @@
 // The running tally behind `msgstat stats`: fed one message at a time, it keeps counts only, so a
 // campaign of a million messages costs the same memory as one of ten.
-import type { CheckedMessage } from "../api/schemas.js";
-import { instantOf } from "../listing/time.js";
-import { DERIVED_FIELDS } from "../output/fields.js";
+import { attemptCount, newestFailedAttempt } from "../core/attempts.js";
+import { BATCH, MESSAGE, read, readObjects, type CheckedMessage } from "../core/message.js";
+import { instantOf } from "../core/time.js";
 import { BoundedCounts } from "./bounded-counts.js";
 import { TimeTally, type Interval } from "./time-buckets.js";
-
-/** The statuses after which nothing more happens to a message; `created` and unknown ones may still change. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(["success", "failure"]);
 
 export const ATTEMPT_BUCKETS = ["0", "1", "2", "3", "4+", "unknown"] as const;
 export type AttemptBucket = (typeof ATTEMPT_BUCKETS)[number];
@@ -58,13 +55,12 @@ export class StatsAccumulator {
   }
 
   add(message: CheckedMessage): void {
-    const status = message.latestStatus;
+    const status = read(MESSAGE, message, "latestStatus");
     this.messages++;
     if (status === undefined) this.withoutStatus++;
     else this.statuses.entry(status).count++;
     if (status === "failure") this.countError(message);
-    const attempts = DERIVED_FIELDS.attemptCount!.get(message);
-    const count = typeof attempts === "number" && Number.isFinite(attempts) && attempts >= 0 ? attempts : undefined;
+    const count = attemptCount(message);
     if (count !== undefined) this.attempts += count;
     if (status === "success" && count !== undefined && count >= 2) this.succeededAfterRetry++;
     tallyOutcome(this.attemptBuckets.get(attemptBucket(count))!, status);
@@ -73,8 +69,9 @@ export class StatsAccumulator {
   }
 
   private countError(message: CheckedMessage): void {
-    const errorType = textOrNull(DERIVED_FIELDS.lastErrorType!.get(message));
-    const errorCode = textOrNull(DERIVED_FIELDS.lastErrorCode!.get(message));
+    const failed = newestFailedAttempt(message);
+    const errorType = failed?.errorType ?? null;
+    const errorCode = failed?.errorCode ?? null;
     const entry = this.errors.entry(JSON.stringify([errorType, errorCode]));
     if (entry.count === 0) Object.assign(entry, { errorType, errorCode });
     entry.count++;
@@ -83,29 +80,32 @@ export class StatsAccumulator {
   /** A message in several batches counts in each; one in none counts in the "no batch" row. */
   private countBatches(message: CheckedMessage, status: string | undefined): void {
     const seen = new Set<string>();
-    for (const batch of message.batches ?? []) {
-      if (seen.has(batch.id)) continue;
-      seen.add(batch.id);
-      const entry = this.batches!.entry(batch.id);
-      entry.fileName ??= batch.originalFileName ?? null;
-      if (entry.totalMessages === null && typeof batch.totalMessages === "number") entry.totalMessages = batch.totalMessages;
+    for (const batch of readObjects(MESSAGE, message, "batches")) {
+      const id = read(BATCH, batch, "id");
+      if (id === undefined || seen.has(id)) continue;
+      seen.add(id);
+      const entry = this.batches!.entry(id);
+      entry.fileName ??= read(BATCH, batch, "originalFileName") ?? null;
+      entry.totalMessages ??= read(BATCH, batch, "totalMessages") ?? null;
       tallyOutcome(entry, status);
     }
-    if (message.batchId !== undefined && message.batchId !== "" && !seen.has(message.batchId)) {
-      seen.add(message.batchId);
-      tallyOutcome(this.batches!.entry(message.batchId), status);
+    const batchId = read(MESSAGE, message, "batchId");
+    if (batchId !== undefined && batchId !== "" && !seen.has(batchId)) {
+      seen.add(batchId);
+      tallyOutcome(this.batches!.entry(batchId), status);
     }
     if (seen.size === 0) tallyOutcome(this.noBatch, status);
   }
 
   private countTime(message: CheckedMessage, status: string | undefined): void {
-    const at = instantOf(message.createdAt);
-    if (at === undefined) {
+    const createdAt = read(MESSAGE, message, "createdAt");
+    const at = instantOf(createdAt);
+    if (at === undefined || createdAt === undefined) {
       this.undated++;
       return;
     }
-    if (this.oldest === undefined || at < this.oldest.at) this.oldest = { at, text: message.createdAt! };
-    if (this.newest === undefined || at > this.newest.at) this.newest = { at, text: message.createdAt! };
+    if (this.oldest === undefined || at < this.oldest.at) this.oldest = { at, text: createdAt };
+    if (this.newest === undefined || at > this.newest.at) this.newest = { at, text: createdAt };
     this.time.add(at, status === "failure");
   }
 }
@@ -120,8 +120,4 @@ function attemptBucket(count: number | undefined): AttemptBucket {
   if (count === undefined) return "unknown";
   if (count >= 4) return "4+";
   return String(Math.floor(count)) as AttemptBucket;
-}
-
-function textOrNull(value: unknown): string | null {
-  return typeof value === "string" ? value : null;
 }

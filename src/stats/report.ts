@@ -1,6 +1,7 @@
 // From the running tally to the report `msgstat stats` prints, writes as JSON and cuts into CSV
 // tables. The structure is documented field by field in docs/stats.md: change both together.
-import { FINAL_STATUSES, ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
+import { FINAL_STATUSES } from "../core/statuses.js";
+import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
 import { intervalForSpan, type Interval } from "./time-buckets.js";
 
 export interface ReportScope {

@@ -1,7 +1,7 @@
 // Shared by the CLI tests: a sandbox per file, the server's own pages fetched with global fetch (the
 // ground truth msgstat's output is compared with), and small readers of what msgstat wrote.
 import { afterAll, beforeAll } from "vitest";
-import type { Message, PageData } from "../../src/api/schemas.js";
+import type { Message, PageData } from "../../src/core/message.js";
 import { startSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { runCli, type CliOptions, type CliResult } from "../support/run-cli.js";
 

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTimeBound } from "../../src/listing/time.js";
-import { normaliseSearch } from "../../src/commands/list/options.js";
-import { shellWord } from "../../src/output/sanitize.js";
-import { startProgress } from "../../src/output/spinner.js";
+import { parseTimeBound } from "../../src/core/time.js";
+import { normaliseSearch } from "../../src/commands/shared/filters.js";
+import { shellWord } from "../../src/core/text.js";
+import { startProgress } from "../../src/render/spinner.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../support/run-cli.js";
 

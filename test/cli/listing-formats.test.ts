@@ -2,7 +2,7 @@
 // pages the server sends (fetched here with global fetch): exact stdout, stderr and exit code.
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../src/api/schemas.js";
+import type { Message } from "../../src/core/message.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { cli, cliWithRequests, ids, jsonArrayText, jsonlText, moreHint, newestFailedAttempt, serverListing, serverPage, startTestSandbox, useListingSandbox } from "./cli-helpers.js";
 

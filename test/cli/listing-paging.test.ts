@@ -1,7 +1,7 @@
 // Tier 2: paging, filters and limits against a real sandbox: what is printed, the continuation hint
 // and following it, --since with data in order (early stop) and out of order, and what is sent.
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../src/api/schemas.js";
+import type { Message } from "../../src/core/message.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { cli, cliWithRequests, cursorAt, hintCursor, ids, jsonlText, moreHint, NOW, serverListing, startTestSandbox, useListingSandbox } from "./cli-helpers.js";
 

@@ -1,11 +1,12 @@
 // Tier 1: the command line turned into typed options, and every usage error found there.
 import { describe, expect, it } from "vitest";
-import { clientSettings } from "../../src/client-config.js";
-import { normaliseSearch, parseListingOptions, type RawListingOptions } from "../../src/commands/list/options.js";
-import { UsageError } from "../../src/errors.js";
-import { parseTimeBound } from "../../src/listing/time.js";
-import type { CheckedMessage } from "../../src/api/schemas.js";
-import { compileFields, DEFAULT_CSV_FIELDS } from "../../src/output/fields.js";
+import { clientSettings } from "../../src/commands/shared/client-config.js";
+import { parseListingOptions, type RawListingOptions } from "../../src/commands/list/options.js";
+import { normaliseSearch } from "../../src/commands/shared/filters.js";
+import { UsageError } from "../../src/core/errors.js";
+import { parseTimeBound } from "../../src/core/time.js";
+import type { CheckedMessage } from "../../src/core/message.js";
+import { compileFields, DEFAULT_CSV_FIELDS } from "../../src/render/fields.js";
 
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 const HOUR = 3_600_000;
@@ -188,7 +189,8 @@ describe("compileFields", () => {
     ["attemptCount.x", "--fields: attemptCount has no sub-fields"],
     ["batches.originalFileName", "--fields: batches is a list: name an index, as in batches.0.id (or -1 for the last)"],
     ["templateBody.nope", '--fields: unknown field "nope" in templateBody (known: id, templateId, language, body, creatorId, createdAt, updatedAt)'],
-    ["batches.0.BatchMessage.nope", '--fields: unknown field "nope" in BatchMessage'],
+    ["batches.0.BatchMessage.nope", '--fields: unknown field "nope" in batches.0.BatchMessage (known: id, batchId, messageId, createdAt, updatedAt)'],
+    ["messageAttempts.-1.creator.name", '--fields: unknown field "name" in messageAttempts.-1.creator (known: email)'],
     [".id", "--fields: empty field name"],
   ])("refuses %j and lists the valid fields", (name, message) => {
     const error = usageErrorOf(() => compileFields(["id", name]));

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { scratchFolder } from "../support/scratch.js";
-import type { Message } from "../../src/api/schemas.js";
+import type { Message } from "../../src/core/message.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { cli, moreHint, newestFailedAttempt, serverListing, serverPage, useListingSandbox } from "./cli-helpers.js";
 

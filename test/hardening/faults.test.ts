@@ -1,7 +1,7 @@
 // Transient faults: msgstat retries from the same cursor and delivers the complete listing once, in order.
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox, type FaultRule, type Sandbox } from "../../src/sandbox/index.js";
-import { ApiClient } from "../../src/api/client.js";
+import { ApiClient } from "../../src/http/client.js";
 import { runCli } from "../support/run-cli.js";
 
 const NOW = Date.parse("2026-11-20T12:00:00.000Z");

@@ -2,7 +2,7 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { blockSafe, inlineSafe } from "../../src/output/sanitize.js";
+import { blockSafe, inlineSafe } from "../../src/core/text.js";
 import { runCli } from "../support/run-cli.js";
 
 const C0 = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i));

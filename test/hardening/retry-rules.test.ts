@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelayMs, isRetryableNetworkError, parseRetryAfter, RETRYABLE_STATUSES } from "../../src/api/retry.js";
+import { backoffDelayMs, isRetryableNetworkError, parseRetryAfter, RETRYABLE_STATUSES } from "../../src/http/retry.js";
 
 describe("what is retried", () => {
   it("the transient statuses and no other", () => {

@@ -1,5 +1,5 @@
 // Plain HTTP helpers for the sandbox tests: everything goes over real sockets with global fetch.
-import type { Message, PageData } from "../../src/api/schemas.js";
+import type { Message, PageData } from "../../src/core/message.js";
 
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/;
 export const FIXED_NOW = Date.parse("2025-05-01T12:00:00.000Z");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Message } from "../../src/api/schemas.js";
+import type { Message } from "../../src/core/message.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { FIXED_NOW, firstOrderViolation, getPage, pageBackward, pageForward } from "./http-helpers.js";
 

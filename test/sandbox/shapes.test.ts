@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Message, MessageAttempt } from "../../src/api/schemas.js";
+import type { Batch, Message, MessageAttempt } from "../../src/core/message.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { FIXED_NOW, TIMESTAMP, getJson, pageForward, renderBody, type Page } from "./http-helpers.js";
 

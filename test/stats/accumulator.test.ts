@@ -1,8 +1,8 @@
 // The pure parts of `msgstat stats`: what the tally does with odd messages, and that what it keeps is
 // bounded by caps, not by the number of messages or of distinct values the server invents.
 import { describe, expect, it } from "vitest";
-import type { CheckedMessage } from "../../src/api/schemas.js";
-import { percent } from "../../src/output/stats-report.js";
+import type { CheckedMessage } from "../../src/core/message.js";
+import { percent } from "../../src/render/stats-report.js";
 import { CAPS, StatsAccumulator } from "../../src/stats/accumulator.js";
 import { buildReport } from "../../src/stats/report.js";
 import { MAX_TIME_BUCKETS } from "../../src/stats/time-buckets.js";
@@ -89,8 +89,8 @@ describe("percent", () => {
 
 describe("the over-time picture", () => {
   it("draws timestamps centuries apart without filling in the years between", async () => {
-    const { renderStatsReport } = await import("../../src/output/stats-report.js");
-    const { plainPalette } = await import("../../src/output/palette.js");
+    const { renderStatsReport } = await import("../../src/render/stats-report.js");
+    const { plainPalette } = await import("../../src/render/palette.js");
     const built = report([message({ createdAt: "+200000-01-01T00:00:00.000Z" }), message({ createdAt: "-100000-01-01T00:00:00.000Z" }), message()]);
     const text = renderStatsReport(built, { columns: 80, palette: plainPalette });
     expect(text).toMatch(/^ {2}messages {2}█ +█ +█ {2}max 1$/m);

@@ -1,6 +1,6 @@
 // The figures a stats report should hold, worked out from raw pages in the plainest way (whole arrays,
 // filter and reduce), independently of src/stats, so that the tests compare two separate derivations.
-import type { Message, MessageAttempt } from "../../src/api/schemas.js";
+import type { Message, MessageAttempt } from "../../src/core/message.js";
 import { pageForward } from "../sandbox/http-helpers.js";
 
 export interface Scope {

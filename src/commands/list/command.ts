@@ -1,8 +1,8 @@
 // `msgstat messages <campaignId>` and `msgstat batch <campaignId> <batchId>`.
 import { Command } from "commander";
-import { requireId } from "../arguments.js";
-import type { CommandSetup } from "../setup.js";
-import { DEFAULT_CSV_FIELDS, fieldHelp } from "../../output/fields.js";
+import { requireId } from "../shared/arguments.js";
+import type { CommandSetup } from "../shared/setup.js";
+import { DEFAULT_CSV_FIELDS, fieldHelp } from "../../render/fields.js";
 import { addListingOptions } from "./flags.js";
 import type { RawListingOptions } from "./options.js";
 

@@ -1,18 +1,10 @@
 // Flags of the listing commands, for commander. Kept apart from their validation (options.ts, zod)
 // so that `--help` loads commander alone.
 import { Option, type Command } from "commander";
-import { collect } from "../arguments.js";
+import { addFilterOptions } from "../shared/filters.js";
 
 export const FORMATS = ["table", "json", "jsonl", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
-
-export function addFilterOptions(command: Command): Command {
-  return command
-    .option("--search <digits>", 'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)')
-    .addOption(new Option("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)").argParser(collect))
-    .option("--since <time>", "createdAt at or after: ISO date or date-time, or a duration back from now (90m, 24h, 7d)")
-    .option("--until <time>", "createdAt at or before: ISO date or date-time, or a duration back from now");
-}
 
 export function addListingOptions(command: Command): Command {
   return addFilterOptions(command)

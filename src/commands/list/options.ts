@@ -1,18 +1,10 @@
 // Options of the listing commands (`messages`, `batch`; `stats` reuses the filters), validated into
 // one typed object before anything is sent.
 import { z } from "zod";
-import { KNOWN_MESSAGE_STATUSES } from "../../api/schemas.js";
-import { UsageError } from "../../errors.js";
-import { outputPath } from "../arguments.js";
-import { parseTimeBound } from "../../listing/time.js";
+import { UsageError } from "../../core/errors.js";
+import { outputPath } from "../shared/arguments.js";
 import type { Format } from "./flags.js";
-
-export interface RawFilterOptions {
-  search?: string;
-  status?: string[];
-  since?: string;
-  until?: string;
-}
+import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../shared/filters.js";
 
 export interface RawListingOptions extends RawFilterOptions {
   limit?: string;
@@ -29,15 +21,6 @@ export interface RawListingOptions extends RawFilterOptions {
   formulaGuard?: boolean;
 }
 
-export interface FilterOptions {
-  search?: string;
-  statuses?: Set<string>;
-  since?: number;
-  until?: number;
-  /** Warnings for a person (statuses not seen in the reference), printed by the run function. */
-  warnings: string[];
-}
-
 export interface ListingOptions extends FilterOptions {
   /** Infinity for --all. */
   limit: number;
@@ -50,44 +33,8 @@ export interface ListingOptions extends FilterOptions {
   guardFormulas: boolean;
 }
 
-/** Characters that only format a phone number; the API matches digits. */
-export function normaliseSearch(text: string): string {
-  // Formatting first, so a "+" inside brackets, as in "(+44) 7700", is leading once they are gone.
-  return text.trim().replace(/[\s\-.()]/g, "").replace(/^\+/, "");
-}
-
 const positiveInt = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1));
 const pageSize = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1000));
-
-export function parseFilterOptions(raw: RawFilterOptions, now: number): FilterOptions {
-  const warnings: string[] = [];
-  const options: FilterOptions = { warnings };
-  if (raw.search !== undefined) {
-    const search = normaliseSearch(raw.search);
-    if (search === "") throw new UsageError(`--search "${raw.search}" has nothing left to search for once formatting is dropped`);
-    options.search = search;
-  }
-  if (raw.status !== undefined) {
-    const statuses = raw.status.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
-    if (statuses.length === 0) throw new UsageError("--status needs at least one status, e.g. --status failure");
-    const known: readonly string[] = KNOWN_MESSAGE_STATUSES;
-    for (const status of statuses) {
-      if (!known.includes(status)) warnings.push(`--status ${status}: not a status the service is known to send (${known.join(", ")}); filtering on it anyway`);
-    }
-    options.statuses = new Set(statuses);
-  }
-  for (const bound of ["since", "until"] as const) {
-    const text = raw[bound];
-    if (text === undefined) continue;
-    const at = parseTimeBound(text, bound, now);
-    if (at === undefined) throw new UsageError(`--${bound} "${text}" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)`);
-    options[bound] = at;
-  }
-  if (options.since !== undefined && options.until !== undefined && options.since > options.until) {
-    throw new UsageError("--since is after --until: no message could match");
-  }
-  return options;
-}
 
 function chosenFormat(raw: RawListingOptions): Format {
   const chosen = new Set<Format>();

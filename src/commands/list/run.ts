@@ -1,17 +1,17 @@
 // `msgstat messages` and `msgstat batch`: page through a listing, select, render, and say how to go on.
-import type { ListingRef } from "../../api/path.js";
-import type { CheckedMessage } from "../../api/schemas.js";
-import { PagingError } from "../../api/paginate.js";
-import type { Context } from "../../context.js";
-import { MessageSelector } from "../../listing/select.js";
-import { renderCsv } from "../../output/csv.js";
-import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../output/fields.js";
-import { renderJson, renderJsonl } from "../../output/json.js";
-import { loadPalette } from "../../output/palette.js";
-import { atomicFileSink, streamSink, type Sink } from "../../output/sink.js";
-import { startProgress, type Progress } from "../../output/spinner.js";
-import { shellWord } from "../../output/sanitize.js";
-import { renderTable } from "../../output/table.js";
+import type { ListingRef } from "../../service/endpoints.js";
+import type { CheckedMessage } from "../../core/message.js";
+import { PagingError } from "../../service/paging.js";
+import type { Context } from "../context.js";
+import { MessageSelector } from "../../service/select.js";
+import { renderCsv } from "../../render/csv.js";
+import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../render/fields.js";
+import { renderJson, renderJsonl } from "../../render/json.js";
+import { loadPalette } from "../../render/palette.js";
+import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
+import { startProgress, type Progress } from "../../render/spinner.js";
+import { shellWord } from "../../core/text.js";
+import { renderTable } from "../../render/table.js";
 import type { ListingOptions } from "./options.js";
 
 export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {

@@ -1,7 +1,7 @@
 // `msgstat message <campaignId> <messageId>`: one message's whole story.
 import { Command } from "commander";
-import { outputPath, requireId } from "../arguments.js";
-import type { CommandSetup } from "../setup.js";
+import { outputPath, requireId } from "../shared/arguments.js";
+import type { CommandSetup } from "../shared/setup.js";
 
 export interface RawMessageOptions {
   json?: boolean;

@@ -1,9 +1,9 @@
-import { fetchMessage } from "../../api/messages-api.js";
-import type { Context } from "../../context.js";
-import { renderJsonValue } from "../../output/json.js";
-import { renderMessage } from "../../output/message-view.js";
-import { loadPalette } from "../../output/palette.js";
-import { atomicFileSink, streamSink } from "../../output/sink.js";
+import { fetchMessage } from "../../service/endpoints.js";
+import type { Context } from "../context.js";
+import { renderJsonValue } from "../../render/json.js";
+import { renderMessage } from "../../render/message-view.js";
+import { loadPalette } from "../../render/palette.js";
+import { atomicFileSink, streamSink } from "../../render/sink.js";
 
 export interface MessageOptions {
   campaignId: string;

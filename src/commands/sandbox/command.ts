@@ -1,19 +1,9 @@
 // `msgstat sandbox`: the built-in local service, for trying msgstat, for the tests and for the benchmark.
 import { Command } from "commander";
-import { collect } from "../arguments.js";
-import type { CommandSetup } from "../setup.js";
+import { collect } from "../shared/arguments.js";
+import type { CommandSetup } from "../shared/setup.js";
+import type { RawSandboxOptions } from "./options.js";
 
-export interface RawSandboxOptions {
-  host: string;
-  port: string;
-  seed: string;
-  messages: string;
-  token?: string;
-  latency?: string;
-  failRate?: string;
-  rateLimit?: string;
-  fault?: string[];
-}
 
 export function sandboxCommand(setup: CommandSetup): Command {
   return new Command("sandbox")

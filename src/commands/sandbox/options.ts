@@ -1,7 +1,18 @@
 import { z } from "zod";
-import { UsageError } from "../../errors.js";
+import { UsageError } from "../../core/errors.js";
 import { parseFaultSpec, type SandboxOptions } from "../../sandbox/index.js";
-import type { RawSandboxOptions } from "./command.js";
+
+export interface RawSandboxOptions {
+  host: string;
+  port: string;
+  seed: string;
+  messages: string;
+  token?: string;
+  latency?: string;
+  failRate?: string;
+  rateLimit?: string;
+  fault?: string[];
+}
 
 function number(flag: string, schema: z.ZodNumber, text: string | undefined, rule: string): number | undefined {
   if (text === undefined) return undefined;

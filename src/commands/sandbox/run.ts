@@ -1,4 +1,4 @@
-import type { Context } from "../../context.js";
+import type { Context } from "../context.js";
 import { startSandbox, type SandboxOptions } from "../../sandbox/index.js";
 
 /** Serves until SIGINT or SIGTERM, then closes cleanly: stopping the sandbox is its normal end. */

@@ -1,8 +1,8 @@
 // `msgstat stats <campaignId> [--batch <batchId>]`: a delivery report of a campaign or one batch of it.
 import { Command, Option } from "commander";
-import { requireId } from "../arguments.js";
-import { addFilterOptions } from "../list/flags.js";
-import type { CommandSetup } from "../setup.js";
+import { requireId } from "../shared/arguments.js";
+import { addFilterOptions } from "../shared/filters.js";
+import type { CommandSetup } from "../shared/setup.js";
 import type { RawStatsOptions } from "./options.js";
 
 const REPORT_HELP = `

@@ -1,9 +1,9 @@
 // Options of `msgstat stats`, checked into one typed object before anything is sent.
-import { UsageError } from "../../errors.js";
-import { outputPath } from "../arguments.js";
+import { UsageError } from "../../core/errors.js";
+import { outputPath } from "../shared/arguments.js";
 import type { Interval } from "../../stats/time-buckets.js";
 import type { TableChoice } from "../../stats/tables.js";
-import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../list/options.js";
+import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../shared/filters.js";
 
 export interface RawStatsOptions extends RawFilterOptions {
   batch?: string;

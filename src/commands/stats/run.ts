@@ -1,15 +1,15 @@
 // `msgstat stats`: read the whole listing through the same selector as `messages --all`, count as
 // pages arrive, then write the report once, as a picture, JSON or one CSV table.
-import { PagingError } from "../../api/paginate.js";
-import type { ListingRef } from "../../api/path.js";
-import type { Context } from "../../context.js";
-import { ThresholdError } from "../../errors.js";
-import { MessageSelector } from "../../listing/select.js";
-import { csvRow } from "../../output/csv.js";
-import { loadPalette } from "../../output/palette.js";
-import { atomicFileSink, streamSink, type Sink } from "../../output/sink.js";
-import { startProgress } from "../../output/spinner.js";
-import { percent, renderStatsReport } from "../../output/stats-report.js";
+import { PagingError } from "../../service/paging.js";
+import type { ListingRef } from "../../service/endpoints.js";
+import type { Context } from "../context.js";
+import { ThresholdError } from "../../core/errors.js";
+import { MessageSelector } from "../../service/select.js";
+import { csvRow } from "../../render/csv.js";
+import { loadPalette } from "../../render/palette.js";
+import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
+import { startProgress } from "../../render/spinner.js";
+import { percent, renderStatsReport } from "../../render/stats-report.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
 import { reportTable, type TableChoice } from "../../stats/tables.js";

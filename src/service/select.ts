@@ -1,12 +1,12 @@
 // From pages to the messages a listing prints: client-side filters (--status, --since, --until),
 // the --limit cap, an early stop once --since is passed (only while the server's order holds),
 // and where a later run can continue.
-import type { ApiClient } from "../api/client.js";
-import { fetchPage } from "../api/messages-api.js";
-import { PageReader, type PageRead } from "../api/paginate.js";
-import type { ListingRef } from "../api/path.js";
-import type { CheckedMessage } from "../api/schemas.js";
-import { instantOf } from "./time.js";
+import type { ApiClient } from "../http/client.js";
+import { fetchPage } from "./endpoints.js";
+import { PageReader, type PageRead } from "./paging.js";
+import type { ListingRef } from "./endpoints.js";
+import { MESSAGE, PAGE_DATA, read as readField, type CheckedMessage } from "../core/message.js";
+import { instantOf } from "../core/time.js";
 
 export interface Selection {
   listing: ListingRef;
@@ -94,7 +94,7 @@ export class MessageSelector {
       this.outcome.printed = collected;
       if (taken.length > 0) kept.push({ messages: taken.map((i) => read.messages[i]!), read, firstIndex: taken[0]! });
       if (collected >= this.selection.limit) {
-        unread = (taken[0] ?? 0) > 0 || read.page.pageData.hasPreviousPage === true;
+        unread = (taken[0] ?? 0) > 0 || readField(PAGE_DATA, read.page.pageData, "hasPreviousPage") === true;
         break;
       }
     }
@@ -132,9 +132,9 @@ export class MessageSelector {
 
   private matches(message: CheckedMessage): boolean {
     const { statuses, since, until } = this.selection;
-    if (statuses && !statuses.has(message.latestStatus ?? "")) return false;
+    if (statuses && !statuses.has(readField(MESSAGE, message, "latestStatus") ?? "")) return false;
     if (since === undefined && until === undefined) return true;
-    const at = instantOf(message.createdAt);
+    const at = instantOf(readField(MESSAGE, message, "createdAt"));
     if (at === undefined) {
       this.outcome.undatedSkipped++;
       return false;
@@ -150,7 +150,7 @@ export class MessageSelector {
   private passedSince(messages: CheckedMessage[]): boolean {
     let oldest: number | undefined;
     for (const message of messages) {
-      const at = instantOf(message.createdAt);
+      const at = instantOf(readField(MESSAGE, message, "createdAt"));
       if (at === undefined) continue;
       if (at > this.previousInstant) this.newestFirstSoFar = false;
       this.previousInstant = at;
@@ -166,15 +166,17 @@ export class MessageSelector {
    */
   private async cursorOf(at: Position): Promise<string | undefined> {
     const { data, pageData } = at.read.page;
+    const startCursor = readField(PAGE_DATA, pageData, "startCursor");
+    const endCursor = readField(PAGE_DATA, pageData, "endCursor");
     const target = at.read.messages[at.index];
     const index = data.findIndex((message) => message.id === target?.id);
-    if (index === data.length - 1 && pageData.endCursor) return pageData.endCursor;
-    if (index === 0 && pageData.startCursor) return pageData.startCursor;
-    if (index < 0 || !pageData.startCursor) return undefined;
+    if (index === data.length - 1 && endCursor) return endCursor;
+    if (index === 0 && startCursor) return startCursor;
+    if (index < 0 || !startCursor) return undefined;
     try {
-      const probe = await fetchPage(this.client, this.selection.listing, { limit: index, after: pageData.startCursor, search: this.selection.search });
+      const probe = await fetchPage(this.client, this.selection.listing, { limit: index, after: startCursor, search: this.selection.search });
       const reached = probe.data[probe.data.length - 1];
-      return reached?.id === target?.id ? probe.pageData.endCursor ?? undefined : undefined;
+      return reached?.id === target?.id ? readField(PAGE_DATA, probe.pageData, "endCursor") : undefined;
     } catch {
       return undefined; // the hint then suggests --all instead of a cursor
     }

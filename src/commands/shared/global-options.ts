@@ -1,7 +1,7 @@
 // Options every command accepts, before or after its name: where the service is, how to
 // authenticate, how patient to be, and how to talk to a person.
 import { Option, type Command } from "commander";
-import { collect } from "./commands/arguments.js";
+import { collect } from "./arguments.js";
 
 export interface RawGlobalOptions {
   baseUrl?: string;

@@ -4,7 +4,7 @@
 import { createWriteStream, promises as fs, type WriteStream } from "node:fs";
 import path from "node:path";
 import type { Writable } from "node:stream";
-import { OutputClosedError, UsageError } from "../errors.js";
+import { OutputClosedError, UsageError } from "../core/errors.js";
 
 export interface Sink {
   /**

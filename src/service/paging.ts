@@ -1,12 +1,12 @@
 // Cursor paging as an async generator of pages. The next page is requested as soon as the current
 // one arrives (its cursor is known then), so fetching overlaps with rendering; it is requested only
 // when the consumer is sure to want it, so `--limit 20` costs one request.
-import { ServiceError } from "../errors.js";
-import { inlineSafe } from "../output/sanitize.js";
-import type { ApiClient } from "./client.js";
-import { fetchPage } from "./messages-api.js";
-import type { ListingRef } from "./path.js";
-import type { CheckedMessage, CheckedPage } from "./schemas.js";
+import { ServiceError } from "../core/errors.js";
+import { inlineSafe } from "../core/text.js";
+import type { ApiClient } from "../http/client.js";
+import { fetchPage } from "./endpoints.js";
+import type { ListingRef } from "./endpoints.js";
+import { PAGE_DATA, read, type CheckedMessage, type CheckedPage } from "../core/message.js";
 
 export interface PagingPlan {
   direction: "forward" | "backward";
@@ -73,7 +73,7 @@ export class PageReader {
       }
       yield { messages, page };
       // The consumer asked for more: the page just yielded is complete.
-      this.resumeCursor = this.plan.direction === "forward" ? page.pageData.endCursor ?? this.resumeCursor : page.pageData.startCursor ?? this.resumeCursor;
+      this.resumeCursor = this.plan.direction === "forward" ? read(PAGE_DATA, page.pageData, "endCursor") ?? this.resumeCursor : read(PAGE_DATA, page.pageData, "startCursor") ?? this.resumeCursor;
       if (next === undefined) return;
       if (!pending && this.plan.remaining() > 0) {
         pending = this.request(next, this.nextPageSize(this.plan.remaining()));
@@ -110,9 +110,9 @@ export class PageReader {
   /** The cursor for the following request, or undefined at the end; stops a server that would loop. */
   private nextCursor(page: CheckedPage): string | undefined {
     const forward = this.plan.direction === "forward";
-    const more = forward ? page.pageData.hasNextPage : page.pageData.hasPreviousPage === true;
+    const more = forward ? page.pageData.hasNextPage : read(PAGE_DATA, page.pageData, "hasPreviousPage") === true;
     if (!more) return undefined;
-    const cursor = forward ? page.pageData.endCursor : page.pageData.startCursor;
+    const cursor = read(PAGE_DATA, page.pageData, forward ? "endCursor" : "startCursor");
     const field = forward ? "endCursor" : "startCursor";
     if (typeof cursor !== "string" || cursor === "" || page.data.length === 0) {
       throw new PagingError(new ServiceError(`the service says more messages follow but sent ${page.data.length === 0 ? "an empty page" : `no ${field}`}; stopping instead of looping`), this.resumeCursor, this.plan.direction);

@@ -1,7 +1,7 @@
 // Global options and environment, validated into what the HTTP client needs. Every problem here is a
 // usage error found before any request is sent.
-import type { ClientOptions } from "./api/client.js";
-import { UsageError } from "./errors.js";
+import type { ClientOptions } from "../../http/client.js";
+import { UsageError } from "../../core/errors.js";
 import type { RawGlobalOptions } from "./global-options.js";
 
 export type ClientSettings = Omit<ClientOptions, "signal" | "log" | "warn">;

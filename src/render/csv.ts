@@ -3,7 +3,7 @@
 // formula gets a leading apostrophe.
 import type { Field } from "./fields.js";
 import type { Sink } from "./sink.js";
-import type { Chunks } from "./json.js";
+import type { Chunks } from "./chunks.js";
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;

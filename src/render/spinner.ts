@@ -1,5 +1,5 @@
 // Progress for a person on stderr while pages load: only when stderr is a terminal, never on stdout.
-import type { Context } from "../context.js";
+import type { Writable } from "node:stream";
 
 export interface Progress {
   update(text: string): void;
@@ -9,7 +9,7 @@ export interface Progress {
 const silent: Progress = { update: () => undefined, stop: () => undefined };
 
 /** `wanted` lets a command stay quiet even on a terminal, e.g. while a pipe's reader prints to the same screen. */
-export async function startProgress(ctx: Pick<Context, "stderr" | "stderrIsTTY" | "color">, text: string, wanted = true): Promise<Progress> {
+export async function startProgress(ctx: { stderr: Writable; stderrIsTTY: boolean; color: boolean }, text: string, wanted = true): Promise<Progress> {
   if (!ctx.stderrIsTTY || !wanted) return silent;
   // ora divides by the terminal's width: a terminal reporting 0 columns would spin it forever.
   if ((ctx.stderr as { columns?: number }).columns === 0) return silent;

@@ -9,18 +9,3 @@ export function encodeSegment(id: string): string {
 export function apiPath(prefix: string, segments: readonly string[]): string {
   return `${prefix}/${segments.map(encodeSegment).join("/")}`;
 }
-
-export interface ListingRef {
-  campaignId: string;
-  batchId?: string;
-}
-
-export function listingSegments(listing: ListingRef): string[] {
-  return listing.batchId === undefined
-    ? ["campaigns", listing.campaignId, "messages"]
-    : ["campaigns", listing.campaignId, "batch", listing.batchId, "messages"];
-}
-
-export function messageSegments(campaignId: string, messageId: string): string[] {
-  return ["campaigns", campaignId, "messages", messageId];
-}

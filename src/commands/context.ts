@@ -1,8 +1,8 @@
 // What a command's run function is given instead of reaching for process globals, so tests can
 // inject streams, a terminal or not, a clock, and an abort signal.
 import type { Writable } from "node:stream";
-import type { ApiClient } from "./api/client.js";
-import { inlineSafe } from "./output/sanitize.js";
+import type { ApiClient } from "../http/client.js";
+import { inlineSafe } from "../core/text.js";
 
 export interface Io {
   stdout: Writable;

@@ -1,8 +1,8 @@
 // The HTTP layer: one keep-alive undici agent, GET with retries, timeouts from connect to last byte,
 // a cap on body size, same-origin-only credentials on redirects, and typed errors from statuses.
 import { Agent, type Dispatcher } from "undici";
-import { AuthError, NotFoundError, ResponseError, ServiceError } from "../errors.js";
-import { inlineSafe } from "../output/sanitize.js";
+import { AuthError, NotFoundError, ResponseError, ServiceError } from "../core/errors.js";
+import { inlineSafe } from "../core/text.js";
 import { apiPath } from "./path.js";
 import { backoffDelayMs, isRetryableNetworkError, parseRetryAfter, RETRYABLE_STATUSES, sleep } from "./retry.js";
 

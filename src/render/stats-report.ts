@@ -4,8 +4,7 @@
 import type { StatsReport, TimeRow } from "../stats/report.js";
 import { INTERVAL_MS } from "../stats/time-buckets.js";
 import type { Palette } from "./palette.js";
-import { inlineSafe } from "./sanitize.js";
-import { displayWidth } from "./table.js";
+import { displayWidth, inlineSafe } from "../core/text.js";
 
 export interface StatsReportOptions {
   columns: number;

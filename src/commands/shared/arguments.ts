@@ -1,5 +1,5 @@
 // Small checks and parsers shared by the commands' flags.
-import { UsageError } from "../errors.js";
+import { UsageError } from "../../core/errors.js";
 
 /** Identifiers are opaque strings; only an empty one is refused (it would name another endpoint). */
 export function requireId(name: string, value: string): void {

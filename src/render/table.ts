@@ -1,11 +1,12 @@
 // The listing table. On a terminal: aligned columns sized to its width from the first page, status in
 // colour, long text cut with an ellipsis, rendered a page at a time so a long listing never piles up.
 // Piped: tab-separated rows with a header, nothing cut, no colour (the gh convention).
-import type { CheckedMessage } from "../api/schemas.js";
-import { compileFields, DERIVED_FIELDS, type Field } from "./fields.js";
-import type { Chunks } from "./json.js";
+import { attemptCount, batchFileOf, batchIdOf, newestFailedAttempt } from "../core/attempts.js";
+import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
+import type { Field } from "./fields.js";
+import type { Chunks } from "./chunks.js";
 import { localTime, type Palette } from "./palette.js";
-import { inlineSafe } from "./sanitize.js";
+import { displayWidth, inlineSafe } from "../core/text.js";
 import type { Sink } from "./sink.js";
 
 export interface TableOptions {
@@ -37,18 +38,17 @@ function text(value: unknown): string {
 }
 
 function defaultColumns(options: TableOptions): Column[] {
-  const [batchId] = compileFields(["batchId"], { batchId: options.batchId });
-  const when = (m: CheckedMessage) => (options.tty ? localTime(m.createdAt) : text(m.createdAt));
+  const when = (m: CheckedMessage) => (options.tty ? localTime(read(MESSAGE, m, "createdAt")) : text(read(MESSAGE, m, "createdAt")));
   return [
     { header: "ID", cell: (m) => m.id, max: 40 },
-    { header: "RECIPIENT", cell: (m) => text(m.recipient), max: 16 },
-    { header: "STATUS", cell: (m) => text(m.latestStatus), max: 12, status: true },
-    { header: "TRIES", cell: (m) => text(DERIVED_FIELDS.attemptCount!.get(m)), max: 5, rank: 2, min: 5 },
+    { header: "RECIPIENT", cell: (m) => text(read(MESSAGE, m, "recipient")), max: 16 },
+    { header: "STATUS", cell: (m) => text(read(MESSAGE, m, "latestStatus")), max: 12, status: true },
+    { header: "TRIES", cell: (m) => text(attemptCount(m)), max: 5, rank: 2, min: 5 },
     // Why a message failed matters more at a glance than how often it was tried or where it came from.
-    { header: "ERROR", cell: (m) => text(DERIVED_FIELDS.lastErrorCode!.get(m)), max: 24, rank: 1, min: 12 },
+    { header: "ERROR", cell: (m) => text(newestFailedAttempt(m)?.errorCode), max: 24, rank: 1, min: 12 },
     { header: "CREATED", cell: when, max: 25 },
-    { header: "BATCH", cell: (m) => text(DERIVED_FIELDS.batchFile!.get(m) ?? batchId!.get(m)), max: 26, rank: 3, min: 12 },
-    { header: "MESSAGE", cell: (m) => text(m.fullMessage), max: Number.POSITIVE_INFINITY, rank: 4, min: 12 },
+    { header: "BATCH", cell: (m) => text(batchFileOf(m) ?? batchIdOf(m, options.batchId)), max: 26, rank: 3, min: 12 },
+    { header: "MESSAGE", cell: (m) => text(read(MESSAGE, m, "fullMessage")), max: Number.POSITIVE_INFINITY, rank: 4, min: 12 },
   ];
 }
 
@@ -145,15 +145,4 @@ function shrinkToFit(width: Map<Column, number>, terminalWidth: number, used: ()
     width.set(widest, cells - 1);
     overflow--;
   }
-}
-
-/** Terminal cells a string takes: wide East Asian characters and emoji take two, combining marks none. */
-export function displayWidth(value: string): number {
-  let width = 0;
-  for (const char of value) {
-    const code = char.codePointAt(0)!;
-    if (code === 0x200d || (code >= 0x300 && code <= 0x36f) || (code >= 0xfe00 && code <= 0xfe0f)) continue;
-    width += code >= 0x1100 && (code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) || (code >= 0xffe0 && code <= 0xffe6) || (code >= 0x1f300 && code <= 0x1faff) || (code >= 0x20000 && code <= 0x3fffd)) ? 2 : 1;
-  }
-  return width;
 }

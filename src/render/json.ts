@@ -1,10 +1,10 @@
 // JSON and JSONL: the server's message objects exactly as sent (unknown keys kept), or, with
 // --fields, an object of the chosen paths. Streamed: the array is written as pages arrive.
-import type { CheckedMessage } from "../api/schemas.js";
+import type { CheckedMessage } from "../core/message.js";
+import type { Chunks } from "./chunks.js";
 import type { Field } from "./fields.js";
 import type { Sink } from "./sink.js";
 
-export type Chunks = AsyncIterable<readonly CheckedMessage[]>;
 
 function projector(fields: readonly Field[] | undefined): (message: CheckedMessage) => unknown {
   if (!fields) return (message) => message;

@@ -1,0 +1,87 @@
+// What a message's attempts say: the newest one, the newest failed one, how many there were. Attempts
+// come in two shapes (listing `messageAttempts`, single-message `attempts`); both are read here, through
+// the tolerant reads of the message shape, so an odd attempt is skipped rather than fatal.
+import { ATTEMPT_SUMMARY, BATCH, MESSAGE, MESSAGE_ATTEMPT, read, readObjects, type CheckedMessage } from "./message.js";
+import { instantOf } from "./time.js";
+
+/** One attempt, whichever shape it came in. */
+export interface AttemptView {
+  status?: string;
+  at?: string;
+  errorType?: string;
+  errorCode?: string;
+}
+
+interface RankedAttempt {
+  view: AttemptView;
+  at: number;
+  /** Order among attempts of the same instant: the reference lists attempts oldest first, summaries newest first. */
+  rank: number;
+}
+
+/** Attempts of either shape, in the server's order, each with the instant it was made. */
+function rankedAttempts(message: CheckedMessage): RankedAttempt[] {
+  const ranked: RankedAttempt[] = [];
+  const add = (view: AttemptView, rank: number) => ranked.push({ view, at: instantOf(view.at) ?? Number.NEGATIVE_INFINITY, rank });
+  readObjects(MESSAGE, message, "messageAttempts").forEach((attempt, i) =>
+    add({
+      status: read(MESSAGE_ATTEMPT, attempt, "status"),
+      at: read(MESSAGE_ATTEMPT, attempt, "createdAt"),
+      errorType: read(MESSAGE_ATTEMPT, attempt, "errorType"),
+      errorCode: read(MESSAGE_ATTEMPT, attempt, "errorCode"),
+    }, -i),
+  );
+  readObjects(MESSAGE, message, "attempts").forEach((attempt, i) => {
+    const error = read(ATTEMPT_SUMMARY, attempt, "error");
+    add({
+      status: read(ATTEMPT_SUMMARY, attempt, "status"),
+      at: read(ATTEMPT_SUMMARY, attempt, "createdAt"),
+      errorType: typeof error?.type === "string" ? error.type : undefined,
+      errorCode: typeof error?.code === "string" ? error.code : undefined,
+    }, i);
+  });
+  return ranked;
+}
+
+// The order of attempts is not promised: time decides, and the server's order breaks ties.
+const newerFirst = (a: RankedAttempt, b: RankedAttempt) => b.at - a.at || a.rank - b.rank;
+
+/** Attempts of either shape, newest first. */
+export function attemptsOf(message: CheckedMessage): AttemptView[] {
+  return rankedAttempts(message).sort(newerFirst).map(({ view }) => view);
+}
+
+/** The newest attempt that passes `keep`, by a linear scan: this runs for every message of an export. */
+function newest(message: CheckedMessage, keep: (attempt: AttemptView) => boolean): AttemptView | undefined {
+  let best: RankedAttempt | undefined;
+  for (const attempt of rankedAttempts(message)) {
+    if (keep(attempt.view) && (best === undefined || newerFirst(attempt, best) < 0)) best = attempt;
+  }
+  return best?.view;
+}
+
+const failed = (attempt: AttemptView) => attempt.errorType !== undefined || attempt.errorCode !== undefined;
+
+export const newestAttempt = (message: CheckedMessage): AttemptView | undefined => newest(message, () => true);
+
+/** The newest attempt that failed: its error is why the message failed, even if a later one is still under way. */
+export const newestFailedAttempt = (message: CheckedMessage): AttemptView | undefined => newest(message, failed);
+
+/** numAttempts, or the number of attempts listed; undefined when neither is there. */
+export function attemptCount(message: CheckedMessage): number | undefined {
+  const declared = read(MESSAGE, message, "numAttempts");
+  if (declared !== undefined && declared >= 0) return declared;
+  const listed = read(MESSAGE, message, "messageAttempts") ?? read(MESSAGE, message, "attempts");
+  return listed?.length;
+}
+
+/** The batch a message is in: batchId, else the first of its batches, else (in a batch listing) that batch. */
+export function batchIdOf(message: CheckedMessage, listedBatchId?: string): string | undefined {
+  const first = readObjects(MESSAGE, message, "batches")[0];
+  return read(MESSAGE, message, "batchId") ?? read(BATCH, first, "id") ?? listedBatchId;
+}
+
+/** originalFileName of the message's first batch. */
+export function batchFileOf(message: CheckedMessage): string | undefined {
+  return read(BATCH, readObjects(MESSAGE, message, "batches")[0], "originalFileName");
+}

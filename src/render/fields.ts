@@ -1,0 +1,114 @@
+// --fields: dotted paths into a message (`values.first_name`, `batches.0.originalFileName`,
+// `messageAttempts.-1.status` for the last) and a few derived fields, compiled once into getters.
+// The catalogue is the message shape itself (core/message.ts): a path is valid when the shape has it.
+import { UsageError } from "../core/errors.js";
+import { attemptCount, batchFileOf, batchIdOf, newestAttempt, newestFailedAttempt } from "../core/attempts.js";
+import { fits, isPlainObject, MESSAGE, type CheckedMessage, type Shape } from "../core/message.js";
+
+type Getter = (message: CheckedMessage) => unknown;
+
+export interface Field {
+  name: string;
+  get: Getter;
+}
+
+export const DERIVED_FIELDS: Record<string, { describe: string; get: Getter }> = {
+  attemptCount: { describe: "number of attempts (numAttempts, or the attempts listed)", get: attemptCount },
+  lastAttemptStatus: { describe: "status of the newest attempt", get: (m) => newestAttempt(m)?.status },
+  lastAttemptAt: { describe: "createdAt of the newest attempt", get: (m) => newestAttempt(m)?.at },
+  lastErrorType: { describe: "errorType of the newest failed attempt", get: (m) => newestFailedAttempt(m)?.errorType },
+  lastErrorCode: { describe: "errorCode of the newest failed attempt", get: (m) => newestFailedAttempt(m)?.errorCode },
+  batchFile: { describe: "originalFileName of the message's first batch", get: batchFileOf },
+};
+
+const isIndex = (segment: string) => /^-?\d+$/.test(segment);
+const fieldNames = (shape: Shape) => Object.keys(shape.fields ?? {});
+
+/** The shape a dotted path leads to, or why the message shape has no such path. */
+function resolve(path: readonly string[]): { shape: Shape } | { problem: string } {
+  let shape: Shape = MESSAGE;
+  let where = "";
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i]!;
+    if (segment === "") return { problem: "empty field name" };
+    switch (shape.kind) {
+      case "object": {
+        const next = shape.fields?.[segment];
+        if (next === undefined) return { problem: where === "" ? `unknown field "${segment}"` : `unknown field "${segment}" in ${where} (known: ${fieldNames(shape).join(", ")})` };
+        shape = next;
+        break;
+      }
+      case "list": {
+        const example = fieldNames(shape.of ?? {kind: "any"})[0];
+        if (!isIndex(segment)) return { problem: `${where} is a list: name an index, as in ${where}.0${example ? `.${example}` : ""} (or -1 for the last)` };
+        shape = shape.of ?? { kind: "any" };
+        break;
+      }
+      case "map":
+        shape = shape.of ?? { kind: "any" };
+        break;
+      case "any":
+        return { shape };
+      default:
+        return { problem: `${where} has no sub-fields` };
+    }
+    where = where === "" ? segment : `${where}.${segment}`;
+  }
+  return { shape };
+}
+
+/**
+ * A getter for a path the shape has. Only own properties are followed (`values.constructor` is a
+ * placeholder name, never Object's constructor), and a value of another kind than the shape declares
+ * reads as nothing: an empty cell rather than a misleading one.
+ */
+function pathGetter(path: readonly string[], leaf: Shape): Getter {
+  return (message) => {
+    let value: unknown = message;
+    for (const segment of path) {
+      if (Array.isArray(value) && isIndex(segment)) {
+        const index = Number(segment);
+        value = value[index < 0 ? value.length + index : index];
+      } else if (isPlainObject(value) && Object.hasOwn(value, segment)) {
+        value = value[segment];
+      } else return undefined;
+    }
+    return fits(leaf, value) ? value : undefined;
+  };
+}
+
+/** Words joined into lines of at most `width` characters, for help text. */
+function wrap(text: string, width: number, indent = ""): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join("\n");
+}
+
+export function fieldHelp(): string {
+  const plain = `Fields (--fields): ${fieldNames(MESSAGE).join(", ")}; dotted paths into them (values.<name>, templateBody.body, batches.0.originalFileName, messageAttempts.-1.errorCode, where -1 is the last).`;
+  const derived = Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => `  ${name}: ${describe}`).join("\n");
+  return `${wrap(plain, 96, "  ")}\nDerived fields:\n${derived}`;
+}
+
+/** Compiles a --fields list; an unknown name is a usage error that lists the valid ones. */
+export function compileFields(names: readonly string[], context: { batchId?: string } = {}): Field[] {
+  return names.map((name) => {
+    const derived = Object.hasOwn(DERIVED_FIELDS, name) ? DERIVED_FIELDS[name] : undefined;
+    if (derived) return { name, get: derived.get };
+    const path = name.split(".");
+    if (path.length > 1 && Object.hasOwn(DERIVED_FIELDS, path[0]!)) throw new UsageError(`--fields: ${path[0]} has no sub-fields`).withHint(fieldHelp());
+    const found = resolve(path);
+    if ("problem" in found) throw new UsageError(`--fields: ${found.problem}`).withHint(fieldHelp());
+    // Batch listings omit batchId: the listing itself says which batch the message is in.
+    if (name === "batchId") return { name, get: (m) => batchIdOf(m, context.batchId) };
+    return { name, get: pathGetter(path, found.shape) };
+  });
+}
+
+export const DEFAULT_CSV_FIELDS = ["id", "recipient", "latestStatus", "createdAt", "attemptCount", "lastErrorType", "lastErrorCode", "batchId", "fullMessage"];
