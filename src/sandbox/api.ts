@@ -2,6 +2,7 @@
 import type { Message, PageData } from "../core/message.js";
 import type { BatchPlan, CampaignPlan } from "./campaigns.js";
 import type { CursorCodec } from "./cursor.js";
+import { liveBatchById, liveIndexOf, liveMessage, liveRange, liveRecipient, liveSerialOf, liveSerialOfId, type LivePlan } from "./live.js";
 import { deriveMessage, indexOfMessageId, recipientFor, type MessageView } from "./messages.js";
 import { slicePage, type ListingRange, type PageQuery } from "./paging.js";
 import type { Route } from "./routes.js";
@@ -18,45 +19,89 @@ export function errorReply(status: number, error: string, message: string, heade
   return headers ? { status, body: { error, message }, headers } : { status, body: { error, message } };
 }
 
-export class SandboxApi {
-  constructor(
-    private readonly campaigns: readonly CampaignPlan[],
-    private readonly cursors: CursorCodec,
-  ) {}
+/**
+ * Where a campaign's messages come from, by listing position (0 is the newest of a static campaign).
+ * Static campaigns are fixed at the sandbox's `now`; the live one is cut at the clock of each request.
+ */
+interface MessageSource {
+  readonly plan: CampaignPlan;
+  batch(id: string, nowMs: number): BatchPlan | undefined;
+  range(batch: BatchPlan | undefined, nowMs: number): ListingRange;
+  message(index: number, view: MessageView, nowMs: number): Message;
+  indexOfId(id: string, nowMs: number): number | undefined;
+  recipientAt(index: number): string;
+}
 
-  answer(route: Route, method: string, query: URLSearchParams): JsonReply {
+function staticSource(plan: CampaignPlan): MessageSource {
+  return {
+    plan,
+    batch: (id) => plan.batches.find((candidate) => candidate.id === id),
+    range: (batch) => (batch ? { start: batch.start, end: batch.end } : { start: 0, end: plan.size }),
+    message: (index, view) => deriveMessage(plan, index, view),
+    indexOfId: (id) => indexOfMessageId(plan, id),
+    recipientAt: (index) => recipientFor(plan, index),
+  };
+}
+
+function liveSource(live: LivePlan): MessageSource {
+  return {
+    plan: live.campaign,
+    batch: (id, nowMs) => liveBatchById(live, id, nowMs),
+    range: (batch, nowMs) => liveRange(live, nowMs, batch),
+    message: (index, view, nowMs) => liveMessage(live, liveSerialOf(index), view, nowMs),
+    indexOfId: (id, nowMs) => {
+      const serial = liveSerialOfId(live, id, nowMs);
+      return serial === undefined ? undefined : liveIndexOf(serial);
+    },
+    recipientAt: (index) => liveRecipient(live, liveSerialOf(index)),
+  };
+}
+
+export class SandboxApi {
+  private readonly sources: MessageSource[];
+
+  constructor(
+    campaigns: readonly CampaignPlan[],
+    private readonly cursors: CursorCodec,
+    live?: LivePlan,
+  ) {
+    this.sources = campaigns.map(staticSource);
+    if (live) this.sources.push(liveSource(live));
+  }
+
+  /** `nowMs`: the moment of the request, which only the live campaign depends on. */
+  answer(route: Route, method: string, query: URLSearchParams, nowMs = 0): JsonReply {
     if (route.kind === "bad-path") return errorReply(400, "invalid_path", "The path contains a malformed percent-escape.");
     if (route.kind === "unknown") return errorReply(404, "not_found", "No such route. Routes: /campaigns/:campaignId/messages, /campaigns/:campaignId/batch/:batchId/messages, /campaigns/:campaignId/messages/:messageId.");
     if (method !== "GET") return errorReply(405, "method_not_allowed", `${method} is not allowed; this API is read-only (GET).`, { Allow: "GET" });
-    const campaign = this.campaigns.find((plan) => plan.id === route.campaignId);
-    if (!campaign) return errorReply(404, "campaign_not_found", `Campaign ${JSON.stringify(route.campaignId)} does not exist.`);
+    const source = this.sources.find((candidate) => candidate.plan.id === route.campaignId);
+    if (!source) return errorReply(404, "campaign_not_found", `Campaign ${JSON.stringify(route.campaignId)} does not exist.`);
+    const campaign = source.plan;
     switch (route.kind) {
       case "campaign-messages":
-        return this.listing(campaign, undefined, query);
+        return this.listing(source, undefined, query, nowMs);
       case "batch-messages": {
-        const batch = campaign.batches.find((candidate) => candidate.id === route.batchId);
+        const batch = source.batch(route.batchId, nowMs);
         if (!batch) return errorReply(404, "batch_not_found", `Batch ${JSON.stringify(route.batchId)} does not exist in campaign ${campaign.id}.`);
-        return this.listing(campaign, batch, query);
+        return this.listing(source, batch, query, nowMs);
       }
-      case "message":
-        return this.singleMessage(campaign, route.messageId);
+      case "message": {
+        const index = source.indexOfId(route.messageId, nowMs);
+        if (index === undefined) return errorReply(404, "message_not_found", `Message ${JSON.stringify(route.messageId)} does not exist in campaign ${campaign.id}.`);
+        return { status: 200, body: source.message(index, "single", nowMs) };
+      }
     }
   }
 
-  private singleMessage(campaign: CampaignPlan, messageId: string): JsonReply {
-    const index = indexOfMessageId(campaign, messageId);
-    if (index === undefined) return errorReply(404, "message_not_found", `Message ${JSON.stringify(messageId)} does not exist in campaign ${campaign.id}.`);
-    return { status: 200, body: deriveMessage(campaign, index, "single") };
-  }
-
-  private listing(campaign: CampaignPlan, batch: BatchPlan | undefined, query: URLSearchParams): JsonReply {
+  private listing(source: MessageSource, batch: BatchPlan | undefined, query: URLSearchParams, nowMs: number): JsonReply {
+    const campaign = source.plan;
     const listing = batch ? `batch:${campaign.id}/${batch.id}` : `campaign:${campaign.id}`;
-    const range: ListingRange = batch ? { start: batch.start, end: batch.end } : { start: 0, end: campaign.size };
-    const pageQuery = this.pageQueryOf(campaign, listing, range, query);
+    const range = source.range(batch, nowMs);
+    const pageQuery = this.pageQueryOf(source, listing, range, query);
     if ("status" in pageQuery) return pageQuery;
     const slice = pageQuery.impossible ? { indices: [], hasNextPage: false, hasPreviousPage: false } : slicePage(range, pageQuery);
     const view: MessageView = batch ? "batch" : "campaign";
-    const data: Message[] = slice.indices.map((index) => deriveMessage(campaign, index, view));
+    const data: Message[] = slice.indices.map((index) => source.message(index, view, nowMs));
     const pageData: PageData = { hasNextPage: slice.hasNextPage, hasPreviousPage: slice.hasPreviousPage };
     const first = slice.indices[0];
     const last = slice.indices[slice.indices.length - 1];
@@ -68,7 +113,7 @@ export class SandboxApi {
     return { status: 200, body: { data, pageData } };
   }
 
-  private pageQueryOf(campaign: CampaignPlan, listing: string, range: ListingRange, query: URLSearchParams): (PageQuery & { impossible: boolean }) | JsonReply {
+  private pageQueryOf(source: MessageSource, listing: string, range: ListingRange, query: URLSearchParams): (PageQuery & { impossible: boolean }) | JsonReply {
     const limit = parseLimit(query.get("limit"));
     if (typeof limit === "string") return errorReply(400, "invalid_limit", limit);
     const after = query.get("after");
@@ -86,7 +131,7 @@ export class SandboxApi {
     const pageQuery: PageQuery & { impossible: boolean } = { limit, impossible: /[^0-9]/.test(search) };
     if (after !== null) pageQuery.after = position;
     if (before !== null) pageQuery.before = position;
-    if (search !== "") pageQuery.matches = (index) => recipientFor(campaign, index).includes(search);
+    if (search !== "") pageQuery.matches = (index) => source.recipientAt(index).includes(search);
     return pageQuery;
   }
 }

@@ -3,3 +3,5 @@ export { startSandbox } from "./server.js";
 export { parseFaultSpec } from "./faults.js";
 export type { FaultRule, FaultMatch, FaultAction, FaultKind } from "./faults.js";
 export type { Sandbox, SandboxCampaign, SandboxOptions, SandboxRequest } from "./types.js";
+export { LIVE_CAMPAIGN_ID, LIVE_BATCH_SIZE } from "./live.js";
+export type { LiveOptions } from "./live.js";

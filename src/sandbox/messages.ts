@@ -1,6 +1,6 @@
 // Builds one message from (seed, campaign, index) alone, in the shape each endpoint returns.
 import type { AttemptSummary, Batch, Message, MessageAttempt } from "../core/message.js";
-import { batchAt, createdAtMs, type BatchPlan, type CampaignPlan, type Person } from "./campaigns.js";
+import { batchAt, createdAtMs, type BatchPlan, type CampaignPlan, type CampaignTemplate, type Person } from "./campaigns.js";
 import { DrawStream, hashParts, hashText } from "./hash.js";
 import { HOSTILE_SHARE, HOSTILE_VALUES } from "./hostile-text.js";
 import { renderTemplate, valueForPlaceholder, type PreparedTemplate } from "./templates.js";
@@ -9,7 +9,7 @@ import { formatTimestamp } from "./timestamps.js";
 /** campaign: campaign listing; batch: batch listing; single: the single-message endpoint. */
 export type MessageView = "campaign" | "batch" | "single";
 
-interface AttemptPlan {
+export interface AttemptPlan {
   status: "sent" | "success" | "failure";
   createdMs: number;
   sentMs: number;
@@ -33,7 +33,7 @@ const COUNTRIES: readonly [string, number][] = [
   ["971", 9],
   ["33", 9],
 ];
-const ATTEMPT_ERRORS: readonly [string, string][] = [
+export const ATTEMPT_ERRORS: readonly [string, string][] = [
   ["server_error", "server_unknown_error"],
   ["delivery_error", "delivery_unknown_error"],
   ["delivery_error", "recipient_unavailable"],
@@ -67,27 +67,47 @@ export function recipientFor(plan: CampaignPlan, index: number): string {
   return countryCode + String(1 + draw.below(9)) + draw.digits(nationalLength - 1);
 }
 
-export function deriveMessage(plan: CampaignPlan, index: number, view: MessageView): Message {
-  const draw = new DrawStream(hashParts(plan.seed, plan.salt, index));
-  const id = messageIdFor(plan, index);
-  const createdMs = createdAtMs(plan, index);
+/** What a message is made of besides its attempts: drawn first from the message's own stream. */
+export interface MessageBasics {
+  index: number;
+  id: string;
+  createdMs: number;
+  template: CampaignTemplate;
+  values: Record<string, string>;
+  batch: BatchPlan | undefined;
+  creator: Person;
+}
+
+export function basicsOf(plan: CampaignPlan, index: number, createdMs: number, batch: BatchPlan | undefined, draw: DrawStream): MessageBasics {
   const template = draw.pick(plan.templates);
   const values = valuesFor(template, draw);
-  const batch = batchAt(plan, index);
-  const creator = batch ? batch.uploader : plan.owner;
+  return { index, id: messageIdFor(plan, index), createdMs, template, values, batch, creator: batch ? batch.uploader : plan.owner };
+}
+
+export function deriveMessage(plan: CampaignPlan, index: number, view: MessageView): Message {
+  const draw = new DrawStream(hashParts(plan.seed, plan.salt, index));
+  const createdMs = createdAtMs(plan, index);
+  const basics = basicsOf(plan, index, createdMs, batchAt(plan, index), draw);
   const attempts = planAttempts(plan.nowMs - createdMs, createdMs, draw);
   const latest = attempts[attempts.length - 1] as AttemptPlan;
-  const stamp = (ms: number) => formatTimestamp(ms, plan.offset);
+  // A message whose only attempt is still `sent` has not settled yet: it is `created`.
+  return assembleMessage(plan, basics, attempts, latest.status === "sent" ? "created" : latest.status, view);
+}
 
+/** The message in the shape `view` returns, from its basics, its attempts as they stand, and its status. */
+export function assembleMessage(plan: CampaignPlan, basics: MessageBasics, attempts: readonly AttemptPlan[], latestStatus: string, view: MessageView): Message {
+  const { index, id, template, values, batch, creator } = basics;
+  const stamp = (ms: number) => formatTimestamp(ms, plan.offset);
+  // Attempts follow one another, so the last one holds the latest change.
+  const updatedMs = attempts[attempts.length - 1]?.updatedMs ?? basics.createdMs;
   const message: Message = {
     id,
-    createdAt: stamp(createdMs),
-    updatedAt: stamp(latest.updatedMs),
+    createdAt: stamp(basics.createdMs),
+    updatedAt: stamp(updatedMs),
     recipient: recipientFor(plan, index),
     values,
     fullMessage: renderTemplate(template, values),
-    // A message whose only attempt is still `sent` has not settled yet: it is `created`.
-    latestStatus: latest.status === "sent" ? "created" : latest.status,
+    latestStatus,
     templateBodyId: template.templateBody.id,
     campaignId: plan.id,
     templateBody: { ...template.templateBody },
@@ -155,11 +175,11 @@ function planAttempt(ageMs: number, createdMs: number, position: number, count: 
   return attempt;
 }
 
-function externalIdFrom(draw: DrawStream): string {
+export function externalIdFrom(draw: DrawStream): string {
   return `ext-${draw.next().toString(36)}${draw.next().toString(36)}`;
 }
 
-function carrierMetadata(draw: DrawStream): Record<string, unknown> {
+export function carrierMetadata(draw: DrawStream): Record<string, unknown> {
   return draw.chance(0.5) ? {} : { carrier: draw.pick(CARRIERS), segments: 1 + draw.below(3) };
 }
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { SandboxApi, errorReply, type JsonReply } from "./api.js";
 import { planCampaigns, type CampaignPlan } from "./campaigns.js";
 import { CursorCodec } from "./cursor.js";
+import { liveCount, planLive, type LivePlan } from "./live.js";
 import { Delivery, JSON_TYPE } from "./delivery.js";
 import { FaultSchedule, type FaultRule } from "./faults.js";
 import { hashParts, hashText, normaliseSeed } from "./hash.js";
@@ -26,12 +27,14 @@ interface Settings {
   latencyMs: number;
   failRate: number;
   rateLimit: number | undefined;
+  clock: () => number;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = settle(options);
   const plans = planCampaigns(settings.seed, settings.messages, settings.nowMs);
-  const handler = new RequestHandler(settings, plans, options);
+  const live = options.live ? planLive(settings.seed, settings.clock(), options.live === true ? {} : options.live) : undefined;
+  const handler = new RequestHandler(settings, plans, options, live);
   const server = createServer((req, res) => void handler.handle(req, res));
   await listen(server, settings);
   const address = server.address() as AddressInfo;
@@ -46,11 +49,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
     return closing;
   };
-  return { url: `http://${host}:${address.port}`, campaigns: plans.map(describeCampaign), requests: handler.requests, close };
+  const campaigns = plans.map(describeCampaign);
+  if (live) campaigns.push({ id: live.campaign.id, size: liveCount(live, settings.clock()), live: true, batches: [] });
+  return { url: `http://${host}:${address.port}`, campaigns, requests: handler.requests, close };
 }
 
 function settle(options: SandboxOptions): Settings {
-  const now = options.now instanceof Date ? options.now.getTime() : (options.now ?? Math.floor(Date.now() / 60_000) * 60_000);
+  const clock = options.clock ?? Date.now;
+  const now = options.now instanceof Date ? options.now.getTime() : (options.now ?? Math.floor(clock() / 60_000) * 60_000);
   const messages = options.messages ?? 5000;
   const failRate = options.failRate ?? 0;
   if (!Number.isFinite(now)) throw new RangeError("now must be a valid time");
@@ -68,6 +74,7 @@ function settle(options: SandboxOptions): Settings {
     latencyMs: options.latencyMs ?? 0,
     failRate,
     rateLimit: options.rateLimit,
+    clock,
   };
 }
 
@@ -113,8 +120,9 @@ class RequestHandler {
     private readonly settings: Settings,
     plans: CampaignPlan[],
     private readonly options: SandboxOptions,
+    live: LivePlan | undefined,
   ) {
-    this.api = new SandboxApi(plans, new CursorCodec(`msgstat-sandbox:${settings.seed}:${settings.nowMs}`));
+    this.api = new SandboxApi(plans, new CursorCodec(`msgstat-sandbox:${settings.seed}:${settings.nowMs}`), live);
     this.schedule = new FaultSchedule(options.faults ?? []);
     this.bucket = settings.rateLimit === undefined ? undefined : new TokenBucket(settings.rateLimit, Date.now());
   }
@@ -136,7 +144,7 @@ class RequestHandler {
     const delivery = new Delivery(res, record, this.pauses);
     if (this.settings.latencyMs > 0 && !(await this.pauses.wait(this.settings.latencyMs))) return;
     if (fault && (await delivery.replace(fault))) return;
-    const reply = this.gate(req, record.n) ?? this.api.answer(target.route, record.method, target.query);
+    const reply = this.gate(req, record.n) ?? this.api.answer(target.route, record.method, target.query, this.settings.clock());
     const body = this.serialise(reply, target, record.n, isListing, fault);
     await delivery.send({ status: reply.status, headers: { "Content-Type": JSON_TYPE, ...reply.headers }, body }, fault);
   }

@@ -1,5 +1,6 @@
 // Public types of the sandbox library.
 import type { FaultRule } from "./faults.js";
+import type { LiveOptions } from "./live.js";
 
 export interface SandboxOptions {
   /** Default "127.0.0.1". */
@@ -22,13 +23,27 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** Scripted faults; the first live matching rule applies. */
   faults?: FaultRule[];
+  /**
+   * Adds the live campaign `cmp-live`, which keeps sending (docs/sandbox.md, "The live campaign"):
+   * `true` for the defaults, or its rate and start.
+   */
+  live?: boolean | LiveOptions;
+  /**
+   * The sandbox's clock (ms since the epoch), read at every request: what the live campaign shows
+   * depends on it, so a test can run it at any speed. Default Date.now. The static campaigns are
+   * anchored at `now` (default: this clock at start).
+   */
+  clock?: () => number;
   /** Rewrites a successful (200) JSON body before it is sent. */
   transform?: (body: unknown, req: { path: string; query: URLSearchParams; n: number }) => unknown;
 }
 
 export interface SandboxCampaign {
   id: string;
+  /** Messages at start; the live campaign grows from there. */
   size: number;
+  /** The live campaign, which keeps sending. */
+  live?: boolean;
   batches: { id: string; size: number; originalFileName: string }[];
 }
 

@@ -16,6 +16,8 @@ export function sandboxCommand(setup: CommandSetup): Command {
     .option("--latency <ms>", "delay every response by this many milliseconds")
     .option("--fail-rate <0..1>", "answer this share of requests with 500 or 503")
     .option("--rate-limit <n>", "requests per second; past it 429 with Retry-After")
+    .option("--live", "add cmp-live, a campaign that keeps sending (new messages settle on success or failure within seconds)")
+    .option("--live-rate <n>", "new messages per second in cmp-live (default 5)")
     .option("--fault <spec>", 'scripted faults by request number, e.g. "2:503,3:reset,4:stall=5000" (see README)', collect)
     .addHelpText("after", `
 Examples:

@@ -12,6 +12,8 @@ export interface RawSandboxOptions {
   failRate?: string;
   rateLimit?: string;
   fault?: string[];
+  live?: boolean;
+  liveRate?: string;
 }
 
 function number(flag: string, schema: z.ZodNumber, text: string | undefined, rule: string): number | undefined {
@@ -38,5 +40,12 @@ export function parseSandboxOptions(raw: RawSandboxOptions): SandboxOptions {
     failRate: number("fail-rate", z.number().min(0).max(1), raw.failRate, "a share from 0 to 1"),
     rateLimit: number("rate-limit", z.number().positive(), raw.rateLimit, "requests per second above 0"),
     faults,
+    live: liveOption(raw),
   };
+}
+
+function liveOption(raw: RawSandboxOptions): SandboxOptions["live"] {
+  const ratePerSecond = number("live-rate", z.number().positive().max(1000), raw.liveRate, "messages per second above 0 (at most 1000)");
+  if (ratePerSecond !== undefined && !raw.live) throw new UsageError("--live-rate sets the pace of the live campaign: add --live");
+  return raw.live ? { ratePerSecond } : undefined;
 }

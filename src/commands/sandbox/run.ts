@@ -6,7 +6,7 @@ export async function runSandbox(options: SandboxOptions, ctx: Context): Promise
   const sandbox = await startSandbox(options);
   const lines = [sandbox.url];
   for (const campaign of sandbox.campaigns) {
-    lines.push(`campaign ${campaign.id} ${campaign.size}`);
+    lines.push(`campaign ${campaign.id} ${campaign.live ? "live" : campaign.size}`);
     for (const batch of campaign.batches) lines.push(`batch ${campaign.id} ${batch.id} ${batch.size}`);
   }
   ctx.stdout.write(lines.join("\n") + "\n");
