@@ -1,6 +1,7 @@
 // Writing a response to the socket, faithfully or in one of the scripted broken ways.
 import type { ServerResponse } from "node:http";
 import { DEFAULT_HUGE_BYTES, type FaultRule } from "./faults.js";
+import { encodeBody, PACE_CHUNK, type ContentCoding } from "./front-end.js";
 import type { Pauses } from "./pauses.js";
 import type { SandboxRequest } from "./types.js";
 
@@ -14,11 +15,19 @@ export interface Outgoing {
   body: string;
 }
 
+/** How the front end treats this response: the coding the client accepted, and the link's speed. */
+export interface FrontEnd {
+  coding?: ContentCoding;
+  /** Bytes per second of the simulated link; undefined for loopback speed. */
+  bytesPerSecond?: number;
+}
+
 export class Delivery {
   constructor(
     private readonly res: ServerResponse,
     private readonly record: SandboxRequest,
     private readonly pauses: Pauses,
+    private readonly frontEnd: FrontEnd = {},
   ) {}
 
   private writeHead(status: number, headers: Record<string, string | number>): void {
@@ -26,22 +35,47 @@ export class Delivery {
     this.res.writeHead(status, headers);
   }
 
-  /** Sends `out` intact, or broken as `fault` says (stall, truncate, close-early); other faults send it intact. */
+  /**
+   * Sends `out` intact (compressed when the client asked, paced to the link), or broken as `fault`
+   * says (stall, truncate, close-early); other faults send it intact. A broken one breaks the bytes
+   * on the wire, compressed or not, as a failing front end would.
+   */
   async send(out: Outgoing, fault: FaultRule | undefined): Promise<void> {
     if (this.res.destroyed) return;
-    const bytes = Buffer.from(out.body, "utf8");
-    const headers = { ...out.headers, "Content-Length": bytes.length };
+    const plain = Buffer.from(out.body, "utf8");
+    const { coding } = this.frontEnd;
+    const bytes = coding ? encodeBody(plain, coding) : plain;
+    const headers: Record<string, string | number> = { ...out.headers, "Content-Length": bytes.length, Vary: "Accept-Encoding" };
+    if (coding) headers["Content-Encoding"] = coding;
     switch (fault?.kind) {
       case "stall":
         return fault.phase === "body" ? this.stallBody(out.status, headers, bytes, fault.ms) : this.stallHeaders(out, fault.ms);
       case "truncate":
-        return this.truncate(out, bytes);
+        return this.truncate(out.status, headers, bytes);
       case "close-early":
         return this.closeEarly(out.status, headers, bytes);
       default:
         this.writeHead(out.status, headers);
-        this.res.end(bytes);
+        await this.writePaced(bytes);
     }
+  }
+
+  /** The body at the link's speed: PACE_CHUNK at a time, each when the link would have carried it. */
+  private async writePaced(bytes: Buffer): Promise<void> {
+    const rate = this.frontEnd.bytesPerSecond;
+    if (rate === undefined) {
+      this.res.end(bytes);
+      return;
+    }
+    const started = Date.now();
+    for (let sent = 0; sent < bytes.length && !this.res.destroyed; ) {
+      const chunk = bytes.subarray(sent, sent + PACE_CHUNK);
+      sent += chunk.length;
+      if (!this.res.write(chunk)) await drainedOrClosed(this.res);
+      const due = started + (sent / rate) * 1000 - Date.now();
+      if (due > 0 && !(await this.pauses.wait(due))) return;
+    }
+    if (!this.res.destroyed) this.res.end();
   }
 
   /** Handles the faults that replace the response entirely; false when `fault` is not one of them. */
@@ -98,12 +132,13 @@ export class Delivery {
     this.writeHead(status, headers);
     this.res.flushHeaders();
     if (!(await this.pauses.wait(ms)) || this.res.destroyed) return;
-    this.res.end(bytes);
+    await this.writePaced(bytes);
   }
 
   /** Chunked framing ends cleanly, so the client sees a complete response holding half a JSON document. */
-  private truncate(out: Outgoing, bytes: Buffer): void {
-    this.writeHead(out.status, { ...out.headers, Connection: "close" });
+  private truncate(status: number, headers: Record<string, string | number>, bytes: Buffer): void {
+    const { "Content-Length": _length, ...rest } = headers;
+    this.writeHead(status, { ...rest, Connection: "close" });
     this.res.end(bytes.subarray(0, Math.floor(bytes.length / 2)));
   }
 

@@ -5,3 +5,4 @@ export type { FaultRule, FaultMatch, FaultAction, FaultKind } from "./faults.js"
 export type { Sandbox, SandboxCampaign, SandboxOptions, SandboxRequest } from "./types.js";
 export { LIVE_CAMPAIGN_ID, LIVE_BATCH_SIZE } from "./live.js";
 export type { LiveOptions } from "./live.js";
+export { parseBandwidth } from "./front-end.js";

@@ -7,6 +7,7 @@ import { planCampaigns, type CampaignPlan } from "./campaigns.js";
 import { CursorCodec } from "./cursor.js";
 import { liveCount, planLive, type LivePlan } from "./live.js";
 import { Delivery, JSON_TYPE } from "./delivery.js";
+import { chooseCoding } from "./front-end.js";
 import { FaultSchedule, type FaultRule } from "./faults.js";
 import { hashParts, hashText, normaliseSeed } from "./hash.js";
 import { Pauses } from "./pauses.js";
@@ -28,6 +29,8 @@ interface Settings {
   failRate: number;
   rateLimit: number | undefined;
   clock: () => number;
+  compression: boolean;
+  bytesPerSecond: number | undefined;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -64,6 +67,7 @@ function settle(options: SandboxOptions): Settings {
   if (!(failRate >= 0 && failRate <= 1)) throw new RangeError("failRate must be between 0 and 1");
   if (options.rateLimit !== undefined && !(options.rateLimit > 0)) throw new RangeError("rateLimit must be > 0 requests per second");
   if (options.latencyMs !== undefined && !(options.latencyMs >= 0)) throw new RangeError("latencyMs must be ≥ 0");
+  if (options.bandwidth !== undefined && !(options.bandwidth > 0)) throw new RangeError("bandwidth must be > 0 bytes per second");
   return {
     host: options.host ?? "127.0.0.1",
     port: options.port ?? 0,
@@ -75,6 +79,8 @@ function settle(options: SandboxOptions): Settings {
     failRate,
     rateLimit: options.rateLimit,
     clock,
+    compression: options.compression ?? true,
+    bytesPerSecond: options.bandwidth,
   };
 }
 
@@ -141,7 +147,10 @@ class RequestHandler {
     const target = parseTarget(record.url);
     const isListing = record.method === "GET" && isListingRoute(target.route);
     const fault = this.schedule.take(record.n, record.url, isListing);
-    const delivery = new Delivery(res, record, this.pauses);
+    const delivery = new Delivery(res, record, this.pauses, {
+      coding: this.settings.compression ? chooseCoding(headerText(req.headers["accept-encoding"])) : undefined,
+      bytesPerSecond: this.settings.bytesPerSecond,
+    });
     if (this.settings.latencyMs > 0 && !(await this.pauses.wait(this.settings.latencyMs))) return;
     if (fault && (await delivery.replace(fault))) return;
     const reply = this.gate(req, record.n) ?? this.api.answer(target.route, record.method, target.query, this.settings.clock());
@@ -189,4 +198,8 @@ function bendPageData(body: unknown, fault: FaultRule, query: URLSearchParams): 
     pageData.hasNextPage = true;
     delete pageData.endCursor;
   }
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(",") : value;
 }

@@ -15,6 +15,13 @@ export interface SandboxOptions {
   now?: number | Date;
   /** When set, every request needs `Authorization: Bearer <token>`, else 401. */
   token?: string;
+  /**
+   * Compress responses when the request's Accept-Encoding allows (br, gzip, deflate), as a front end
+   * such as nginx does; identity otherwise. Default true.
+   */
+  compression?: boolean;
+  /** Bytes per second of a simulated link: every response body is paced to it. Default: unpaced. */
+  bandwidth?: number;
   /** Added before each response. */
   latencyMs?: number;
   /** 0..1: share of requests answered 500 or 503, from a seeded sequence keyed by request number. */

@@ -14,6 +14,8 @@ export function sandboxCommand(setup: CommandSetup): Command {
     .option("--messages <n>", "messages in the largest campaign", "5000")
     .option("--token <token>", "require Authorization: Bearer <token>")
     .option("--latency <ms>", "delay every response by this many milliseconds")
+    .option("--bandwidth <rate>", "pace every response to a link of this speed, e.g. 50mbit, 512kbit, 2MB/s")
+    .option("--no-compression", "never compress responses (by default gzip, br or deflate when the request accepts it)")
     .option("--fail-rate <0..1>", "answer this share of requests with 500 or 503")
     .option("--rate-limit <n>", "requests per second; past it 429 with Retry-After")
     .option("--live", "add cmp-live, a campaign that keeps sending (new messages settle on success or failure within seconds)")

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { UsageError } from "../../core/errors.js";
-import { parseFaultSpec, type SandboxOptions } from "../../sandbox/index.js";
+import { parseBandwidth, parseFaultSpec, type SandboxOptions } from "../../sandbox/index.js";
 
 export interface RawSandboxOptions {
   host: string;
@@ -14,6 +14,8 @@ export interface RawSandboxOptions {
   fault?: string[];
   live?: boolean;
   liveRate?: string;
+  bandwidth?: string;
+  compression?: boolean;
 }
 
 function number(flag: string, schema: z.ZodNumber, text: string | undefined, rule: string): number | undefined {
@@ -41,6 +43,8 @@ export function parseSandboxOptions(raw: RawSandboxOptions): SandboxOptions {
     rateLimit: number("rate-limit", z.number().positive(), raw.rateLimit, "requests per second above 0"),
     faults,
     live: liveOption(raw),
+    bandwidth: bandwidthOption(raw.bandwidth),
+    compression: raw.compression !== false,
   };
 }
 
@@ -48,4 +52,11 @@ function liveOption(raw: RawSandboxOptions): SandboxOptions["live"] {
   const ratePerSecond = number("live-rate", z.number().positive().max(1000), raw.liveRate, "messages per second above 0 (at most 1000)");
   if (ratePerSecond !== undefined && !raw.live) throw new UsageError("--live-rate sets the pace of the live campaign: add --live");
   return raw.live ? { ratePerSecond } : undefined;
+}
+
+function bandwidthOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const rate = parseBandwidth(text);
+  if (rate === undefined) throw new UsageError(`--bandwidth must be a rate such as 50mbit, 512kbit or 2MB/s, not "${text}"`);
+  return rate;
 }
