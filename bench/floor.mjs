@@ -1,16 +1,21 @@
-// The floors msgstat is measured against: the same pages, fetched with the same HTTP client and
-// agent settings as msgstat (undici request, one keep-alive agent), in the least work each needs.
+// The floors msgstat is measured against: the same pages, fetched (all but `fetch`) with the same HTTP
+// client and agent settings as msgstat (undici request, one keep-alive agent), in the least work each needs.
 //   raw             fetch every page and discard the body; the cursor comes from the body's tail
 //   parse           fetch, decode and JSON.parse each page in a plain sequential loop, nothing else
 //   parse-prefetch  as parse, but the next request leaves as soon as the cursor is read from the
 //                   tail, before the current page is parsed: the most overlap a client can get
+//   fetch           the ten-line loop anyone would write: Node's built-in fetch (which asks for
+//                   gzip and deflate and decodes them by itself), response.text(), JSON.parse
 // Usage: node bench/floor.mjs <mode> <baseUrl> <campaignId> [maxPages]
-// Prints one JSON line: {"messages":…, "pages":…, "bytes":…, "tailCursorMisses":…}
+// Prints one JSON line: {"messages":…, "pages":…, "bytes":…, "tailCursorMisses":…, "firstPageMs":…}
+// (fetch adds "wireBytes", the Content-Length as sent, and "encoding"). firstPageMs is the first
+// page alone: from its request to its body read (and parsed, except raw), without the process's start.
 import { Agent, request } from "undici";
 
+const MODES = ["raw", "parse", "parse-prefetch", "fetch"];
 const [mode, baseUrl, campaignId, maxPagesText] = process.argv.slice(2);
-if (!["raw", "parse", "parse-prefetch"].includes(mode) || !baseUrl || !campaignId) {
-  process.stderr.write("usage: node bench/floor.mjs raw|parse|parse-prefetch <baseUrl> <campaignId> [maxPages]\n");
+if (!MODES.includes(mode) || !baseUrl || !campaignId) {
+  process.stderr.write(`usage: node bench/floor.mjs ${MODES.join("|")} <baseUrl> <campaignId> [maxPages]\n`);
   process.exit(2);
 }
 const maxPages = maxPagesText ? Number(maxPagesText) : Number.POSITIVE_INFINITY;
@@ -52,9 +57,18 @@ function pageDataFromTail(raw) {
 let messages = 0;
 let pages = 0;
 let bytes = 0;
+let wireBytes = 0;
+const encodings = new Set();
+const started = performance.now();
+let firstPageMs;
+/** Called once a page is read (and parsed): the first call fixes firstPageMs. */
+const pageDone = () => {
+  firstPageMs ??= Math.round((performance.now() - started) * 100) / 100;
+};
 if (mode === "raw") {
   for (let after; ; ) {
     const raw = await fetchBody(after);
+    pageDone();
     pages++;
     bytes += raw.length;
     const pageData = pageDataFromTail(raw);
@@ -66,8 +80,24 @@ if (mode === "raw") {
   for (let after; ; ) {
     const raw = await fetchBody(after);
     const page = JSON.parse(raw.toString("utf8"));
+    pageDone();
     pages++;
     bytes += raw.length;
+    messages += page.data.length;
+    if (!page.pageData.hasNextPage || pages >= maxPages) break;
+    after = page.pageData.endCursor;
+  }
+} else if (mode === "fetch") {
+  for (let after; ; ) {
+    const response = await fetch(after === undefined ? listing : `${listing}&after=${encodeURIComponent(after)}`);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const text = await response.text();
+    const page = JSON.parse(text);
+    pageDone();
+    pages++;
+    bytes += Buffer.byteLength(text);
+    wireBytes += Number(response.headers.get("content-length") ?? Number.NaN);
+    encodings.add(response.headers.get("content-encoding") ?? "identity");
     messages += page.data.length;
     if (!page.pageData.hasNextPage || pages >= maxPages) break;
     after = page.pageData.endCursor;
@@ -81,7 +111,9 @@ if (mode === "raw") {
     const pageData = pageDataFromTail(raw);
     pending = pageData.hasNextPage && pages < maxPages ? fetchBody(pageData.endCursor) : undefined;
     messages += JSON.parse(raw.toString("utf8")).data.length;
+    pageDone();
   }
 }
 await agent.close();
-process.stdout.write(JSON.stringify({ messages, pages, bytes, tailCursorMisses }) + "\n");
+const fetched = mode === "fetch" ? { wireBytes: Number.isFinite(wireBytes) ? wireBytes : null, encoding: [...encodings].join(",") } : {};
+process.stdout.write(JSON.stringify({ messages, pages, bytes, tailCursorMisses, firstPageMs, ...fetched }) + "\n");

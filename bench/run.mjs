@@ -3,6 +3,7 @@
 // pages, repeated, medians reported. Prints one table; writes bench/results/latest.{json,md}.
 //
 //   node bench/run.mjs [--quick]
+//   BENCH_ROWS=export,latency,link,replay,ttfr,startup   which sections run (default: all)
 //   BENCH_SIZES=100000,1000000  campaign sizes to export           (--quick: 2000)
 //   BENCH_REPEAT                runs of each export and floor row: default 3, and 2 for a size of a
 //                               million or more, to keep a full run near ten minutes (--quick: 1)
@@ -10,33 +11,36 @@
 //   BENCH_STARTUP_REPEAT=40     runs of each start-up row          (--quick: 3)
 //   BENCH_LATENCY_MS=20         the sandbox's --latency for the latency row
 //   BENCH_LATENCY_SIZE          campaign size of the latency row   (default: the smallest size)
+//   BENCH_LINK_SIZE=20000       campaign size of the link rows     (--quick: 2000)
+//   BENCH_LINK_BANDWIDTH=50mbit the sandbox's --bandwidth for the link rows
+//   BENCH_LINK_LATENCY_MS=20    the sandbox's --latency for the link rows
+//   BENCH_REPLAY_SIZE=100000    campaign size of the replay rows   (--quick: 2000)
+//   BENCH_TTFR_SIZE=5000        campaign size of the first-row rows (--quick: 2000)
+//   BENCH_TTFR_LATENCY_MS=500   the sandbox's --latency for the first-row rows (--quick: 200)
 //   BENCH_OUT=bench/results     where latest.json and latest.md go
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { BIN, processes } from "./lib/processes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const BIN = path.join(root, "bin", "msgstat.js");
 const FLOOR = path.join(root, "bench", "floor.mjs");
 const PEER = path.join(root, "bench", "curl-jq.sh");
-const PROBE = path.join(root, "bench", "lib", "peak-rss.mjs");
-const GNU_TIME = "/usr/bin/time";
 // Exports in each format, and `stats`, which reads the same listing and keeps counts only.
 const FORMATS = ["csv", "jsonl", "json", "table", "stats"];
+const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup"];
 const MB = 1024; // peak RSS is measured in kB
 
 const quick = process.argv.includes("--quick");
 const config = readConfig();
 const scratch = mkdtempSync(path.join(os.tmpdir(), "msgstat-bench-"));
 const childEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? scratch, TMPDIR: scratch, TZ: "UTC", NO_COLOR: "1" };
-const rssMethod = detectRssMethod();
+const { rssMethod, measure, firstRow, startSandbox, startReplay, stopAll, terminalAvailable } = processes({ scratch, childEnv });
 const peer = detectPeer();
 const notes = [];
 const samples = new Map(); // row id -> { meta, walls: [], rss: [], extra }
-const sandboxes = new Set();
 
 function readConfig() {
   const int = (name, fallback, min = 1) => {
@@ -49,14 +53,23 @@ function readConfig() {
   const sizes = (process.env.BENCH_SIZES || (quick ? "2000" : "100000,1000000")).split(",").map((part) => Number(part.trim()));
   if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`BENCH_SIZES must be whole numbers ≥ 1, not "${process.env.BENCH_SIZES}"`);
   sizes.sort((a, b) => a - b);
+  const sections = (process.env.BENCH_ROWS || SECTIONS.join(",")).split(",").map((part) => part.trim());
+  const unknown = sections.filter((section) => !SECTIONS.includes(section));
+  if (unknown.length > 0) throw new Error(`BENCH_ROWS takes ${SECTIONS.join(", ")}; not ${unknown.join(", ")}`);
+  const bandwidth = process.env.BENCH_LINK_BANDWIDTH || "50mbit";
+  if (!/^[0-9.]+[a-zA-Z/]+$/.test(bandwidth)) throw new Error(`BENCH_LINK_BANDWIDTH must be a rate such as 50mbit or 2MB/s, not "${bandwidth}"`);
   return {
     quick,
+    sections: new Set(sections),
     sizes: [...new Set(sizes)],
     repeat: process.env.BENCH_REPEAT ? int("BENCH_REPEAT", 3) : undefined,
     peerRepeat: int("BENCH_PEER_REPEAT", 1),
     startupRepeat: int("BENCH_STARTUP_REPEAT", quick ? 3 : 40),
     latencyMs: int("BENCH_LATENCY_MS", 20),
     latencySize: int("BENCH_LATENCY_SIZE", sizes[0]),
+    link: { size: int("BENCH_LINK_SIZE", quick ? 2000 : 20_000), bandwidth, latencyMs: int("BENCH_LINK_LATENCY_MS", 20, 0) },
+    replaySize: int("BENCH_REPLAY_SIZE", quick ? 2000 : 100_000),
+    ttfr: { size: int("BENCH_TTFR_SIZE", quick ? 2000 : 5000), latencyMs: int("BENCH_TTFR_LATENCY_MS", quick ? 200 : 500, 0) },
     outDir: path.resolve(process.env.BENCH_OUT || path.join(root, "bench", "results")),
   };
 }
@@ -65,127 +78,10 @@ function repeatFor(size) {
   return config.repeat ?? (quick ? 1 : size >= 1_000_000 ? 2 : 3);
 }
 
-function detectRssMethod() {
-  const probe = spawnSync(GNU_TIME, ["-f", "%M", "-o", path.join(scratch, "time-check"), process.execPath, "-e", "0"], { stdio: "ignore" });
-  if (probe.status === 0 && /^\d+\s*$/.test(readFileSync(path.join(scratch, "time-check"), "utf8"))) {
-    return { kind: "time", describe: "GNU time: /usr/bin/time -f %M around the process (its ru_maxrss, the kernel's peak RSS)" };
-  }
-  return { kind: "probe", describe: "VmHWM of /proc/self/status read at exit by a preloaded module (node --import bench/lib/peak-rss.mjs); GNU time was not found" };
-}
-
 function detectPeer() {
   const has = (tool) => spawnSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" }).status === 0;
   const missing = ["bash", "curl", "jq"].filter((tool) => !has(tool));
-  return missing.length === 0 ? { available: true } : { available: false, note: `curl+jq row skipped: ${missing.join(", ")} not installed (apt-get install curl jq)` };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Processes
-
-let runCount = 0;
-/** Runs one process to its end: wall time from spawn to exit, peak RSS, and what it wrote to stdout. */
-function measure(command, args, { env = {}, rss = true, capture = false, timeoutMs = 20 * 60_000 } = {}) {
-  let file = command;
-  let argv = args;
-  const extraEnv = { ...env };
-  let rssFile;
-  if (rss) {
-    rssFile = path.join(scratch, `rss-${++runCount}`);
-    if (rssMethod.kind === "time") {
-      file = GNU_TIME;
-      argv = ["-f", "%M", "-o", rssFile, command, ...args];
-    } else if (command === process.execPath) {
-      argv = ["--import", pathToFileURL(PROBE).href, ...args];
-      extraEnv.BENCH_PEAK_RSS_FILE = rssFile;
-    } else {
-      rssFile = undefined;
-    }
-  }
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(file, argv, { env: { ...childEnv, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
-    let bytes = 0;
-    let lines = 0;
-    const kept = [];
-    let stderr = "";
-    let wallMs;
-    child.stdout.on("data", (chunk) => {
-      bytes += chunk.length;
-      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
-      if (capture) kept.push(chunk);
-    });
-    child.stderr.setEncoding("utf8").on("data", (text) => {
-      if (stderr.length < 20_000) stderr += text;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("error", reject);
-    child.on("exit", () => {
-      wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      if (code !== 0) {
-        reject(new Error(`${path.basename(command)} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.trim()}`));
-        return;
-      }
-      let peakRssKB = null;
-      if (rssFile && existsSync(rssFile)) {
-        const value = Number.parseInt(readFileSync(rssFile, "utf8").trim().split("\n").pop(), 10);
-        peakRssKB = Number.isFinite(value) ? value : null;
-      }
-      resolve({ wallMs, peakRssKB, bytes, lines, stdout: capture ? Buffer.concat(kept).toString("utf8") : undefined, stderr });
-    });
-  });
-}
-
-/** The sandbox in a process of its own; it prints its URL, then `campaign <id> <size>` lines, in one write. */
-async function startSandbox(messages, latencyMs = 0) {
-  const args = [BIN, "sandbox", "--messages", String(messages), "--port", "0"];
-  if (latencyMs > 0) args.push("--latency", String(latencyMs));
-  const child = spawn(process.execPath, args, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-  /** The sandbox's own peak resident set (VmHWM), read while it still runs. */
-  const peakRssKB = () => {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-    return match ? Number(match[1]) : null;
-  };
-  const stop = async () => {
-    sandboxes.delete(stop);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      await once(child, "exit");
-    }
-  };
-  sandboxes.add(stop);
-  let text = "";
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the sandbox did not print its URL within 30 s")), 30_000);
-    child.stdout.setEncoding("utf8").on("data", (chunk) => {
-      text += chunk;
-      if (/\ncampaign \S+ \d+\n/.test(text) && text.endsWith("\n")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the sandbox exited (${code}) before it was ready:\n${stderr.trim()}`));
-    });
-  });
-  const lines = text.trim().split("\n");
-  const url = lines[0].trim();
-  const campaigns = lines.filter((line) => line.startsWith("campaign ")).map((line) => {
-    const [, id, size] = line.split(" ");
-    return { id, size: Number(size) };
-  });
-  const largest = campaigns.reduce((best, campaign) => (campaign.size > best.size ? campaign : best));
-  if (largest.size !== messages) throw new Error(`asked the sandbox for ${messages} messages, its largest campaign has ${largest.size}`);
-  const response = await fetch(`${url}/campaigns/${encodeURIComponent(largest.id)}/messages?limit=1`);
-  const first = await response.json();
-  const messageId = first?.data?.[0]?.id;
-  if (typeof messageId !== "string") throw new Error("the sandbox's first page has no message id");
-  return { url, campaign: largest.id, size: largest.size, messageId, stop, peakRssKB };
+  return missing.length === 0 ? { available: true } : { available: false, note: `curl+jq rows skipped: ${missing.join(", ")} not installed (apt-get install curl jq)` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,31 +95,32 @@ function record(id, meta, result, extra = {}) {
   Object.assign(entry.extra, extra);
 }
 
-const msgstat = (sandbox, args) => measure(process.execPath, [BIN, ...args], { env: { MSGSTAT_BASE_URL: sandbox.url } });
+const msgstat = (server, args) => measure(process.execPath, [BIN, ...args], { env: { MSGSTAT_BASE_URL: server.url } });
 
-async function floor(sandbox, mode, maxPages) {
-  const args = [FLOOR, mode, sandbox.url, sandbox.campaign];
+/** A floor of bench/floor.mjs against `server` (the sandbox or the replay server), with its counts. */
+async function floor(server, mode, maxPages) {
+  const args = [FLOOR, mode, server.url, server.campaign];
   if (maxPages !== undefined) args.push(String(maxPages));
   const result = await measure(process.execPath, args, { capture: true });
   const counts = JSON.parse(result.stdout);
-  if (maxPages === undefined && mode !== "raw" && counts.messages !== sandbox.size) throw new Error(`floor ${mode} read ${counts.messages} messages, not ${sandbox.size}`);
+  if (maxPages === undefined && mode !== "raw" && counts.messages !== server.size) throw new Error(`floor ${mode} read ${counts.messages} messages, not ${server.size}`);
   return { result, counts };
 }
 
-async function exportRun(sandbox, format) {
-  const args = format === "stats" ? ["stats", sandbox.campaign, "--json"] : ["messages", sandbox.campaign, "--all"];
+async function exportRun(server, format) {
+  const args = format === "stats" ? ["stats", server.campaign, "--json"] : ["messages", server.campaign, "--all"];
   if (format !== "table" && format !== "stats") args.push(`--${format}`);
-  const result = await msgstat(sandbox, args);
+  const result = await msgstat(server, args);
   // JSONL has exactly one line per message; CSV and the table may hold newlines inside a message's text.
-  if (format === "jsonl" && result.lines !== sandbox.size) throw new Error(`--jsonl wrote ${result.lines} lines for ${sandbox.size} messages`);
+  if (format === "jsonl" && result.lines !== server.size) throw new Error(`--jsonl wrote ${result.lines} lines for ${server.size} messages`);
   if (result.bytes === 0) throw new Error(`--${format} wrote nothing`);
   return result;
 }
 
-async function warmUp(sandbox) {
-  // The sandbox's own code is cold on its first pages, and dist/ may not be in the page cache yet.
-  await floor(sandbox, "raw", Math.min(20, Math.ceil(sandbox.size / 1000)));
-  await msgstat(sandbox, ["messages", sandbox.campaign, "--limit", "1000", "--csv"]);
+/** Not counted: the server's code is cold on its first pages, and dist/ may not be in the page cache yet. */
+async function warmUp(server, mode = "raw", pages = 20) {
+  await floor(server, mode, Math.min(pages, Math.ceil(server.size / 1000)));
+  await msgstat(server, ["messages", server.campaign, "--limit", "1000", "--csv"]);
 }
 
 async function exportRows(size) {
@@ -231,23 +128,23 @@ async function exportRows(size) {
   try {
     await warmUp(sandbox);
     const at = `@${size}`;
+    const meta = { section: "size", size };
     const repeat = repeatFor(size);
     for (let rep = 0; rep < repeat; rep++) {
       progress(`${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
       for (const mode of ["raw", "parse", "parse-prefetch"]) {
         const { result, counts } = await floor(sandbox, mode);
-        record(`floor-${mode}${at}`, { group: "floor", mode, size }, result, { pages: counts.pages, bytes: counts.bytes, tailCursorMisses: counts.tailCursorMisses });
+        record(`floor-${mode}${at}`, { ...meta, group: "floor", mode }, result, { pages: counts.pages, bytes: counts.bytes, tailCursorMisses: counts.tailCursorMisses });
       }
       for (const format of FORMATS) {
         const result = await exportRun(sandbox, format);
-        record(`export-${format}${at}`, { group: "export", format, size }, result, { outputBytes: result.bytes });
+        record(`export-${format}${at}`, { ...meta, group: "export", format }, result, { outputBytes: result.bytes });
       }
       if (peer.available && rep < config.peerRepeat) {
         const result = await measure("bash", [PEER, sandbox.url, sandbox.campaign]);
-        record(`peer-curl-jq${at}`, { group: "peer", size }, result, { outputBytes: result.bytes });
+        record(`peer-curl-jq${at}`, { ...meta, group: "peer" }, result, { outputBytes: result.bytes });
       }
     }
-    if (size === config.sizes[0]) await startupRows(sandbox);
     recordSandboxCost(sandbox, size);
   } finally {
     await sandbox.stop();
@@ -262,48 +159,160 @@ function recordSandboxCost(sandbox, size) {
   const raw = samples.get(`floor-raw@${size}`);
   if (!raw || !raw.extra.pages) return;
   const perPageMs = median(raw.wallMs) / raw.extra.pages;
-  let rss = null;
-  try {
-    rss = sandbox.peakRssKB();
-  } catch {
-    // /proc is Linux's: elsewhere the row has no RSS.
-  }
-  samples.set(`sandbox@${size}`, { id: `sandbox@${size}`, group: "sandbox", servedSize: size, label: `sandbox: one 1000-message page, ${sizeLabel(size)} campaign`, wallMs: [round(perPageMs, 2)], peakRssKB: rss === null ? [] : [rss], extra: {} });
+  const rss = sandbox.peakRssKB();
+  samples.set(`sandbox@${size}`, { id: `sandbox@${size}`, section: "size", group: "sandbox", servedSize: size, label: `sandbox: one 1000-message page, ${sizeLabel(size)} campaign`, wallMs: [round(perPageMs, 2)], peakRssKB: rss === null ? [] : [rss], extra: {} });
 }
 
 async function latencyRows() {
   const size = config.latencySize;
-  const sandbox = await startSandbox(size, config.latencyMs);
+  const sandbox = await startSandbox(size, ["--latency", String(config.latencyMs)]);
   try {
     await warmUp(sandbox);
+    const meta = { section: "latency", size, latencyMs: config.latencyMs };
     const repeat = repeatFor(size);
     for (let rep = 0; rep < repeat; rep++) {
       progress(`--latency ${config.latencyMs}, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
       const { result, counts } = await floor(sandbox, "raw");
-      record(`latency-floor-raw@${size}`, { group: "latency-floor", size, latencyMs: config.latencyMs }, result, { pages: counts.pages });
+      record(`latency-floor-raw@${size}`, { ...meta, group: "latency-floor" }, result, { pages: counts.pages });
       const exported = await exportRun(sandbox, "csv");
-      record(`latency-export-csv@${size}`, { group: "latency", format: "csv", size, latencyMs: config.latencyMs }, exported, { pages: counts.pages });
+      record(`latency-export-csv@${size}`, { ...meta, group: "latency", format: "csv" }, exported, { pages: counts.pages });
     }
   } finally {
     await sandbox.stop();
   }
 }
 
-async function startupRows(sandbox) {
-  const cases = [
-    { id: "startup-node", label: "node -e 0", command: process.execPath, args: ["-e", "0"] },
-    { id: "startup-version", label: "msgstat --version", command: process.execPath, args: [BIN, "--version"] },
-    { id: "startup-help", label: "msgstat --help", command: process.execPath, args: [BIN, "--help"] },
-    { id: "startup-message-json", label: "msgstat message <c> <m> --json", command: process.execPath, args: [BIN, "message", sandbox.campaign, sandbox.messageId, "--json"] },
-  ];
-  for (const { command, args } of cases) await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
-  for (let rep = 0; rep < config.startupRepeat; rep++) {
-    if (rep % 10 === 0) progress(`start-up, run ${rep + 1} of ${config.startupRepeat}`);
-    // Interleaved, and spawned directly (no time wrapper): the cases share whatever the machine is doing.
-    for (const { id, label, command, args } of cases) {
-      const result = await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
-      record(id, { group: "startup", label }, result);
+/**
+ * A link: the sandbox paced to BENCH_LINK_BANDWIDTH with BENCH_LINK_LATENCY_MS before each response,
+ * compressing as a front end does when asked. Each client gets what it asks for: fetch gzip, curl
+ * --compressed brotli, msgstat whatever its own Accept-Encoding says.
+ */
+async function linkRows() {
+  const { size, bandwidth, latencyMs } = config.link;
+  const sandbox = await startSandbox(size, ["--bandwidth", bandwidth, "--latency", String(latencyMs)]);
+  try {
+    await warmUp(sandbox, "fetch", 2);
+    const at = `@${size}`;
+    const meta = { section: "link", size, bandwidth, latencyMs };
+    const repeat = repeatFor(size);
+    for (let rep = 0; rep < repeat; rep++) {
+      progress(`link ${bandwidth} ${latencyMs} ms, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
+      const { result, counts } = await floor(sandbox, "fetch");
+      record(`link-floor-fetch${at}`, { ...meta, group: "link-floor" }, result, { pages: counts.pages, bytes: counts.bytes, wireBytes: counts.wireBytes, encoding: counts.encoding });
+      if (peer.available) {
+        const peerResult = await measure("bash", [PEER, sandbox.url, sandbox.campaign, "--compressed"]);
+        record(`link-peer-curl-jq${at}`, { ...meta, group: "link-peer" }, peerResult, { outputBytes: peerResult.bytes });
+      }
+      for (const format of ["csv", "jsonl"]) {
+        const exported = await exportRun(sandbox, format);
+        record(`link-export-${format}${at}`, { ...meta, group: "link", format }, exported, { outputBytes: exported.bytes });
+      }
     }
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+/**
+ * Replay: the campaign captured once from a sandbox by bench/replay-server.mjs, the sandbox stopped,
+ * and the floors and exports run against pages served from memory.
+ */
+async function replayRows() {
+  const size = config.replaySize;
+  const sandbox = await startSandbox(size);
+  let replay;
+  try {
+    progress(`replay: capturing ${size.toLocaleString("en-US")} messages from the sandbox`);
+    replay = await startReplay(sandbox.url, sandbox.campaign, size);
+  } finally {
+    await sandbox.stop();
+  }
+  try {
+    await warmUp(replay);
+    const at = `@${size}`;
+    const meta = { section: "replay", size };
+    const repeat = repeatFor(size);
+    for (let rep = 0; rep < repeat; rep++) {
+      progress(`replay, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
+      for (const mode of ["raw", "parse"]) {
+        const { result, counts } = await floor(replay, mode);
+        record(`replay-floor-${mode}${at}`, { ...meta, group: "replay-floor", mode }, result, { pages: counts.pages, bytes: counts.bytes });
+      }
+      for (const format of ["csv", "jsonl", "json"]) {
+        const exported = await exportRun(replay, format);
+        record(`replay-export-${format}${at}`, { ...meta, group: "replay", format }, exported, { outputBytes: exported.bytes });
+      }
+    }
+    const rss = replay.peakRssKB();
+    notes.push(`Replay: bench/replay-server.mjs held ${replay.pages} pages, ${(replay.bytes / 1024 ** 2).toFixed(1)} MB of JSON, in memory${rss === null ? "" : ` (its peak RSS ${(rss / MB).toFixed(1)} MB)`}, served as captured, without compression.`);
+  } finally {
+    await replay.stop();
+  }
+}
+
+/** The first-row cases: each format piped and on a terminal, and a filter that keeps few messages. */
+const FIRST_ROW_CASES = [
+  { format: "csv", terminal: false },
+  { format: "jsonl", terminal: false },
+  { format: "table", terminal: false },
+  { format: "csv", terminal: true },
+  { format: "jsonl", terminal: true },
+  { format: "table", terminal: true },
+  { format: "table", terminal: true, status: "failure" },
+];
+const firstRowId = (c) => `ttfr-${c.format}-${c.terminal ? "terminal" : "piped"}${c.status ? `-${c.status}` : ""}`;
+
+/**
+ * Time to first row: a sandbox that holds every response BENCH_TTFR_LATENCY_MS (identity, so only
+ * when msgstat writes is measured), msgstat from spawn to its first data line, against the first
+ * page alone as the parse floor times it (its request to its parsed body, inside the floor's process).
+ */
+async function firstRowRows() {
+  const { size, latencyMs } = config.ttfr;
+  const sandbox = await startSandbox(size, ["--latency", String(latencyMs), "--no-compression"]);
+  try {
+    await warmUp(sandbox, "raw", 2);
+    if (!terminalAvailable) notes.push("First-row rows on a terminal skipped: util-linux `script` not found (apt-get install bsdutils)");
+    const cases = FIRST_ROW_CASES.filter((c) => terminalAvailable || !c.terminal);
+    const meta = { section: "ttfr", servedSize: size, latencyMs };
+    const repeat = repeatFor(size);
+    for (let rep = 0; rep < repeat; rep++) {
+      progress(`first row, --latency ${latencyMs}, run ${rep + 1} of ${repeat}`);
+      const { counts } = await floor(sandbox, "parse", 1);
+      record("ttfr-first-page", { ...meta, group: "ttfr-floor" }, { wallMs: counts.firstPageMs, peakRssKB: null });
+      for (const c of cases) {
+        const args = ["messages", sandbox.campaign, "--all"];
+        if (c.format !== "table") args.push(`--${c.format}`);
+        if (c.status) args.push("--status", c.status);
+        const result = await firstRow(args, { env: { MSGSTAT_BASE_URL: sandbox.url }, terminal: c.terminal });
+        record(firstRowId(c), { ...meta, group: "ttfr", format: c.format, terminal: c.terminal, status: c.status }, result);
+      }
+    }
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function startupRows() {
+  const sandbox = await startSandbox(config.sizes[0]);
+  try {
+    const cases = [
+      { id: "startup-node", label: "node -e 0", command: process.execPath, args: ["-e", "0"] },
+      { id: "startup-version", label: "msgstat --version", command: process.execPath, args: [BIN, "--version"] },
+      { id: "startup-help", label: "msgstat --help", command: process.execPath, args: [BIN, "--help"] },
+      { id: "startup-message-json", label: "msgstat message <c> <m> --json", command: process.execPath, args: [BIN, "message", sandbox.campaign, sandbox.messageId, "--json"] },
+    ];
+    for (const { command, args } of cases) await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
+    for (let rep = 0; rep < config.startupRepeat; rep++) {
+      if (rep % 10 === 0) progress(`start-up, run ${rep + 1} of ${config.startupRepeat}`);
+      // Interleaved, and spawned directly (no time wrapper): the cases share whatever the machine is doing.
+      for (const { id, label, command, args } of cases) {
+        const result = await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
+        record(id, { section: "startup", group: "startup", label }, result);
+      }
+    }
+  } finally {
+    await sandbox.stop();
   }
 }
 
@@ -326,22 +335,39 @@ const sizeLabel = (size) => (size >= 1_000_000 && size % 1_000_000 === 0 ? `${si
 
 function labelOf(entry) {
   const at = entry.size !== undefined ? ` ${sizeLabel(entry.size)}` : "";
+  const link = entry.section === "link" ? `, link ${entry.bandwidth} ${entry.latencyMs} ms` : "";
   switch (entry.group) {
     case "export":
       if (entry.format === "stats") return `stats --json${at}`;
       return `export --${entry.format}${entry.format === "table" ? " (piped)" : ""}${at}`;
     case "floor":
-      return { raw: "(a) raw transfer", parse: "(b) parse floor", "parse-prefetch": "(b') parse floor, pipelined" }[entry.mode] + at;
+      return FLOOR_LABELS[entry.mode] + at;
     case "peer":
       return `(c) curl + jq @csv${at}`;
     case "latency":
       return `export --csv${at}, --latency ${entry.latencyMs}`;
     case "latency-floor":
       return `(a) raw transfer${at}, --latency ${entry.latencyMs}`;
+    case "link-floor":
+      return `(f) fetch + JSON.parse${at}${link}`;
+    case "link-peer":
+      return `(c) curl --compressed + jq${at}${link}`;
+    case "link":
+      return `export --${entry.format}${at}${link}`;
+    case "replay-floor":
+      return `${FLOOR_LABELS[entry.mode]}${at}, replay`;
+    case "replay":
+      return `export --${entry.format}${at}, replay`;
+    case "ttfr-floor":
+      return `(p) first page alone, --latency ${entry.latencyMs}`;
+    case "ttfr":
+      return `first row: ${entry.format === "table" ? "table" : `--${entry.format}`}, ${entry.terminal ? "terminal" : "piped"}${entry.status ? `, --status ${entry.status}` : ""}, --latency ${entry.latencyMs}`;
     default:
       return entry.label;
   }
 }
+
+const FLOOR_LABELS = { raw: "(a) raw transfer", parse: "(b) parse floor", "parse-prefetch": "(b') parse floor, pipelined" };
 
 function summarise() {
   const rows = [];
@@ -351,12 +377,16 @@ function summarise() {
     rows.push({
       id: entry.id,
       label: labelOf(entry),
+      section: entry.section,
       group: entry.group,
       format: entry.format,
       mode: entry.mode,
       size: entry.size,
       servedSize: entry.servedSize,
       latencyMs: entry.latencyMs,
+      bandwidth: entry.bandwidth,
+      terminal: entry.terminal,
+      status: entry.status,
       runs: entry.wallMs.length,
       wallMs: entry.wallMs,
       wallMsMedian: round(wall, 2),
@@ -368,6 +398,11 @@ function summarise() {
   }
   return rows;
 }
+
+/** The issue's targets for the link, replay and first-row rows. */
+const LINK_TARGETS = { csv: 1.15 };
+const REPLAY_TARGETS = { csv: 1.15, jsonl: 1.25, json: 1.25 };
+const FIRST_ROW_SLACK_MS = 100;
 
 function targetsFor(rows) {
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -401,6 +436,23 @@ function targetsFor(rows) {
     latency.sumOfLatenciesMs = latency.pages * config.latencyMs;
     add(latency.id, "wall ÷ sum of latencies", latency.wallMsMedian / latency.sumOfLatenciesMs, 1.1, "max");
   }
+  const linkFloor = byId.get(`link-floor-fetch@${config.link.size}`);
+  const linkPeer = byId.get(`link-peer-curl-jq@${config.link.size}`);
+  for (const [format, limit] of Object.entries(LINK_TARGETS)) {
+    const row = byId.get(`link-export-${format}@${config.link.size}`);
+    if (!row) continue;
+    add(row.id, "wall ÷ fetch floor (f)", row.wallMsMedian / linkFloor.wallMsMedian, limit, "max", linkFloor.id);
+    if (linkPeer) add(row.id, "curl+jq (c) ÷ wall", linkPeer.wallMsMedian / row.wallMsMedian, 1, "min", linkPeer.id);
+  }
+  const replayFloor = byId.get(`replay-floor-parse@${config.replaySize}`);
+  for (const [format, limit] of Object.entries(REPLAY_TARGETS)) {
+    const row = byId.get(`replay-export-${format}@${config.replaySize}`);
+    if (row) add(row.id, "wall ÷ parse floor (b)", row.wallMsMedian / replayFloor.wallMsMedian, limit, "max", replayFloor.id);
+  }
+  const firstPage = byId.get("ttfr-first-page");
+  for (const row of rows) {
+    if (row.group === "ttfr") add(row.id, "first row − first page, ms", row.wallMsMedian - firstPage.wallMsMedian, FIRST_ROW_SLACK_MS, "max", firstPage.id);
+  }
   const node = byId.get("startup-node");
   if (node) {
     for (const [id, limit] of [["startup-version", 1.5], ["startup-help", 1.5], ["startup-message-json", 3]]) {
@@ -411,10 +463,12 @@ function targetsFor(rows) {
   return targets;
 }
 
+const ratio = (value) => `${value.toFixed(2)}×`;
+const kilobytes = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 ** 2).toFixed(2)} MB` : `${Math.round(bytes / 1024)} KB`);
+
 /** Every ratio shown against its row, with or without a target. */
 function comparisons(row, byId, targets) {
   const parts = [];
-  const ratio = (value) => `${value.toFixed(2)}×`;
   const floorRow = row.size !== undefined ? byId.get(`floor-parse@${row.size}`) : undefined;
   const peerRow = row.size !== undefined ? byId.get(`peer-curl-jq@${row.size}`) : undefined;
   const mark = (text) => {
@@ -438,6 +492,21 @@ function comparisons(row, byId, targets) {
     if (floorAtLatency) parts.push(`${ratio(row.wallMsMedian / floorAtLatency.wallMsMedian)} raw transfer at this latency`);
   } else if (row.group === "latency-floor") {
     parts.push(`${ratio(row.wallMsMedian / (row.pages * row.latencyMs))} sum of latencies`);
+  } else if (row.group === "link-floor") {
+    if (row.wireBytes) parts.push(`a page: ${kilobytes(row.bytes / row.pages)} of JSON, ${kilobytes(row.wireBytes / row.pages)} as ${row.encoding} (${ratio(row.bytes / row.wireBytes)} smaller)`);
+  } else if (row.group === "link-peer" || row.group === "link") {
+    const linkFloor = byId.get(`link-floor-fetch@${row.size}`);
+    if (linkFloor) parts.push(`${ratio(row.wallMsMedian / linkFloor.wallMsMedian)} fetch floor${mark("wall ÷ fetch floor (f)")}`);
+    const linkPeer = byId.get(`link-peer-curl-jq@${row.size}`);
+    if (linkPeer && row.group === "link") parts.push(`curl+jq takes ${ratio(linkPeer.wallMsMedian / row.wallMsMedian)} as long${mark("curl+jq (c) ÷ wall")}`);
+  } else if (row.group === "replay-floor" || row.group === "replay") {
+    const replayFloor = byId.get(`replay-floor-parse@${row.size}`);
+    if (replayFloor && row.id !== replayFloor.id) parts.push(`${ratio(row.wallMsMedian / replayFloor.wallMsMedian)} parse floor${mark("wall ÷ parse floor (b)")}`);
+  } else if (row.group === "ttfr-floor") {
+    parts.push("one request, to its body parsed, timed inside the parse floor (b)");
+  } else if (row.group === "ttfr") {
+    const firstPage = byId.get("ttfr-first-page");
+    if (firstPage) parts.push(`first page + ${Math.round(row.wallMsMedian - firstPage.wallMsMedian)} ms${mark("first row − first page, ms")}`);
   } else if (row.group === "startup" && row.id !== "startup-node") {
     const node = byId.get("startup-node");
     if (node) parts.push(`${ratio(row.wallMsMedian / node.wallMsMedian)} node -e 0${mark("wall ÷ node -e 0")}`);
@@ -445,13 +514,15 @@ function comparisons(row, byId, targets) {
   return parts.join("; ");
 }
 
+/** Sections in the order of the table; within one, rows in the order of GROUPS and then of their own kind. */
+const GROUPS = ["floor", "sandbox", "peer", "export", "latency-floor", "latency", "link-floor", "link-peer", "link", "replay-floor", "replay", "ttfr-floor", "ttfr", "startup"];
+const INNER = [...["raw", "parse", "parse-prefetch"], ...FORMATS, ...FIRST_ROW_CASES.map(firstRowId), "startup-node", "startup-version", "startup-help", "startup-message-json"];
+
 function orderRows(rows) {
   const order = (row) => {
-    const groupRank = { floor: 0, sandbox: 0.5, peer: 1, export: 2, "latency-floor": 3, latency: 4, startup: 5 }[row.group];
-    const sizeRank = row.group === "startup" ? 0 : config.sizes.indexOf(row.size ?? row.servedSize);
-    const inner = row.group === "floor" ? ["raw", "parse", "parse-prefetch"].indexOf(row.mode) : row.group === "export" ? FORMATS.indexOf(row.format) : row.group === "startup" ? ["startup-node", "startup-version", "startup-help", "startup-message-json"].indexOf(row.id) : 0;
-    const block = row.group === "latency" || row.group === "latency-floor" || row.group === "startup" ? 100 + groupRank : sizeRank * 10 + groupRank;
-    return block * 100 + inner;
+    const section = row.section === "size" ? config.sizes.indexOf(row.size ?? row.servedSize) : config.sizes.length + SECTIONS.indexOf(row.section);
+    const inner = Math.max(INNER.indexOf(row.mode), INNER.indexOf(row.format), INNER.indexOf(row.id), 0);
+    return (section * 100 + GROUPS.indexOf(row.group)) * 100 + inner;
   };
   return [...rows].sort((a, b) => order(a) - order(b));
 }
@@ -502,11 +573,16 @@ async function main() {
   const loadBefore = os.loadavg();
   const began = performance.now();
   if (!peer.available) notes.push(peer.note);
-  if (peer.available && config.sizes.some((size) => config.peerRepeat < repeatFor(size))) {
+  const runs = config.sections;
+  if (runs.has("export") && peer.available && config.sizes.some((size) => config.peerRepeat < repeatFor(size))) {
     notes.push(`curl+jq is run ${config.peerRepeat} time(s) per size (BENCH_PEER_REPEAT); the Runs column gives every row's count`);
   }
-  for (const size of config.sizes) await exportRows(size);
-  await latencyRows();
+  if (runs.has("export")) for (const size of config.sizes) await exportRows(size);
+  if (runs.has("latency")) await latencyRows();
+  if (runs.has("link")) await linkRows();
+  if (runs.has("replay")) await replayRows();
+  if (runs.has("ttfr")) await firstRowRows();
+  if (runs.has("startup")) await startupRows();
 
   const rows = summarise();
   const targets = targetsFor(rows);
@@ -522,9 +598,9 @@ async function main() {
     generatedAt: startedAt.toISOString(),
     durationSeconds: durationS,
     machine: { ...info, loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg() },
-    config: { ...config, outDir: undefined, repeat: Object.fromEntries([...config.sizes, config.latencySize].map((size) => [size, repeatFor(size)])) },
+    config: { ...config, sections: [...config.sections], outDir: undefined, repeat: Object.fromEntries([...config.sizes, config.latencySize, config.link.size, config.replaySize, config.ttfr.size].map((size) => [size, repeatFor(size)])) },
     rssMethod: rssMethod.describe,
-    peer: peer.available ? "bash bench/curl-jq.sh (curl per page, jq -r @csv)" : peer.note,
+    peer: peer.available ? "bash bench/curl-jq.sh (curl per page, jq -r @csv; with --compressed on the link)" : peer.note,
     rows: orderRows(rows),
     targets,
     notes,
@@ -538,7 +614,7 @@ async function main() {
 let exitCode = 0;
 const interrupt = () => {
   exitCode = 130;
-  void Promise.all([...sandboxes].map((stop) => stop())).finally(() => process.exit(130));
+  void stopAll().finally(() => process.exit(130));
 };
 process.on("SIGINT", interrupt);
 process.on("SIGTERM", interrupt);
@@ -548,7 +624,7 @@ try {
   process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
   exitCode = 1;
 } finally {
-  await Promise.all([...sandboxes].map((stop) => stop()));
+  await stopAll();
   rmSync(scratch, { recursive: true, force: true });
 }
 process.exitCode = exitCode;

@@ -11,6 +11,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 
 interface Row {
   id: string;
+  group: string;
   runs: number;
   wallMs: number[];
   wallMsMedian: number;
@@ -18,12 +19,15 @@ interface Row {
   peakRssMBMedian: number | null;
   size?: number;
   pages?: number;
+  bytes?: number;
+  wireBytes?: number | null;
+  encoding?: string;
 }
 
 interface Results {
   machine: { cpus: number; node: string };
   rows: Row[];
-  targets: Array<{ row: string; value: number; limit: number; met: boolean }>;
+  targets: Array<{ row: string; text: string; value: number; limit: number; met: boolean }>;
   notes: string[];
 }
 
@@ -40,7 +44,17 @@ describe("npm run bench --quick", () => {
     const { stdout } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
       execFile(process.execPath, [path.join(root, "bench", "run.mjs"), "--quick"], {
         cwd: root,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, BENCH_OUT: outDir, BENCH_SIZES: String(size), BENCH_REPEAT: "1", BENCH_STARTUP_REPEAT: "2" },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          BENCH_OUT: outDir,
+          BENCH_SIZES: String(size),
+          BENCH_LINK_SIZE: String(size),
+          BENCH_REPLAY_SIZE: String(size),
+          BENCH_TTFR_SIZE: String(size),
+          BENCH_REPEAT: "1",
+          BENCH_STARTUP_REPEAT: "2",
+        },
         timeout: 170_000,
         maxBuffer: 16 * 1024 * 1024,
       }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out, stderr: err })));
@@ -57,9 +71,18 @@ describe("npm run bench --quick", () => {
       "startup-version",
       "startup-help",
       "startup-message-json",
+      `link-floor-fetch@${size}`,
+      `link-export-csv@${size}`,
+      `link-export-jsonl@${size}`,
+      ...["raw", "parse"].map((mode) => `replay-floor-${mode}@${size}`),
+      ...["csv", "jsonl", "json"].map((format) => `replay-export-${format}@${size}`),
+      "ttfr-first-page",
+      ...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-piped`),
     ];
-    const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq row skipped"));
-    if (!peerSkipped) expected.push(`peer-curl-jq@${size}`);
+    const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));
+    if (!peerSkipped) expected.push(`peer-curl-jq@${size}`, `link-peer-curl-jq@${size}`);
+    const terminalSkipped = results.notes.some((note) => note.startsWith("First-row rows on a terminal skipped"));
+    if (!terminalSkipped) expected.push(...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-terminal`), "ttfr-table-terminal-failure");
     for (const id of expected) expect(ids, `row ${id}`).toContain(id);
 
     for (const row of results.rows) {
@@ -75,18 +98,29 @@ describe("npm run bench --quick", () => {
     }
     const latency = results.rows.find((row) => row.id === `latency-export-csv@${size}`)!;
     expect(latency.pages).toBe(Math.ceil(size / 1000));
+    // The link's floor asked for compression and got it: fewer bytes on the wire than of JSON.
+    const linkFloor = results.rows.find((row) => row.id === `link-floor-fetch@${size}`)!;
+    expect(linkFloor.encoding).toBe("gzip");
+    expect(linkFloor.wireBytes).toBeGreaterThan(0);
+    expect(linkFloor.wireBytes).toBeLessThan(linkFloor.bytes!);
+    // Every first-row case has its target against the first page.
+    for (const row of results.rows.filter((r) => r.group === "ttfr")) {
+      expect(results.targets.some((target) => target.row === row.id), row.id).toBe(true);
+    }
 
     expect(results.targets.length).toBeGreaterThan(0);
     for (const target of results.targets) {
       expect(ids).toContain(target.row);
-      expect(target.value).toBeGreaterThan(0);
+      // A ratio is positive; "first row − first page" is a difference, finite but of either sign.
+      if (target.text.startsWith("first row")) expect(Number.isFinite(target.value)).toBe(true);
+      else expect(target.value).toBeGreaterThan(0);
       expect(typeof target.met).toBe("boolean");
     }
     expect(results.machine.cpus).toBeGreaterThan(0);
 
     const markdown = await readFile(path.join(outDir, "latest.md"), "utf8");
     expect(markdown).toContain("| Row");
-    for (const id of ["export --csv", "(b) parse floor", "node -e 0", "--latency 20"]) {
+    for (const id of ["export --csv", "(b) parse floor", "node -e 0", "--latency 20", "link 50mbit 20 ms", ", replay", "first row: --csv, piped"]) {
       expect(markdown).toContain(id);
       expect(stdout).toContain(id);
     }
