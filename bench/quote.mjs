@@ -1,6 +1,6 @@
-// `npm run bench:quote`: puts the latest benchmark table (bench/results/latest.md, written by
-// bench/run.mjs) into README.md and docs/bench.md between their bench markers, so the figures the
-// docs quote are the file's, never retyped.
+// `npm run bench:quote [-- --partial]`: puts the latest benchmark table (bench/results/latest.md,
+// written by bench/run.mjs) into README.md and docs/bench.md between their bench markers, so the
+// figures the docs quote are the file's, never retyped.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -9,6 +9,15 @@ const START = "<!-- bench:latest:start -->";
 const END = "<!-- bench:latest:end -->";
 
 const latest = readFileSync(`${root}bench/results/latest.md`, "utf8").trim();
+// The docs quote a whole run: a --quick one, or one that left sections out (BENCH_ROWS), is refused
+// unless --partial says it is meant.
+const { config } = JSON.parse(readFileSync(`${root}bench/results/latest.json`, "utf8"));
+const missing = ["export", "latency", "link", "replay", "ttfr", "startup"].filter((section) => !(config.sections ?? []).includes(section));
+if (!process.argv.includes("--partial") && (config.quick || missing.length > 0)) {
+  const what = config.quick ? "a --quick run" : `a run without ${missing.join(", ")} (BENCH_ROWS)`;
+  console.error(`bench/results/latest.md is ${what}; run \`npm run bench\` first, or quote it anyway with --partial`);
+  process.exit(1);
+}
 for (const file of ["README.md", "docs/bench.md"]) {
   const text = readFileSync(root + file, "utf8");
   const from = text.indexOf(START);
