@@ -23,7 +23,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { BIN, processes } from "./lib/processes.mjs";
+import { BIN, has, processes } from "./lib/processes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const FLOOR = path.join(root, "bench", "floor.mjs");
@@ -79,7 +79,6 @@ function repeatFor(size) {
 }
 
 function detectPeer() {
-  const has = (tool) => spawnSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" }).status === 0;
   const missing = ["bash", "curl", "jq"].filter((tool) => !has(tool));
   return missing.length === 0 ? { available: true } : { available: false, note: `curl+jq rows skipped: ${missing.join(", ")} not installed (apt-get install curl jq)` };
 }

@@ -17,7 +17,8 @@ const MESSAGE_ID = /msg-[a-z]+-\d{7,}/;
 /** The size of the pseudo-terminal of the terminal rows: a wide terminal, so no column is dropped. */
 const TERMINAL = { columns: 160, rows: 50 };
 
-const has = (tool) => spawnSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" }).status === 0;
+/** Whether a command is on the PATH. */
+export const has = (tool) => spawnSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" }).status === 0;
 
 /** Everything here shares one scratch folder and one environment for the children. */
 export function processes({ scratch, childEnv }) {
