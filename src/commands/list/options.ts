@@ -2,6 +2,7 @@
 // one typed object before anything is sent.
 import { z } from "zod";
 import { UsageError } from "../../core/errors.js";
+import type { TimeZone } from "../../core/time.js";
 import { outputPath } from "../shared/arguments.js";
 import type { Format } from "./flags.js";
 import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../shared/filters.js";
@@ -46,8 +47,8 @@ function chosenFormat(raw: RawListingOptions): Format {
   return [...chosen][0] ?? "table";
 }
 
-export function parseListingOptions(raw: RawListingOptions, now: number): ListingOptions {
-  const filters = parseFilterOptions(raw, now);
+export function parseListingOptions(raw: RawListingOptions, now: number, zone: TimeZone): ListingOptions {
+  const filters = parseFilterOptions(raw, now, zone);
   if (raw.after !== undefined && raw.before !== undefined) throw new UsageError("--after and --before cannot be used together: page forward or back, not both");
   for (const name of ["after", "before"] as const) {
     if (raw[name] !== undefined && raw[name].trim() === "") throw new UsageError(`--${name} needs a cursor`);

@@ -37,7 +37,7 @@ export function statsCommand(setup: CommandSetup): Command {
       const [{ parseStatsOptions }, { runStats }] = await Promise.all([import("./options.js"), import("./run.js")]);
       requireId("campaignId", campaignId);
       if (raw.batch !== undefined) requireId("batchId", raw.batch);
-      await runStats({ campaignId, batchId: raw.batch }, parseStatsOptions(raw, ctx.now()), ctx);
+      await runStats({ campaignId, batchId: raw.batch }, parseStatsOptions(raw, ctx.now(), ctx.timeZone), ctx);
     });
   return command;
 }

@@ -23,9 +23,9 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   const sink = toFile ? await atomicFileSink(options.file!) : streamSink(ctx.stdout);
   let report: StatsReport;
   try {
-    const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval }), ctx);
+    const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval, timeZone: ctx.timeZone }), ctx);
     warnAboutReading(selector, ctx);
-    report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now() });
+    report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone });
     if (options.interval !== undefined && report.overTime.interval !== options.interval) {
       ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
     }
@@ -76,7 +76,7 @@ async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);
-      return sink.write(renderStatsReport(report, { columns: ctx.columns, palette }));
+      return sink.write(renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone }));
     }
   }
 }
