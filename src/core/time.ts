@@ -30,17 +30,26 @@ export class TimeZone {
   private readonly days = new Map<number, number | null>();
   private readonly slots = new Map<number, number>();
 
+  /** UTC under any of its names: no offset to look up. */
+  readonly isUtc: boolean;
+
   private constructor(
-    /** The IANA name as Intl spells it (`Europe/Paris`, `UTC`): what people are shown. */
+    /** The IANA name people are shown (`Europe/Paris`, `UTC`). */
     readonly name: string,
     private readonly format: Intl.DateTimeFormat,
-  ) {}
+  ) {
+    this.isUtc = format.resolvedOptions().timeZone === "UTC";
+  }
 
-  /** The zone of this name, in any case Intl accepts (`europe/paris`, `US/Eastern`); undefined when unknown. */
+  /**
+   * The zone of this name, in any case Intl accepts (`europe/paris`, `US/Eastern`); undefined when unknown.
+   * It keeps the name as given: ICU would rename `Asia/Kolkata` to its old `Asia/Calcutta`.
+   */
   static named(name: string): TimeZone | undefined {
     try {
       const format = new Intl.DateTimeFormat("en-US", { timeZone: name, hourCycle: "h23", era: "short", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
-      return new TimeZone(format.resolvedOptions().timeZone, format);
+      const resolved = format.resolvedOptions().timeZone;
+      return new TimeZone(resolved.toLowerCase() === name.toLowerCase() ? resolved : name, format);
     } catch {
       return undefined;
     }
@@ -51,7 +60,7 @@ export class TimeZone {
    * `stats` asks for every message, so answers are remembered for each UTC day the offset holds all day.
    */
   offsetAt(at: number): number {
-    if (this.name === "UTC") return 0;
+    if (this.isUtc) return 0;
     const day = Math.floor(at / DAY_MS);
     let whole = this.days.get(day);
     if (whole === undefined) {
@@ -159,7 +168,7 @@ export function offsetText(offsetMs: number): string {
 
 /** ISO 8601 with the zone's offset (`2026-11-22T00:00:00.000+01:00`); plain `Z` form for UTC. */
 export function isoInZone(at: number, zone: TimeZone): string {
-  if (zone.name === "UTC") return new Date(at).toISOString();
+  if (zone.isUtc) return new Date(at).toISOString();
   const offset = zone.offsetAt(at);
   return `${new Date(at + offset).toISOString().slice(0, -1)}${offsetText(offset)}`;
 }

@@ -6,6 +6,7 @@ import { BucketClock, INTERVAL_MS, type Interval } from "../stats/time-buckets.j
 import type { Palette } from "./palette.js";
 import { displayWidth, inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
+import { hanging, wrapText } from "./wrap.js";
 
 export interface StatsReportOptions {
   columns: number;
@@ -64,7 +65,9 @@ function headerLines(report: StatsReport, width: number, palette: Palette, zone:
   const scope = report.batchId === null ? `campaign ${report.campaignId}` : `batch ${report.batchId} of campaign ${report.campaignId}`;
   const lines = [palette.heading(fit(`Delivery report: ${inlineSafe(scope)}`, width))];
   const filters = describeFilters(report, zone);
-  if (filters) lines.push(palette.dim(fit(`Filtered by ${filters}`, width)));
+  // Filters, span and zone are what the figures mean: wrapped, never cut.
+  const wrapped = (text: string) => hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
+  if (filters) lines.push(...wrapped(`Filtered by ${filters}`).map(palette.dim));
   const { totals } = report;
   if (totals.messages === 0) {
     lines.push("", `No messages${filters ? " match these filters" : " found"}: nothing to report.`);
@@ -72,7 +75,7 @@ function headerLines(report: StatsReport, width: number, palette: Palette, zone:
   }
   const messages = `${count(totals.messages)} ${plural(totals.messages, "message")}`;
   const span = totals.firstCreatedAt && totals.lastCreatedAt ? `, created ${spanText(totals.firstCreatedAt, totals.lastCreatedAt, zone)}` : "";
-  lines.push(fit(`${messages}${span}`, width));
+  lines.push(...wrapped(`${messages}${span}`));
   lines.push(fit(`${count(totals.attempts)} ${plural(totals.attempts, "attempt")} in all (${(totals.attempts / totals.messages).toFixed(2)} per message)`, width));
   if (totals.undated > 0) lines.push(fit(`${count(totals.undated)} without a readable createdAt (left out of the span and of "over time")`, width));
   return lines;

@@ -58,7 +58,7 @@ describe("parseTimeBound", () => {
 });
 
 describe("parseListingOptions", () => {
-  it("defaults: 50 messages, table, page size 50, formula guard on", () => {
+  it("defaults: 50 messages, table with headers, fitted to the terminal, page size 50, formula guard on", () => {
     expect(parseListingOptions({}, NOW, UTC)).toEqual({
       warnings: [],
       limit: 50,
@@ -69,6 +69,8 @@ describe("parseListingOptions", () => {
       fields: undefined,
       output: undefined,
       guardFormulas: true,
+      wide: false,
+      headers: true,
     });
   });
 

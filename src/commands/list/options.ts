@@ -20,6 +20,8 @@ export interface RawListingOptions extends RawFilterOptions {
   fields?: string;
   output?: string;
   formulaGuard?: boolean;
+  wide?: boolean;
+  headers?: boolean;
 }
 
 export interface ListingOptions extends FilterOptions {
@@ -32,6 +34,10 @@ export interface ListingOptions extends FilterOptions {
   fields?: string[];
   output?: string;
   guardFormulas: boolean;
+  /** --wide: the table leaves no column out and cuts nothing for the terminal's width. */
+  wide: boolean;
+  /** false for --no-headers (the table, piped or not). */
+  headers: boolean;
 }
 
 const positiveInt = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1));
@@ -79,5 +85,7 @@ export function parseListingOptions(raw: RawListingOptions, now: number, zone: T
     fields,
     output: outputPath(raw.output),
     guardFormulas: raw.formulaGuard !== false,
+    wide: raw.wide === true,
+    headers: raw.headers !== false,
   };
 }

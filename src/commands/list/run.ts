@@ -47,7 +47,7 @@ async function render(options: ListingOptions, fields: Field[] | undefined, list
       return renderCsv(chunks, sink, { fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }), guardFormulas: options.guardFormulas });
     case "table": {
       const palette = await loadPalette(ctx.color && toTerminal);
-      await renderTable(chunks, sink, { tty: toTerminal, columns: ctx.columns, palette, fields, batchId: listing.batchId });
+      await renderTable(chunks, sink, { tty: toTerminal, columns: ctx.columns, palette, fields, batchId: listing.batchId, timeZone: ctx.timeZone, wide: options.wide, headers: options.headers });
       return;
     }
   }
