@@ -138,10 +138,12 @@ interface Placed {
 class Measures {
   readonly seen: boolean[];
   readonly widths: number[][];
+  private readonly headers: number[][];
 
   constructor(private readonly columns: Column[]) {
     this.seen = columns.map(() => false);
-    this.widths = columns.map((column) => formsOf(column).map((form) => Math.max(...headerOf(column, form).map(displayWidth))));
+    this.headers = columns.map((column) => formsOf(column).map((form) => Math.max(...headerOf(column, form).map(displayWidth))));
+    this.widths = this.headers.map((widths) => [...widths]);
   }
 
   add(rows: string[][]): void {
@@ -159,9 +161,9 @@ class Measures {
     });
   }
 
-  /** Width of a form, capped at the column's max (keys have none). */
+  /** Width of a form: its text capped at the column's max (keys have none), its header whole. */
   width(c: number, form: number): number {
-    return Math.min(this.columns[c]!.max ?? Number.POSITIVE_INFINITY, this.widths[c]![form]!);
+    return Math.max(this.headers[c]![form]!, Math.min(this.columns[c]!.max ?? Number.POSITIVE_INFINITY, this.widths[c]![form]!));
   }
 }
 

@@ -147,7 +147,7 @@ describe("odd servers and terminals", () => {
     const stderr = Object.assign(new PassThrough(), { columns: 0, isTTY: true });
     let written = "";
     stderr.on("data", (chunk: Buffer) => (written += chunk.toString()));
-    const progress = await startProgress({ stderr, stderrIsTTY: true, color: false }, "Loading…");
+    const progress = await startProgress({ stderr, stderrIsTTY: true, stderrColor: false, env: {}, now: () => 0 }, "Loading…");
     progress.update("more");
     progress.stop();
     expect(written).toBe("");

@@ -11,6 +11,7 @@ import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { shellWord } from "../../core/text.js";
+import { progressText } from "../shared/progress.js";
 import { renderTable } from "../../render/table.js";
 import type { ListingOptions } from "./options.js";
 
@@ -20,11 +21,11 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   const client = await ctx.client();
   const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
   const sink = options.output !== undefined ? await atomicFileSink(options.output) : streamSink(ctx.stdout);
-  const selector = new MessageSelector(client, { listing, ...options });
   // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
   const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.output !== undefined);
+  const selector: MessageSelector = new MessageSelector(client, { listing, ...options, onPage: () => progress.update(progressText("Loading messages…", selector)) });
   try {
-    const chunks = withProgress(selector, progress, toTerminal);
+    const chunks = withProgress(selector, progress, sink, toTerminal);
     await render(options, fields, listing, chunks, sink, ctx, toTerminal);
     await sink.finish();
   } catch (error) {
@@ -53,14 +54,18 @@ async function render(options: ListingOptions, fields: Field[] | undefined, list
   }
 }
 
-/** Counts pages for the spinner; when the table goes to the same terminal, the spinner stops before the first row. */
-async function* withProgress(selector: MessageSelector, progress: Progress, sharesTerminal: boolean): AsyncGenerator<CheckedMessage[]> {
-  let printed = 0;
+/**
+ * When the output goes to the same terminal, the spinner leaves the line while a page's rows are
+ * written, and comes back while the next pages load: with filters, many may go by without a row.
+ */
+async function* withProgress(selector: MessageSelector, progress: Progress, sink: Sink, sharesTerminal: boolean): AsyncGenerator<CheckedMessage[]> {
   for await (const chunk of selector.chunks()) {
-    printed += chunk.length;
-    if (sharesTerminal) progress.stop();
-    else progress.update(`Loading messages… ${printed.toLocaleString("en-US")} from ${selector.reader.pagesRead} ${selector.reader.pagesRead === 1 ? "page" : "pages"}`);
+    if (sharesTerminal) progress.pause();
     yield chunk;
+    if (sharesTerminal) {
+      await sink.flush();
+      progress.resume();
+    }
   }
   progress.stop();
 }
