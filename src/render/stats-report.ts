@@ -63,12 +63,14 @@ export function renderStatsReport(report: StatsReport, options: StatsReportOptio
 
 function headerLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
   const scope = report.batchId === null ? `campaign ${report.campaignId}` : `batch ${report.batchId} of campaign ${report.campaignId}`;
-  const lines = [palette.heading(fit(`Delivery report: ${inlineSafe(scope)}`, width))];
-  const filters = describeFilters(report, zone);
-  // Filters, span and zone are what the figures mean: wrapped, never cut.
+  // Scope, zone, filters and span are what the figures mean: wrapped, never cut.
   const wrapped = (text: string) => hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
+  // The zone once, up front, for every time below (span, filters, buckets).
+  const { filters: bounds, totals } = report;
+  const showsTimes = totals.messages > 0 || bounds.since !== null || bounds.until !== null;
+  const lines = wrapped(`Delivery report: ${inlineSafe(scope)}${showsTimes ? `, times in ${zone.name}` : ""}`).map(palette.heading);
+  const filters = describeFilters(report, zone);
   if (filters) lines.push(...wrapped(`Filtered by ${filters}`).map(palette.dim));
-  const { totals } = report;
   if (totals.messages === 0) {
     lines.push("", `No messages${filters ? " match these filters" : " found"}: nothing to report.`);
     return lines;
@@ -323,7 +325,7 @@ function bucketLabel(iso: string, interval: Interval, zone: TimeZone, weekday = 
 function spanText(first: string, last: string, zone: TimeZone): string {
   const from = Date.parse(first);
   const to = Date.parse(last);
-  return `${formatWallTime(from, zone)} → ${formatWallTime(to, zone)} ${zone.name} (${duration(to - from)})`;
+  return `${formatWallTime(from, zone)} → ${formatWallTime(to, zone)} (${duration(to - from)})`;
 }
 
 function duration(ms: number): string {
@@ -338,7 +340,7 @@ function describeFilters(report: StatsReport, zone: TimeZone): string {
   const parts: string[] = [];
   if (search !== null) parts.push(`recipient containing ${inlineSafe(search)}`);
   if (statuses !== null) parts.push(`status ${statuses.map(inlineSafe).join(" or ")}`);
-  const local = (iso: string) => `${formatWallTime(Date.parse(iso), zone)} ${zone.name}`;
+  const local = (iso: string) => formatWallTime(Date.parse(iso), zone);
   if (since !== null) parts.push(`created since ${local(since)}`);
   if (until !== null) parts.push(`created until ${local(until)}`);
   return parts.join(", ");

@@ -109,7 +109,7 @@ describe("on a terminal, wrapped to its width with hanging indents", () => {
     const attempts = section(stdout, "Attempts (3, newest first)");
     const starts = attempts.filter((line) => /^ {2}\d{4}-/.test(line));
     expect(starts).toHaveLength(3);
-    const errors = attempts.join("\n").split(/\n(?=  \d{4}-)/).map((block) => rejoined(block.split("\n")).replace(/^\S+ \S+ +failure +/, ""));
+    const errors = attempts.join("\n").split(/\n(?= {2}\d{4}-)/).map((block) => rejoined(block.split("\n")).replace(/^\S+ \S+ +failure +/, ""));
     expect(errors).toEqual(["delivery_error / delivery_unknown_error", "delivery_error / delivery_unknown_error", "server_error / server_unknown_error"]);
     if (columns === 50) expect(attempts.some((line) => /^ {4}\S/.test(line))).toBe(true);
     else expect(attempts).toEqual(starts);

@@ -65,8 +65,8 @@ describe.each(CASES)("$how", ({ env, args, zone }) => {
     const stats = await run(["stats", CAMPAIGN, "--search", recipient], columns);
     expect(stats.code).toBe(0);
     expectFits(stats.stdout, columns);
-    const flat = stats.stdout.replace(/\n {2}/g, " ");
-    expect(flat).toContain(`1 message, created ${minute} → ${minute} ${zone}`);
+    expect(stats.stdout.replace(/\n {2}/g, " ")).toContain(`Delivery report: campaign ${CAMPAIGN}, times in ${zone}\n`);
+    expect(stats.stdout).toContain(`\n1 message, created ${minute} → ${minute} (0 min)\n`);
     expect(stats.stdout).toContain(`Messages per hour (${zone})`);
     expect(stats.stdout).toContain(`  ${wall.slice(0, 10)} ${weekday(at, zone)} ${wall.slice(11, 13)}:00 `);
   });
@@ -96,6 +96,17 @@ it("the two zones read the same instant as different wall-clock times", () => {
 });
 
 describe("--tz", () => {
+  it("a date alone is a whole day in the zone, and --verbose says how the window was read", async () => {
+    const result = await cli(sandbox, ["-v", "--tz", "Europe/Paris", "stats", CAMPAIGN, "--since", "2025-04-28", "--until", "2025-04-28", "--json"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split("\n")[0]).toBe("createdAt from 2025-04-28 00:00:00 (2025-04-27T22:00:00.000Z) until 2025-04-28 23:59:59 (2025-04-28T21:59:59.999Z), read in Europe/Paris");
+    const report = JSON.parse(result.stdout) as { filters: unknown; overTime: { timeZone: string; buckets: Array<{ start: string }> } };
+    expect(report.filters).toMatchObject({ since: "2025-04-27T22:00:00.000Z", until: "2025-04-28T21:59:59.999Z" });
+    expect(report.overTime.timeZone).toBe("Europe/Paris");
+    for (const bucket of report.overTime.buckets) expect(bucket.start).toMatch(/^2025-04-28T\d\d:00:00\.000\+02:00$/);
+  });
+
+
   it("an unknown zone is a usage error, before anything is sent", async () => {
     const before = sandbox.requests.length;
     const result = await cli(sandbox, ["--tz", "Mars/Olympus", "messages", CAMPAIGN]);

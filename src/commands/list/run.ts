@@ -11,12 +11,16 @@ import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { shellWord } from "../../core/text.js";
+import { formatWallTime } from "../../core/time.js";
 import { progressText } from "../shared/progress.js";
+import { describeWindow } from "../shared/filters.js";
 import { renderTable } from "../../render/table.js";
 import type { ListingOptions } from "./options.js";
 
 export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
+  const window = describeWindow(options, ctx.timeZone);
+  if (window && ctx.verbose) ctx.note(window);
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
   const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
@@ -35,7 +39,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
     throw error;
   }
   progress.stop();
-  reportOutcome(selector, ctx);
+  reportOutcome(selector, options, ctx);
 }
 
 async function render(options: ListingOptions, fields: Field[] | undefined, listing: ListingRef, chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
@@ -84,11 +88,11 @@ function explainResume(error: PagingError, options: ListingOptions): void {
   }
 }
 
-function reportOutcome(selector: MessageSelector, ctx: Context): void {
+function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
   const { outcome } = selector;
   if (selector.reader.duplicatesDropped > 0) ctx.warn(`the service sent ${selector.reader.duplicatesDropped} message(s) twice; each was printed once`);
   if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
-  if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since`);
+  if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since (${formatWallTime(options.since!, ctx.timeZone)} ${ctx.timeZone.name})`);
   if (outcome.printed === 0) ctx.note("No messages found.");
   const next = outcome.continueAt;
   if (next) {

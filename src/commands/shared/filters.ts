@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { MESSAGE_STATUSES } from "../../core/statuses.js";
-import { parseTimeBound, type TimeZone } from "../../core/time.js";
+import { formatWallTime, parseTimeBound, type TimeZone } from "../../core/time.js";
 import { collect } from "./arguments.js";
 
 export function addFilterOptions(command: Command): Command {
@@ -65,4 +65,11 @@ export function parseFilterOptions(raw: RawFilterOptions, now: number, zone: Tim
     throw new UsageError("--since is after --until: no message could match");
   }
   return options;
+}
+
+/** For --verbose: the createdAt window as it was read, in the zone, so a person can see what a bare date meant. */
+export function describeWindow(filters: Pick<FilterOptions, "since" | "until">, zone: TimeZone): string | undefined {
+  const at = (instant: number) => `${formatWallTime(instant, zone, "second")} (${new Date(instant).toISOString()})`;
+  const parts = [filters.since === undefined ? "" : `from ${at(filters.since)}`, filters.until === undefined ? "" : `until ${at(filters.until)}`].filter(Boolean);
+  return parts.length === 0 ? undefined : `createdAt ${parts.join(" ")}, read in ${zone.name}`;
 }

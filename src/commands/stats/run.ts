@@ -10,6 +10,7 @@ import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { progressText } from "../shared/progress.js";
+import { describeWindow } from "../shared/filters.js";
 import { percent, renderStatsReport } from "../../render/stats-report.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
@@ -18,6 +19,8 @@ import type { StatsOptions } from "./options.js";
 
 export async function runStats(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
+  const window = describeWindow(options, ctx.timeZone);
+  if (window && ctx.verbose) ctx.note(window);
   const client = await ctx.client();
   // The file is opened first, so a folder that does not exist is known before a long count.
   const toFile = options.file !== undefined;
