@@ -21,7 +21,7 @@ export interface TableOptions {
   fields?: readonly Field[];
   batchId?: string;
   timeZone: TimeZone;
-  /** --wide: no column left out or cut for the width. */
+  /** --wide: every column, none cut, whatever the width. */
   wide: boolean;
   /** false for --no-headers. */
   headers: boolean;
@@ -221,11 +221,9 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
  * together, they take narrower forms, then the widest that may be cut gives way; keys never do.
  */
 function fit(columns: Column[], measures: Measures, options: TableOptions): Placed[] {
+  if (options.wide) return columns.map((_, c) => ({ index: c, form: 0, width: measures.widths[c]![0]! }));
   const present = columns.map((column, c) => !column.optional || measures.seen[c]!);
   const whole = (c: number): Placed => ({ index: c, form: 0, width: measures.width(c, 0) });
-  if (options.wide) {
-    return columns.flatMap((_, c) => (present[c] ? [{ index: c, form: 0, width: measures.widths[c]![0]! }] : []));
-  }
   const placed: Placed[] = columns.flatMap((column, c) => (present[c] && column.rank === undefined ? [whole(c)] : []));
   const used = () => placed.reduce((sum, column) => sum + column.width + GAP, -GAP);
   const ranked = columns.map((column, c) => ({ column, c })).filter(({ column, c }) => present[c] && column.rank !== undefined);

@@ -158,6 +158,9 @@ describe("on a terminal", () => {
     const { code, stdout } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "30", "--wide", "--no-color"], { tty: true, columns: 80 });
     expect(code).toBe(0);
     expect(names(stdout.split("\n")[0]!)).toEqual(["ID", "RECIPIENT", "STATUS", "TRIES", "ERROR", "CREATED (UTC)", "BATCH", "FILE", "MESSAGE"]);
+    // Empty columns too: cmp-otp-alerts has no batches.
+    const otp = await cli(sandbox, ["messages", "cmp-otp-alerts", "--wide", "--no-color"], { tty: true, columns: 80 });
+    expect(names(otp.stdout.split("\n")[0]!)).toContain("FILE");
     expect(stdout).not.toContain("…");
     rowsOf(stdout).forEach((row, i) => expect(row.endsWith(`  ${inlineSafe(all[i]!.fullMessage)}`.trimEnd())).toBe(true));
   });
