@@ -5,6 +5,7 @@ import type { ApiClient } from "./http/client.js";
 import { colorWanted, stderrLine, type Context, type Io } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions, type RawGlobalOptions } from "./commands/shared/global-options.js";
+import { resolveTimeZone } from "./commands/shared/time-zone.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
 import { sandboxCommand } from "./commands/sandbox/command.js";
@@ -70,6 +71,8 @@ function contextFor(command: Command, io: Io, state: RunState): Context {
   return {
     ...io,
     color: colorWanted(io, globals.color === false),
+    stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
+    timeZone: resolveTimeZone(globals.tz, io.env),
     verbose: state.verbose,
     warn,
     note: (line) => stderrLine(io, "", line),

@@ -3,6 +3,7 @@
 import type { Writable } from "node:stream";
 import type { ApiClient } from "../http/client.js";
 import { inlineSafe } from "../core/text.js";
+import type { TimeZone } from "../core/time.js";
 
 export interface Io {
   stdout: Writable;
@@ -20,6 +21,10 @@ export interface Io {
 export interface Context extends Io {
   /** Colour on stdout: a terminal, and neither --no-color nor NO_COLOR (FORCE_COLOR overrides both ways). */
   color: boolean;
+  /** Colour on stderr (the spinner), by the same rules for stderr's terminal. */
+  stderrColor: boolean;
+  /** --tz: every time shown to a person is in this zone, and --since/--until without an offset are read in it. */
+  timeZone: TimeZone;
   verbose: boolean;
   /** Built on first use, so usage errors are found before any connection and --help never loads undici. */
   client: () => Promise<ApiClient>;

@@ -1,33 +1,211 @@
-// --since / --until: an ISO 8601 date or date-time, or a duration back from now (90m, 24h, 7d).
+// Times for people: one time zone (--tz) for everything msgstat shows, the --since/--until bounds read
+// in that same zone, and createdAt read as an instant. The wall clock comes from Intl (Node ships full
+// ICU), so daylight saving time and historic offsets are the tz database's, not msgstat's guesses.
 
 const DURATION = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/i;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** Every offset in use since the 1970s is a whole quarter hour: inside a day with a change, one lookup per quarter. */
+const SLOT_MS = 900_000;
+const MEMO_LIMIT = 10_000;
+
+/** A wall-clock reading: the fields of the local date and time, as a UTC Date would hold them. */
+export interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** 0 for Sunday. */
+  weekday: number;
+}
+
+export class TimeZone {
+  /** Offsets by UTC day (when constant all day) and, for the days with a change, by quarter hour. */
+  private readonly days = new Map<number, number | null>();
+  private readonly slots = new Map<number, number>();
+
+  /** UTC under any of its names: no offset to look up. */
+  readonly isUtc: boolean;
+
+  private constructor(
+    /** The IANA name people are shown (`Europe/Paris`, `UTC`). */
+    readonly name: string,
+    private readonly format: Intl.DateTimeFormat,
+  ) {
+    this.isUtc = format.resolvedOptions().timeZone === "UTC";
+  }
+
+  /**
+   * The zone of this name, in any case Intl accepts (`europe/paris`, `US/Eastern`); undefined when unknown.
+   * It keeps the name as given: ICU would rename `Asia/Kolkata` to its old `Asia/Calcutta`.
+   */
+  static named(name: string): TimeZone | undefined {
+    try {
+      const format = new Intl.DateTimeFormat("en-US", { timeZone: name, hourCycle: "h23", era: "short", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+      const resolved = format.resolvedOptions().timeZone;
+      return new TimeZone(resolved.toLowerCase() === name.toLowerCase() ? resolved : name, format);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Milliseconds the wall clock here is ahead of UTC at this instant. Asking Intl costs microseconds and
+   * `stats` asks for every message, so answers are remembered for each UTC day the offset holds all day.
+   */
+  offsetAt(at: number): number {
+    if (this.isUtc) return 0;
+    const day = Math.floor(at / DAY_MS);
+    let whole = this.days.get(day);
+    if (whole === undefined) {
+      const start = this.exactOffset(day * DAY_MS);
+      whole = this.exactOffset(day * DAY_MS + DAY_MS - 1) === start ? start : null;
+      remember(this.days, day, whole);
+    }
+    if (whole !== null) return whole;
+    const slot = Math.floor(at / SLOT_MS);
+    let offset = this.slots.get(slot);
+    if (offset === undefined) {
+      const start = this.exactOffset(slot * SLOT_MS);
+      // A change inside the quarter (only historic local mean times have those): ask for this instant.
+      if (this.exactOffset(slot * SLOT_MS + SLOT_MS - 1) !== start) return this.exactOffset(at);
+      remember(this.slots, slot, start);
+      offset = start;
+    }
+    return offset;
+  }
+
+  /** The local date and time at an instant. */
+  wall(at: number): WallTime {
+    const local = new Date(at + this.offsetAt(at));
+    return {
+      year: local.getUTCFullYear(),
+      month: local.getUTCMonth() + 1,
+      day: local.getUTCDate(),
+      hour: local.getUTCHours(),
+      minute: local.getUTCMinutes(),
+      second: local.getUTCSeconds(),
+      weekday: local.getUTCDay(),
+    };
+  }
+
+  /**
+   * The instant a wall-clock time (given as the UTC milliseconds of the same fields) happens here. A time
+   * skipped when clocks go forward is read as that many minutes later; one repeated when they go back is
+   * its first occurrence (what Temporal calls "compatible").
+   */
+  instantOf(wallMs: number): number {
+    const before = wallMs - this.offsetAt(wallMs - DAY_MS);
+    const after = wallMs - this.offsetAt(wallMs + DAY_MS);
+    const happens = (at: number) => at + this.offsetAt(at) === wallMs;
+    if (happens(before) && happens(after)) return Math.min(before, after);
+    if (happens(before)) return before;
+    if (happens(after)) return after;
+    return Math.max(before, after);
+  }
+
+  /** The first instant of the local day that holds `at` (a day is 23, 24 or 25 hours long). */
+  startOfDay(at: number): number {
+    const { year, month, day } = this.wall(at);
+    return this.instantOf(utcOf(year, month, day));
+  }
+
+  /** The first instant of the next local day. */
+  startOfNextDay(at: number): number {
+    const { year, month, day } = this.wall(at);
+    return this.instantOf(utcOf(year, month, day + 1));
+  }
+
+  /** The instant the local hour that holds `at` began (each real hour apart, even the repeated one in autumn). */
+  startOfHour(at: number): number {
+    const local = at + this.offsetAt(at);
+    return at - (((local % HOUR_MS) + HOUR_MS) % HOUR_MS);
+  }
+
+  private exactOffset(at: number): number {
+    const parts: Record<string, string> = {};
+    for (const { type, value } of this.format.formatToParts(at)) parts[type] = value;
+    const year = parts.era === "BC" || parts.era === "B" ? 1 - Number(parts.year) : Number(parts.year);
+    const local = utcOf(year, Number(parts.month), Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+    return local - Math.floor(at / 1000) * 1000;
+  }
+}
+
+function remember<V>(memo: Map<number, V>, key: number, value: V): void {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, value);
+}
+
+/** Date.UTC for any year (Date.UTC reads years 0 to 99 as 1900 to 1999). */
+function utcOf(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day);
+  at.setUTCHours(hour, minute, second, 0);
+  return at.getTime();
+}
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** `2026-11-22 03:36` (or with `:42` seconds) in the zone, for people; the zone's name is shown beside it by the caller. */
+export function formatWallTime(at: number, zone: TimeZone, precision: "minute" | "second" = "minute"): string {
+  const wall = zone.wall(at);
+  const date = `${String(wall.year).padStart(4, "0")}-${two(wall.month)}-${two(wall.day)}`;
+  const time = `${two(wall.hour)}:${two(wall.minute)}${precision === "second" ? `:${two(wall.second)}` : ""}`;
+  return `${date} ${time}`;
+}
+
+/** `+05:30`, `-04:00`, `+00:00`. */
+export function offsetText(offsetMs: number): string {
+  const minutes = Math.round(Math.abs(offsetMs) / 60_000);
+  return `${offsetMs < 0 ? "-" : "+"}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
+}
+
+/** ISO 8601 with the zone's offset (`2026-11-22T00:00:00.000+01:00`); plain `Z` form for UTC. */
+export function isoInZone(at: number, zone: TimeZone): string {
+  if (zone.isUtc) return new Date(at).toISOString();
+  const offset = zone.offsetAt(at);
+  return `${new Date(at + offset).toISOString().slice(0, -1)}${offsetText(offset)}`;
+}
+
+/** A server timestamp shown in the zone, or the text itself when it is not a readable time. */
+export function timestampInZone(timestamp: string | undefined, zone: TimeZone, precision: "minute" | "second" = "minute"): string {
+  if (timestamp === undefined) return "";
+  const at = instantOf(timestamp);
+  return at === undefined ? timestamp : formatWallTime(at, zone, precision);
+}
 
 export type Bound = "since" | "until";
 
 /**
- * Milliseconds since the epoch, or undefined when the text is not a time.
- * A date alone is a whole UTC day: `--since 2026-11-01` starts at its first instant,
- * `--until 2026-11-01` ends at its last; a date-time without an offset is UTC.
+ * Milliseconds since the epoch, or undefined when the text is not a time. A date alone is a whole day
+ * in the zone: `--since 2026-11-01` starts at its first instant, `--until 2026-11-01` ends at its last;
+ * a date-time without an offset is a wall-clock time in the zone. Durations count back from now.
  */
-export function parseTimeBound(text: string, bound: Bound, now: number): number | undefined {
+export function parseTimeBound(text: string, bound: Bound, now: number, zone: TimeZone): number | undefined {
   const trimmed = text.trim();
   const duration = DURATION.exec(trimmed);
   if (duration) return now - Number(duration[1]) * UNIT_MS[duration[2]!.toLowerCase()]!;
   const date = DATE_ONLY.exec(trimmed);
   if (date) {
     if (!isCalendarDate(date)) return undefined;
-    const start = Date.parse(`${trimmed}T00:00:00.000Z`);
-    return bound === "since" ? start : start + UNIT_MS.d! - 1;
+    const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    return bound === "since" ? zone.instantOf(utcOf(year, month, day)) : zone.instantOf(utcOf(year, month, day + 1)) - 1;
   }
   const dateTime = DATE_TIME.exec(trimmed);
   if (!dateTime || !isCalendarDate(dateTime) || Number(dateTime[4]) > 23 || Number(dateTime[5]) > 59 || Number(dateTime[6] ?? 0) > 59) return undefined;
   const iso = trimmed.replace(" ", "T");
-  const at = Date.parse(HAS_OFFSET.test(iso) ? iso : `${iso}Z`);
-  return Number.isNaN(at) ? undefined : at;
+  if (HAS_OFFSET.test(iso)) {
+    const at = Date.parse(iso);
+    return Number.isNaN(at) ? undefined : at;
+  }
+  const wall = Date.parse(`${iso}Z`);
+  return Number.isNaN(wall) ? undefined : zone.instantOf(wall);
 }
 
 /** Date.parse rolls 2026-02-30 over into March; a person who typed it meant something else. */

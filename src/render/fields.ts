@@ -10,12 +10,14 @@ type Getter = (message: CheckedMessage) => unknown;
 export interface Field {
   name: string;
   get: Getter;
+  /** A timestamp: a table on a terminal shows it in --tz; data formats keep the server's text. */
+  time?: true;
 }
 
-export const DERIVED_FIELDS: Record<string, { describe: string; get: Getter }> = {
+export const DERIVED_FIELDS: Record<string, { describe: string; get: Getter; time?: true }> = {
   attemptCount: { describe: "number of attempts (numAttempts, or the attempts listed)", get: attemptCount },
   lastAttemptStatus: { describe: "status of the newest attempt", get: (m) => newestAttempt(m)?.status },
-  lastAttemptAt: { describe: "createdAt of the newest attempt", get: (m) => newestAttempt(m)?.at },
+  lastAttemptAt: { describe: "createdAt of the newest attempt", get: (m) => newestAttempt(m)?.at, time: true },
   lastErrorType: { describe: "errorType of the newest failed attempt", get: (m) => newestFailedAttempt(m)?.errorType },
   lastErrorCode: { describe: "errorCode of the newest failed attempt", get: (m) => newestFailedAttempt(m)?.errorCode },
   batchFile: { describe: "originalFileName of the message's first batch", get: batchFileOf },
@@ -100,14 +102,15 @@ export function fieldHelp(): string {
 export function compileFields(names: readonly string[], context: { batchId?: string } = {}): Field[] {
   return names.map((name) => {
     const derived = Object.hasOwn(DERIVED_FIELDS, name) ? DERIVED_FIELDS[name] : undefined;
-    if (derived) return { name, get: derived.get };
+    if (derived) return derived.time ? { name, get: derived.get, time: true } : { name, get: derived.get };
     const path = name.split(".");
     if (path.length > 1 && Object.hasOwn(DERIVED_FIELDS, path[0]!)) throw new UsageError(`--fields: ${path[0]} has no sub-fields`).withHint(fieldHelp());
     const found = resolve(path);
     if ("problem" in found) throw new UsageError(`--fields: ${found.problem}`).withHint(fieldHelp());
     // Batch listings omit batchId: the listing itself says which batch the message is in.
     if (name === "batchId") return { name, get: (m) => batchIdOf(m, context.batchId) };
-    return { name, get: pathGetter(path, found.shape) };
+    const get = pathGetter(path, found.shape);
+    return found.shape.kind === "timestamp" ? { name, get, time: true } : { name, get };
   });
 }
 

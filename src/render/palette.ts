@@ -32,16 +32,6 @@ export async function loadPalette(color: boolean): Promise<Palette> {
   };
 }
 
-/** Local wall-clock time for people: `2026-11-21 14:03`. */
-export function localTime(timestamp: string | undefined, withSeconds = false): string {
-  if (timestamp === undefined) return "";
-  const at = new Date(timestamp);
-  if (Number.isNaN(at.getTime())) return timestamp;
-  const two = (n: number) => String(n).padStart(2, "0");
-  const base = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`;
-  return withSeconds ? `${base}:${two(at.getSeconds())}` : base;
-}
-
 /** "3 hours ago", for a reader at a terminal. */
 export function relativeTime(timestamp: string | undefined, now: number): string {
   if (timestamp === undefined) return "";

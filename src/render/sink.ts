@@ -13,6 +13,8 @@ export interface Sink {
    * V8's young generation and piles up in the old one (peak RSS of the 1M export, bench/run.mjs).
    */
   write(text: string): void | Promise<void>;
+  /** Writes out what is buffered now (a terminal's reader should see a page as it arrives). */
+  flush(): Promise<void>;
   /** Everything was written: flush, and for a file, move it into place. */
   finish(): Promise<void>;
   /** Something failed: for a file, remove the temporary one and leave the target as it was. */
@@ -37,7 +39,7 @@ class BufferedSink implements Sink {
     if (this.buffer.length >= FLUSH_AT) return this.flush();
   }
 
-  protected async flush(): Promise<void> {
+  async flush(): Promise<void> {
     if (this.closed) throw this.closed;
     if (this.buffer === "") return;
     const chunk = this.buffer;

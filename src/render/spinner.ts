@@ -1,30 +1,85 @@
 // Progress for a person on stderr while pages load: only when stderr is a terminal, never on stdout.
+// A spinner (ora) on a terminal that can redraw a line, coloured only when colour is wanted there; on
+// a dumb terminal (TERM=dumb), which cannot, a plain line now and then instead, timed by the injected
+// clock so nothing waits on a timer.
 import type { Writable } from "node:stream";
 
 export interface Progress {
   update(text: string): void;
+  /** Off the line while rows are written to the same terminal; `resume` puts it back. */
+  pause(): void;
+  resume(): void;
   stop(): void;
 }
 
-const silent: Progress = { update: () => undefined, stop: () => undefined };
+export interface ProgressContext {
+  stderr: Writable;
+  stderrIsTTY: boolean;
+  /** Colour wanted on stderr (neither NO_COLOR nor --no-color, see commands/context.ts). */
+  stderrColor: boolean;
+  env: Record<string, string | undefined>;
+  now: () => number;
+}
+
+/** A dumb terminal gets a progress line at most this often. */
+export const PLAIN_PROGRESS_EVERY_MS = 5_000;
+
+const silent: Progress = { update: () => undefined, pause: () => undefined, resume: () => undefined, stop: () => undefined };
 
 /** `wanted` lets a command stay quiet even on a terminal, e.g. while a pipe's reader prints to the same screen. */
-export async function startProgress(ctx: { stderr: Writable; stderrIsTTY: boolean; color: boolean }, text: string, wanted = true): Promise<Progress> {
+export async function startProgress(ctx: ProgressContext, text: string, wanted = true): Promise<Progress> {
   if (!ctx.stderrIsTTY || !wanted) return silent;
+  if (ctx.env.TERM === "dumb") return plainProgress(ctx);
   // ora divides by the terminal's width: a terminal reporting 0 columns would spin it forever.
   if ((ctx.stderr as { columns?: number }).columns === 0) return silent;
   const { default: ora } = await import("ora");
   // discardStdin off: ora would otherwise take over stdin and swallow the Ctrl-C that should stop us.
-  const spinner = ora({ text, stream: ctx.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: "cyan", isSilent: false }).start();
+  // ora's own colour follows the process's stderr, not the one msgstat was given: it is off, and the
+  // frames are coloured here when colour is wanted.
+  const spinner = ora({ text, stream: ctx.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: false, isSilent: false });
+  if (ctx.stderrColor) {
+    const { Chalk } = await import("chalk");
+    const cyan = new Chalk({ level: 1 }).cyan;
+    spinner.spinner = { interval: spinner.interval, frames: spinner.spinner.frames.map((frame) => cyan(frame)) };
+  }
+  spinner.start();
   let stopped = false;
   return {
     update: (next) => {
-      if (!stopped) spinner.text = next;
+      if (stopped) return;
+      spinner.text = next;
+      // Shown at once, not at the next frame: a page's news should not wait for the animation.
+      if (spinner.isSpinning) spinner.render();
+    },
+    pause: () => {
+      if (!stopped) spinner.stop();
+    },
+    resume: () => {
+      if (!stopped) spinner.start();
     },
     stop: () => {
       if (stopped) return;
       stopped = true;
       spinner.stop();
+    },
+  };
+}
+
+/** No animation and no cursor movement: a whole line, once the last one is a few seconds old. */
+function plainProgress(ctx: ProgressContext): Progress {
+  let last = ctx.now();
+  let stopped = false;
+  return {
+    update: (text) => {
+      const now = ctx.now();
+      if (stopped || now - last < PLAIN_PROGRESS_EVERY_MS) return;
+      last = now;
+      ctx.stderr.write(`${text}\n`);
+    },
+    pause: () => undefined,
+    resume: () => undefined,
+    stop: () => {
+      stopped = true;
     },
   };
 }

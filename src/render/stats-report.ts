@@ -2,13 +2,17 @@
 // width. Colour only repeats what the text already says (labels, legends, glyphs), so the report
 // reads the same piped, with NO_COLOR, or on a terminal without colour.
 import type { StatsReport, TimeRow } from "../stats/report.js";
-import { INTERVAL_MS } from "../stats/time-buckets.js";
+import { BucketClock, INTERVAL_MS, type Interval } from "../stats/time-buckets.js";
 import type { Palette } from "./palette.js";
 import { displayWidth, inlineSafe } from "../core/text.js";
+import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
+import { hanging, wrapText } from "./wrap.js";
 
 export interface StatsReportOptions {
   columns: number;
   palette: Palette;
+  /** --tz: the span, the filters and the buckets' labels are read in it (the buckets were counted in it). */
+  timeZone: TimeZone;
 }
 
 type Style = (text: string) => string;
@@ -40,7 +44,8 @@ const plain: Style = (text) => text;
 
 export function renderStatsReport(report: StatsReport, options: StatsReportOptions): string {
   const width = Math.max(40, options.columns);
-  const sections = [headerLines(report, width, options.palette)];
+  const zone = options.timeZone;
+  const sections = [headerLines(report, width, options.palette, zone)];
   if (report.totals.messages > 0) {
     sections.push(
       statusLines(report, width, options.palette),
@@ -48,7 +53,7 @@ export function renderStatsReport(report: StatsReport, options: StatsReportOptio
       failureLines(report, width, options.palette),
       attemptLines(report, width, options.palette),
       batchLines(report, width, options.palette),
-      timeLines(report, width, options.palette),
+      timeLines(report, width, options.palette, zone),
     );
   }
   return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n") + "\n";
@@ -56,19 +61,23 @@ export function renderStatsReport(report: StatsReport, options: StatsReportOptio
 
 // ---- sections ----
 
-function headerLines(report: StatsReport, width: number, palette: Palette): string[] {
+function headerLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
   const scope = report.batchId === null ? `campaign ${report.campaignId}` : `batch ${report.batchId} of campaign ${report.campaignId}`;
-  const lines = [palette.heading(fit(`Delivery report: ${inlineSafe(scope)}`, width))];
-  const filters = describeFilters(report);
-  if (filters) lines.push(palette.dim(fit(`Filtered by ${filters}`, width)));
-  const { totals } = report;
+  // Scope, zone, filters and span are what the figures mean: wrapped, never cut.
+  const wrapped = (text: string) => hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
+  // The zone once, up front, for every time below (span, filters, buckets).
+  const { filters: bounds, totals } = report;
+  const showsTimes = totals.messages > 0 || bounds.since !== null || bounds.until !== null;
+  const lines = wrapped(`Delivery report: ${inlineSafe(scope)}${showsTimes ? `, times in ${zone.name}` : ""}`).map(palette.heading);
+  const filters = describeFilters(report, zone);
+  if (filters) lines.push(...wrapped(`Filtered by ${filters}`).map(palette.dim));
   if (totals.messages === 0) {
     lines.push("", `No messages${filters ? " match these filters" : " found"}: nothing to report.`);
     return lines;
   }
   const messages = `${count(totals.messages)} ${plural(totals.messages, "message")}`;
-  const span = totals.firstCreatedAt && totals.lastCreatedAt ? `, created ${spanText(totals.firstCreatedAt, totals.lastCreatedAt)}` : "";
-  lines.push(fit(`${messages}${span}`, width));
+  const span = totals.firstCreatedAt && totals.lastCreatedAt ? `, created ${spanText(totals.firstCreatedAt, totals.lastCreatedAt, zone)}` : "";
+  lines.push(...wrapped(`${messages}${span}`));
   lines.push(fit(`${count(totals.attempts)} ${plural(totals.attempts, "attempt")} in all (${(totals.attempts / totals.messages).toFixed(2)} per message)`, width));
   if (totals.undated > 0) lines.push(fit(`${count(totals.undated)} without a readable createdAt (left out of the span and of "over time")`, width));
   return lines;
@@ -151,21 +160,23 @@ function batchLines(report: StatsReport, width: number, palette: Palette): strin
   return [...lines, ...more(report.batches.length - shown.length, "batch", "--csv --by batch", palette)];
 }
 
-function timeLines(report: StatsReport, width: number, palette: Palette): string[] {
+function timeLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
   const { interval, buckets, unplotted } = report.overTime;
   if (buckets.length === 0) return [];
-  const step = INTERVAL_MS[interval];
-  const range = (Date.parse(buckets[buckets.length - 1]!.start) - Date.parse(buckets[0]!.start)) / step + 1;
-  const title = palette.heading(`Messages per ${interval} (UTC)`);
-  const lines = range <= MAX_TIME_ROWS ? timeRowLines(contiguous(buckets, step), interval, width, palette) : sparkLines(buckets, range, interval, width, palette);
+  const title = palette.heading(`Messages per ${interval} (${zone.name})`);
+  const range = stepsBetween(Date.parse(buckets[0]!.start), Date.parse(buckets[buckets.length - 1]!.start), interval) + 1;
+  const lines = range <= MAX_TIME_ROWS ? timeRowLines(contiguous(buckets, interval, zone), interval, width, palette, zone) : sparkLines(buckets, range, interval, width, palette, zone);
   if (unplotted > 0) lines.push(palette.dim(`${count(unplotted)} ${plural(unplotted, "message")} with createdAt decades away from the rest are not drawn`));
   return [title, ...lines];
 }
 
-function timeRowLines(buckets: TimeRow[], interval: "hour" | "day", width: number, palette: Palette): string[] {
+function timeRowLines(buckets: TimeRow[], interval: Interval, width: number, palette: Palette, zone: TimeZone): string[] {
   const busiest = Math.max(...buckets.map((bucket) => bucket.messages));
-  const rows = buckets.map((bucket): Row => ({
-    label: bucketLabel(bucket.start, interval),
+  const labels = buckets.map((bucket) => bucketLabel(bucket.start, interval, zone));
+  // The hour clocks repeat in autumn: both get their offset, so neither reads as the other.
+  const repeated = labels.map((label) => labels.indexOf(label) !== labels.lastIndexOf(label));
+  const rows = buckets.map((bucket, i): Row => ({
+    label: repeated[i] ? `${labels[i]} ${offsetText(zone.offsetAt(Date.parse(bucket.start)))}` : labels[i]!,
     figures: [count(bucket.messages), count(bucket.failures), bucket.messages === 0 ? "" : percent(bucket.failures / bucket.messages)],
     fraction: bucket.messages / busiest,
     failedFraction: bucket.messages === 0 ? 0 : bucket.failures / bucket.messages,
@@ -177,7 +188,7 @@ function timeRowLines(buckets: TimeRow[], interval: "hour" | "day", width: numbe
 }
 
 /** Too many buckets for a row each: two sparklines, several buckets a mark when the terminal is narrow. */
-function sparkLines(buckets: TimeRow[], range: number, interval: "hour" | "day", width: number, palette: Palette): string[] {
+function sparkLines(buckets: TimeRow[], range: number, interval: Interval, width: number, palette: Palette, zone: TimeZone): string[] {
   const labelWidth = "failures".length;
   // Room for the marks once label and "max N" are placed; N is at most the total of messages.
   const maxWidth = `max ${count(sum(buckets, "messages"))}`.length;
@@ -185,23 +196,31 @@ function sparkLines(buckets: TimeRow[], range: number, interval: "hour" | "day",
   const perMark = Math.ceil(range / room);
   // Marks by position in time, straight from the non-empty buckets: a range with long gaps is never filled in.
   const first = Date.parse(buckets[0]!.start);
-  const groups: TimeRow[] = Array.from({ length: Math.ceil(range / perMark) }, (_, i) => ({ start: new Date(first + i * perMark * INTERVAL_MS[interval]).toISOString(), messages: 0, failures: 0 }));
+  const groups = Array.from({ length: Math.ceil(range / perMark) }, () => ({ messages: 0, failures: 0 }));
   for (const bucket of buckets) {
-    const group = groups[Math.floor((Date.parse(bucket.start) - first) / (perMark * INTERVAL_MS[interval]))]!;
+    const group = groups[Math.min(groups.length - 1, Math.floor(stepsBetween(first, Date.parse(bucket.start), interval) / perMark))]!;
     group.messages += bucket.messages;
     group.failures += bucket.failures;
   }
   const most = Math.max(...groups.map((group) => group.messages));
   const mostFailed = Math.max(...groups.map((group) => group.failures));
   const unit = perMark === 1 ? interval : `${perMark} ${interval}s`;
-  const from = bucketLabel(buckets[0]!.start, interval, false);
-  const to = bucketLabel(buckets[buckets.length - 1]!.start, interval, false);
+  const from = bucketLabel(buckets[0]!.start, interval, zone, false);
+  const to = bucketLabel(buckets[buckets.length - 1]!.start, interval, zone, false);
   return [
     `${INDENT}${"messages".padEnd(labelWidth)}${GAP}${spark(groups.map((group) => group.messages), most)}${GAP}max ${count(most)}`,
     `${INDENT}${"failures".padEnd(labelWidth)}${GAP}${palette.bar("failure", spark(groups.map((group) => group.failures), mostFailed))}${GAP}max ${count(mostFailed)}`,
     palette.dim(fit(`${INDENT}${" ".repeat(labelWidth)}${GAP}${from} → ${to}`, width)),
     palette.dim(fit(`${INDENT}${" ".repeat(labelWidth)}${GAP}one mark per ${unit}, each line scaled to its own max`, width)),
   ];
+}
+
+/**
+ * Whole hours or days from one bucket start to another. Rounded: a local day may be 23 or 25 hours, but
+ * the offsets of any two dates differ by far less than half a day.
+ */
+function stepsBetween(from: number, to: number, interval: Interval): number {
+  return Math.round((to - from) / INTERVAL_MS[interval]);
 }
 
 // ---- drawing ----
@@ -250,14 +269,15 @@ function spark(values: number[], max: number): string {
   return values.map((value) => (value === 0 ? " " : SPARKS[Math.min(SPARKS.length - 1, Math.max(0, Math.ceil((value / max) * SPARKS.length) - 1))])).join("");
 }
 
-/** Buckets from the first to the last with the empty ones put back, so gaps show as gaps. */
-function contiguous(buckets: TimeRow[], step: number): TimeRow[] {
+/** Buckets from the first to the last with the empty ones put back, so gaps show as gaps (a few dozen at most). */
+function contiguous(buckets: TimeRow[], interval: Interval, zone: TimeZone): TimeRow[] {
   const byStart = new Map(buckets.map((bucket) => [Date.parse(bucket.start), bucket]));
-  const first = Date.parse(buckets[0]!.start);
+  const clock = new BucketClock(zone);
   const last = Date.parse(buckets[buckets.length - 1]!.start);
-  const filled: TimeRow[] = [];
-  for (let at = first; at <= last; at += step) filled.push(byStart.get(at) ?? { start: new Date(at).toISOString(), messages: 0, failures: 0 });
-  return filled;
+  for (let at = Date.parse(buckets[0]!.start); at < last; at = clock.next(at, interval)) {
+    if (!byStart.has(at)) byStart.set(at, { start: isoInZone(at, zone), messages: 0, failures: 0 });
+  }
+  return [...byStart].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
 }
 
 function more(hidden: number, noun: string, flags: string, palette: Palette): string[] {
@@ -294,17 +314,18 @@ export function percent(share: number | null): string {
   return `${(share * 100).toFixed(1)}%`;
 }
 
-function bucketLabel(iso: string, interval: "hour" | "day", weekday = true): string {
-  const name = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][new Date(iso).getUTCDay()];
-  const day = weekday ? `${iso.slice(0, 10)} ${name}` : iso.slice(0, 10);
-  return interval === "day" ? day : `${day} ${iso.slice(11, 16)}`;
+/** `2026-11-22 Sun` or `2026-11-22 Sun 03:00`, the local date and hour the bucket starts at. */
+function bucketLabel(iso: string, interval: Interval, zone: TimeZone, weekday = true): string {
+  const at = Date.parse(iso);
+  const [date, time] = formatWallTime(at, zone).split(" ");
+  const day = weekday ? `${date} ${["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][zone.wall(at).weekday]}` : date!;
+  return interval === "day" ? day : `${day} ${time}`;
 }
 
-function spanText(first: string, last: string): string {
+function spanText(first: string, last: string, zone: TimeZone): string {
   const from = Date.parse(first);
   const to = Date.parse(last);
-  const utc = (at: number) => new Date(at).toISOString().slice(0, 16).replace("T", " ");
-  return `${utc(from)} → ${utc(to)} UTC (${duration(to - from)})`;
+  return `${formatWallTime(from, zone)} → ${formatWallTime(to, zone)} (${duration(to - from)})`;
 }
 
 function duration(ms: number): string {
@@ -314,13 +335,13 @@ function duration(ms: number): string {
   return `${(hours / 24).toFixed(1)} days`;
 }
 
-function describeFilters(report: StatsReport): string {
+function describeFilters(report: StatsReport, zone: TimeZone): string {
   const { search, statuses, since, until } = report.filters;
   const parts: string[] = [];
   if (search !== null) parts.push(`recipient containing ${inlineSafe(search)}`);
   if (statuses !== null) parts.push(`status ${statuses.map(inlineSafe).join(" or ")}`);
-  const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
-  if (since !== null) parts.push(`created since ${utc(since)}`);
-  if (until !== null) parts.push(`created until ${utc(until)}`);
+  const local = (iso: string) => formatWallTime(Date.parse(iso), zone);
+  if (since !== null) parts.push(`created since ${local(since)}`);
+  if (until !== null) parts.push(`created until ${local(until)}`);
   return parts.join(", ");
 }

@@ -19,10 +19,14 @@ export interface Selection {
   pageSize: number;
   after?: string;
   before?: string;
+  /** Called after each page is read, e.g. to show progress while filters keep few or none of its messages. */
+  onPage?: () => void;
 }
 
 export interface SelectionOutcome {
   printed: number;
+  /** Messages read from the pages so far (filtered out or not). */
+  seen: number;
   /** Set when --limit stopped the listing while unread messages remain. */
   continueAt?: { direction: "after" | "before"; cursor: string | undefined };
   stoppedEarlyAtSince: boolean;
@@ -33,10 +37,11 @@ export interface SelectionOutcome {
 type Position = { index: number; read: PageRead };
 
 export class MessageSelector {
-  readonly outcome: SelectionOutcome = { printed: 0, stoppedEarlyAtSince: false, undatedSkipped: 0 };
+  readonly outcome: SelectionOutcome = { printed: 0, seen: 0, stoppedEarlyAtSince: false, undatedSkipped: 0 };
   readonly reader: PageReader;
   private readonly backward: boolean;
-  private readonly filtered: boolean;
+  /** Filters are applied here (--status, --since, --until), so fewer messages may be kept than read. */
+  readonly filtered: boolean;
   private newestFirstSoFar = true;
   private previousInstant = Number.POSITIVE_INFINITY;
 
@@ -68,6 +73,8 @@ export class MessageSelector {
       const { chunk, lastIndex } = this.pick(read.messages);
       if (chunk.length > 0) last = { index: lastIndex, read };
       this.outcome.printed += chunk.length;
+      this.outcome.seen += read.messages.length;
+      this.selection.onPage?.();
       if (chunk.length > 0) yield chunk;
       if (this.outcome.printed >= this.selection.limit) {
         const unread = lastIndex < read.messages.length - 1 || read.page.pageData.hasNextPage;
@@ -92,6 +99,8 @@ export class MessageSelector {
       const taken = matching.slice(Math.max(0, matching.length - wanted));
       collected += taken.length;
       this.outcome.printed = collected;
+      this.outcome.seen += read.messages.length;
+      this.selection.onPage?.();
       if (taken.length > 0) kept.push({ messages: taken.map((i) => read.messages[i]!), read, firstIndex: taken[0]! });
       if (collected >= this.selection.limit) {
         unread = (taken[0] ?? 0) > 0 || readField(PAGE_DATA, read.page.pageData, "hasPreviousPage") === true;

@@ -2,7 +2,7 @@
 // campaign of a million messages costs the same memory as one of ten.
 import { attemptCount, newestFailedAttempt } from "../core/attempts.js";
 import { BATCH, MESSAGE, read, readObjects, type CheckedMessage } from "../core/message.js";
-import { instantOf } from "../core/time.js";
+import { instantOf, type TimeZone } from "../core/time.js";
 import { BoundedCounts } from "./bounded-counts.js";
 import { TimeTally, type Interval } from "./time-buckets.js";
 
@@ -49,9 +49,9 @@ export class StatsAccumulator {
   withoutStatus = 0;
   readonly time: TimeTally;
 
-  constructor(options: { byBatch: boolean; interval?: Interval }) {
+  constructor(options: { byBatch: boolean; interval?: Interval; timeZone: TimeZone }) {
     this.batches = options.byBatch ? new BoundedCounts<BatchCounts>(CAPS.batches, () => ({ ...outcomes(), fileName: null, totalMessages: null })) : undefined;
-    this.time = new TimeTally(options.interval ?? "hour");
+    this.time = new TimeTally(options.interval ?? "hour", options.timeZone);
   }
 
   add(message: CheckedMessage): void {

@@ -2,6 +2,7 @@
 // tables. The structure is documented field by field in docs/stats.md: change both together.
 import { FINAL_STATUSES } from "../core/statuses.js";
 import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
+import { isoInZone, type TimeZone } from "../core/time.js";
 import { intervalForSpan, type Interval } from "./time-buckets.js";
 
 export interface ReportScope {
@@ -16,6 +17,8 @@ export interface ReportScope {
   /** --max-failure-rate, in percent. */
   maxFailureRate?: number;
   generatedAt: number;
+  /** --tz: the zone whose hours and days the over-time buckets are. */
+  timeZone: TimeZone;
 }
 
 export interface StatusRow {
@@ -71,7 +74,7 @@ export interface StatsReport {
   failures: ErrorRow[];
   attempts: { buckets: AttemptRow[]; succeededAfterRetry: number };
   batches: BatchRow[] | null;
-  overTime: { interval: Interval; buckets: TimeRow[]; unplotted: number };
+  overTime: { interval: Interval; timeZone: string; buckets: TimeRow[]; unplotted: number };
   threshold: { maxFailureRate: number; exceeded: boolean } | null;
 }
 
@@ -105,7 +108,7 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
     failures: errorRows(tally),
     attempts: { buckets: attemptRows(tally), succeededAfterRetry: tally.succeededAfterRetry },
     batches: batchRows(tally),
-    overTime: timeRows(tally, scope.interval),
+    overTime: timeRows(tally, scope.interval, scope.timeZone),
     threshold: scope.maxFailureRate === undefined ? null : { maxFailureRate: scope.maxFailureRate, exceeded: exceeds(delivery, scope.maxFailureRate) },
   };
 }
@@ -175,9 +178,10 @@ function batchRows(tally: StatsAccumulator): BatchRow[] | null {
   return rows;
 }
 
-function timeRows(tally: StatsAccumulator, asked: Interval | undefined): StatsReport["overTime"] {
+function timeRows(tally: StatsAccumulator, asked: Interval | undefined, zone: TimeZone): StatsReport["overTime"] {
   const span = tally.oldest && tally.newest ? tally.newest.at - tally.oldest.at : 0;
   const { interval, rows } = tally.time.buckets(asked ?? intervalForSpan(span));
-  const buckets = rows.map(({ start, messages, failures }) => ({ start: new Date(start).toISOString(), messages, failures }));
-  return { interval, buckets, unplotted: tally.time.unplotted };
+  // The zone's own offset, so a bucket reads as the local hour or midnight it is.
+  const buckets = rows.map(({ start, messages, failures }) => ({ start: isoInZone(start, zone), messages, failures }));
+  return { interval, timeZone: zone.name, buckets, unplotted: tally.time.unplotted };
 }

@@ -1,5 +1,9 @@
-// Messages and failures per UTC hour or day. Counts are kept per hour (or per day when asked), and
-// folded into days at the end when the span calls for it: the span is only known once all is read.
+// Messages and failures per hour or day of the chosen time zone. Counts are kept per local hour (or per
+// local day when asked), keyed by the instant the hour or day began, and folded into days at the end
+// when the span calls for it: the span is only known once all is read. A local day is not always 24
+// hours (daylight saving time), and a local hour need not start on a UTC hour (India, Nepal), so every
+// boundary comes from the zone, never from dividing by a fixed length.
+import type { TimeZone } from "../core/time.js";
 
 export type Interval = "hour" | "day";
 
@@ -16,27 +20,48 @@ export interface TimeCounts {
   failures: number;
 }
 
-export function bucketStart(at: number, interval: Interval): number {
-  const size = INTERVAL_MS[interval];
-  return Math.floor(at / size) * size;
-}
-
 export function intervalForSpan(spanMs: number): Interval {
   return spanMs <= HOURLY_UP_TO_MS ? "hour" : "day";
 }
 
+/** Where buckets begin in one zone. The last day found is remembered: messages mostly come in time order. */
+export class BucketClock {
+  private day = { start: Number.NaN, end: Number.NaN };
+
+  constructor(readonly zone: TimeZone) {}
+
+  start(at: number, interval: Interval): number {
+    if (interval === "hour") return this.zone.startOfHour(at);
+    if (!(at >= this.day.start && at < this.day.end)) this.day = { start: this.zone.startOfDay(at), end: this.zone.startOfNextDay(at) };
+    return this.day.start;
+  }
+
+  /** The start of the bucket after the one that starts at `start`. */
+  next(start: number, interval: Interval): number {
+    const next = interval === "hour" ? this.zone.startOfHour(start + INTERVAL_MS.hour) : this.zone.startOfNextDay(start);
+    // Always forward, whatever an odd zone history says.
+    return next > start ? next : start + INTERVAL_MS[interval];
+  }
+}
+
 export class TimeTally {
   private counts = new Map<number, TimeCounts>();
+  private readonly clock: BucketClock;
   /** Messages whose bucket would pass MAX_TIME_BUCKETS even per day (timestamps decades apart). */
   unplotted = 0;
 
-  constructor(public interval: Interval) {}
+  constructor(
+    public interval: Interval,
+    zone: TimeZone,
+  ) {
+    this.clock = new BucketClock(zone);
+  }
 
   add(at: number, failed: boolean): void {
-    let counts = this.counts.get(bucketStart(at, this.interval));
+    let counts = this.counts.get(this.clock.start(at, this.interval));
     if (counts === undefined && this.counts.size >= MAX_TIME_BUCKETS && this.interval === "hour") {
       this.coarsen("day");
-      counts = this.counts.get(bucketStart(at, this.interval));
+      counts = this.counts.get(this.clock.start(at, this.interval));
     }
     if (counts === undefined) {
       if (this.counts.size >= MAX_TIME_BUCKETS) {
@@ -44,13 +69,13 @@ export class TimeTally {
         return;
       }
       counts = { messages: 0, failures: 0 };
-      this.counts.set(bucketStart(at, this.interval), counts);
+      this.counts.set(this.clock.start(at, this.interval), counts);
     }
     counts.messages++;
     if (failed) counts.failures++;
   }
 
-  /** Folds hours into UTC days (exact: a UTC day is 24 whole UTC hours); never the other way. */
+  /** Folds hours into days (exact: a local hour lies within one local day); never the other way. */
   coarsen(interval: Interval): void {
     this.counts = this.folded(interval);
     this.interval = coarser(this.interval, interval);
@@ -66,7 +91,7 @@ export class TimeTally {
     if (coarser(this.interval, interval) === this.interval) return this.counts;
     const folded = new Map<number, TimeCounts>();
     for (const [start, counts] of this.counts) {
-      const day = bucketStart(start, interval);
+      const day = this.clock.start(start, interval);
       const into = folded.get(day) ?? { messages: 0, failures: 0 };
       into.messages += counts.messages;
       into.failures += counts.failures;

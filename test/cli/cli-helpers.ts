@@ -32,6 +32,9 @@ export function useListingSandbox(path: string, ready: (sandbox: Sandbox, all: M
   useTestSandbox(async (sandbox) => ready(sandbox, await serverListing(sandbox, path)));
 }
 
+/** The header of the table when piped: tab-separated column names. */
+export const PIPED_TABLE_HEADER = "ID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE\n";
+
 /** One page exactly as the server sends it. */
 export async function serverPage(sandbox: Sandbox, path: string, params: Record<string, string | number | undefined>): Promise<Page> {
   const query = new URLSearchParams();

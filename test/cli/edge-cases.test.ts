@@ -5,12 +5,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTimeBound } from "../../src/core/time.js";
+import { parseTimeBound, TimeZone } from "../../src/core/time.js";
 import { normaliseSearch } from "../../src/commands/shared/filters.js";
 import { shellWord } from "../../src/core/text.js";
 import { startProgress } from "../../src/render/spinner.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../support/run-cli.js";
+
+const UTC = TimeZone.named("UTC")!;
 
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 let folder: string;
@@ -112,12 +114,12 @@ describe("-o targets", () => {
 
 describe("input that is refused before anything is sent", () => {
   it.each(["2026-02-30", "2026-11-31", "2026-11-30T24:00", "2026-11-30T23:60", "2026-13-01"])("the impossible time %s", (text) => {
-    expect(parseTimeBound(text, "since", NOW)).toBeUndefined();
+    expect(parseTimeBound(text, "since", NOW, UTC)).toBeUndefined();
   });
 
   it("still reads real ones, leap days included", () => {
-    expect(parseTimeBound("2024-02-29", "since", NOW)).toBe(Date.parse("2024-02-29T00:00:00Z"));
-    expect(parseTimeBound("2026-11-30T23:59:59+02:00", "until", NOW)).toBe(Date.parse("2026-11-30T21:59:59Z"));
+    expect(parseTimeBound("2024-02-29", "since", NOW, UTC)).toBe(Date.parse("2024-02-29T00:00:00Z"));
+    expect(parseTimeBound("2026-11-30T23:59:59+02:00", "until", NOW, UTC)).toBe(Date.parse("2026-11-30T21:59:59Z"));
   });
 
   it("a token with a line break", async () => {
@@ -145,7 +147,7 @@ describe("odd servers and terminals", () => {
     const stderr = Object.assign(new PassThrough(), { columns: 0, isTTY: true });
     let written = "";
     stderr.on("data", (chunk: Buffer) => (written += chunk.toString()));
-    const progress = await startProgress({ stderr, stderrIsTTY: true, color: false }, "Loading…");
+    const progress = await startProgress({ stderr, stderrIsTTY: true, stderrColor: false, env: {}, now: () => 0 }, "Loading…");
     progress.update("more");
     progress.stop();
     expect(written).toBe("");

@@ -4,7 +4,7 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/core/message.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { cli, cliWithRequests, ids, jsonArrayText, jsonlText, moreHint, newestFailedAttempt, serverListing, serverPage, startTestSandbox, useListingSandbox } from "./cli-helpers.js";
+import { cli, cliWithRequests, ids, jsonArrayText, jsonlText, moreHint, newestFailedAttempt, PIPED_TABLE_HEADER, serverListing, serverPage, startTestSandbox, useListingSandbox } from "./cli-helpers.js";
 
 const CAMPAIGN = "/campaigns/cmp-spring-sale/messages";
 let sandbox: Sandbox;
@@ -207,7 +207,7 @@ describe("fields", () => {
 
 describe("empty result", () => {
   it.each<[string, string[], string]>([
-    ["table (piped): the header", [], "ID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tMESSAGE\n"],
+    ["table (piped): the header", [], PIPED_TABLE_HEADER],
     ["JSON: an empty array", ["--json"], "[]\n"],
     ["JSONL: nothing", ["--jsonl"], ""],
     ["CSV: the header", ["--csv"], "id,recipient,latestStatus,createdAt,attemptCount,lastErrorType,lastErrorCode,batchId,fullMessage\r\n"],

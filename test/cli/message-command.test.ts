@@ -1,6 +1,7 @@
 // Tier 2: `msgstat message`: the person's view, exact, and `--json` equal to the server's object.
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { displayWidth } from "../../src/core/text.js";
 import { cli, cliWithRequests, serverMessage, useTestSandbox } from "./cli-helpers.js";
 
 let sandbox: Sandbox;
@@ -15,9 +16,9 @@ describe("message", () => {
     expect(stdout).toBe(`Message msg-spring-0000030  ● failure
   Recipient  914890330050
   Campaign   cmp-spring-sale
-  Batches    spring-sale-wave-4.csv (bat-spring-w4)
-  Created    2025-04-28T23:30:18.060+05:30
-  Updated    2025-04-28T23:52:00.345+05:30
+  Batches    bat-spring-w4 (spring-sale-wave-4.csv)
+  Created    2025-04-28 18:00:18 UTC
+  Updated    2025-04-28 18:22:00 UTC
   Language   spanish
   Template   tb-spring-sale-es of template tpl-spring-sale
   Created by growth-team@example.com
@@ -35,9 +36,9 @@ Message sent
   ¡Hola José! Rebajas de primavera: 15% de descuento hasta el 31 May. Compra aquí: https://sho.rt/1qsswqe
 
 Attempts (3, newest first)
-  2025-04-28T23:51:51.792+05:30  failure   delivery_error / delivery_unknown_error
-  2025-04-28T23:41:43.729+05:30  failure   delivery_error / delivery_unknown_error
-  2025-04-28T23:31:29.494+05:30  failure   server_error / server_unknown_error
+  2025-04-28 18:21:51  failure   delivery_error / delivery_unknown_error
+  2025-04-28 18:11:43  failure   delivery_error / delivery_unknown_error
+  2025-04-28 18:01:29  failure   server_error / server_unknown_error
 `);
   });
 
@@ -50,7 +51,7 @@ Attempts (3, newest first)
   it("a successful attempt has no error and no trailing spaces", async () => {
     const { code, stdout } = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000005"]);
     expect(code).toBe(0);
-    expect(stdout.endsWith("Attempts (1)\n  2025-04-30T22:11:09.462+05:30  success\n")).toBe(true);
+    expect(stdout.endsWith("Attempts (1)\n  2025-04-30 16:41:09  success\n")).toBe(true);
     for (const line of stdout.split("\n")) expect(line).toBe(line.trimEnd());
   });
 
@@ -60,7 +61,7 @@ Attempts (3, newest first)
     expect(coloured.stdout).toContain("(2 days ago)");
     const plain = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030", "--no-color"], { tty: true });
     expect(plain.stdout).not.toContain("\u001b[");
-    expect(plain.stdout).toContain("  Created    2025-04-28T23:30:18.060+05:30 (2 days ago)\n");
+    expect(plain.stdout).toContain("  Created    2025-04-28 18:00:18 UTC (2 days ago)\n");
   });
 
   it.each(["msg-spring-0000030", "msg-spring-0000000", "msg-otp-0000001"])("--json prints %s exactly as the server sent it", async (id) => {
@@ -79,5 +80,44 @@ Attempts (3, newest first)
       stdout: "",
       stderr: 'msgstat: not found: GET /campaigns/cmp-spring-sale/messages/msg-nope answered HTTP 404: Message "msg-nope" does not exist in campaign cmp-spring-sale. (message_not_found)\n',
     });
+  });
+});
+
+describe("on a terminal, wrapped to its width with hanging indents", () => {
+  /** The lines of a section: after its heading, up to the blank line. */
+  const section = (stdout: string, heading: string) => {
+    const lines = stdout.split("\n");
+    const start = lines.indexOf(heading) + 1;
+    const end = lines.indexOf("", start);
+    return lines.slice(start, end === -1 ? undefined : end);
+  };
+  const rejoined = (lines: string[]) => lines.map((line) => line.trim()).join(" ");
+
+  it.each([80, 160, 50])("at %i columns: no line wider, the template and the text wrap under themselves, the attempts' errors too", async (columns) => {
+    const sent = await serverMessage(sandbox, "cmp-spring-sale", "msg-spring-0000030");
+    const body = (sent.templateBody as { body: string }).body;
+    const { code, stdout } = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030", "--no-color"], { tty: true, columns });
+    expect(code).toBe(0);
+    for (const line of stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+    for (const [heading, text] of [["Template body", body], ["Message sent", sent.fullMessage as string]] as const) {
+      const lines = section(stdout, heading);
+      expect(lines.length > 1).toBe(displayWidth(text) + 2 > columns);
+      for (const line of lines) expect(line.startsWith("  ")).toBe(true);
+      expect(rejoined(lines)).toBe(text);
+    }
+    // Each attempt: its time, status, then the error, continued under itself (or under the time when narrow).
+    const attempts = section(stdout, "Attempts (3, newest first)");
+    const starts = attempts.filter((line) => /^ {2}\d{4}-/.test(line));
+    expect(starts).toHaveLength(3);
+    const errors = attempts.join("\n").split(/\n(?= {2}\d{4}-)/).map((block) => rejoined(block.split("\n")).replace(/^\S+ \S+ +failure +/, ""));
+    expect(errors).toEqual(["delivery_error / delivery_unknown_error", "delivery_error / delivery_unknown_error", "server_error / server_unknown_error"]);
+    if (columns === 50) expect(attempts.some((line) => /^ {4}\S/.test(line))).toBe(true);
+    else expect(attempts).toEqual(starts);
+  });
+
+  it("piped, nothing is wrapped", async () => {
+    const sent = await serverMessage(sandbox, "cmp-spring-sale", "msg-spring-0000030");
+    const { stdout } = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030"], { columns: 40 });
+    expect(stdout).toContain(`\n  ${sent.fullMessage as string}\n`);
   });
 });

@@ -4,9 +4,11 @@ import { clientSettings } from "../../src/commands/shared/client-config.js";
 import { parseListingOptions, type RawListingOptions } from "../../src/commands/list/options.js";
 import { normaliseSearch } from "../../src/commands/shared/filters.js";
 import { UsageError } from "../../src/core/errors.js";
-import { parseTimeBound } from "../../src/core/time.js";
+import { parseTimeBound, TimeZone } from "../../src/core/time.js";
 import type { CheckedMessage } from "../../src/core/message.js";
 import { compileFields, DEFAULT_CSV_FIELDS } from "../../src/render/fields.js";
+
+const UTC = TimeZone.named("UTC")!;
 
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 const HOUR = 3_600_000;
@@ -47,17 +49,17 @@ describe("parseTimeBound", () => {
     ["2026-11-01T09:30:00.250Z", "until", Date.parse("2026-11-01T09:30:00.250Z")],
     ["2026-11-01T09:30", "since", Date.parse("2026-11-01T09:30:00.000Z")],
   ] as const)("%s as --%s is %d", (text, bound, expected) => {
-    expect(parseTimeBound(text, bound, NOW)).toBe(expected);
+    expect(parseTimeBound(text, bound, NOW, UTC)).toBe(expected);
   });
 
   it.each(["yesterday", "24", "h", "2026-13-01", "2026-11-01T25:00", "-5h", ""])("%j is not a time", (text) => {
-    expect(parseTimeBound(text, "since", NOW)).toBeUndefined();
+    expect(parseTimeBound(text, "since", NOW, UTC)).toBeUndefined();
   });
 });
 
 describe("parseListingOptions", () => {
-  it("defaults: 50 messages, table, page size 50, formula guard on", () => {
-    expect(parseListingOptions({}, NOW)).toEqual({
+  it("defaults: 50 messages, table with headers, fitted to the terminal, page size 50, formula guard on", () => {
+    expect(parseListingOptions({}, NOW, UTC)).toEqual({
       warnings: [],
       limit: 50,
       pageSize: 50,
@@ -67,6 +69,8 @@ describe("parseListingOptions", () => {
       fields: undefined,
       output: undefined,
       guardFormulas: true,
+      wide: false,
+      headers: true,
     });
   });
 
@@ -79,7 +83,7 @@ describe("parseListingOptions", () => {
     ["--page-size 1000 is allowed", { pageSize: "1000" }, { limit: 50, pageSize: 1000 }],
     ["--page-size 1 is allowed", { pageSize: "1" }, { limit: 50, pageSize: 1 }],
   ])("%s", (_name, raw, expected) => {
-    expect(parseListingOptions(raw, NOW)).toMatchObject(expected);
+    expect(parseListingOptions(raw, NOW, UTC)).toMatchObject(expected);
   });
 
   it.each<[RawListingOptions, string]>([
@@ -89,17 +93,17 @@ describe("parseListingOptions", () => {
     [{ csv: true }, "csv"],
     [{ format: "csv", csv: true }, "csv"],
   ])("format of %j is %s", (raw, format) => {
-    expect(parseListingOptions(raw, NOW).format).toBe(format);
+    expect(parseListingOptions(raw, NOW, UTC).format).toBe(format);
   });
 
   it("collects --status from commas and repeats, and warns only on statuses not in the reference", () => {
-    const options = parseListingOptions({ status: ["failure,success", " created ", "bounced"] }, NOW);
+    const options = parseListingOptions({ status: ["failure,success", " created ", "bounced"] }, NOW, UTC);
     expect([...options.statuses!]).toEqual(["failure", "success", "created", "bounced"]);
     expect(options.warnings).toEqual(["--status bounced: not a status the service is known to send (created, success, failure); filtering on it anyway"]);
   });
 
   it("normalises --search, reads --since/--until, splits --fields, turns the formula guard off", () => {
-    const options = parseListingOptions({ search: "+1 (555)", since: "24h", until: "1h", fields: "id, values.name ,,lastErrorCode", formulaGuard: false, output: "out.csv", after: "C1" }, NOW);
+    const options = parseListingOptions({ search: "+1 (555)", since: "24h", until: "1h", fields: "id, values.name ,,lastErrorCode", formulaGuard: false, output: "out.csv", after: "C1" }, NOW, UTC);
     expect(options).toMatchObject({ search: "1555", since: NOW - 24 * HOUR, until: NOW - HOUR, fields: ["id", "values.name", "lastErrorCode"], guardFormulas: false, output: "out.csv", after: "C1" });
   });
 
@@ -127,7 +131,7 @@ describe("parseListingOptions", () => {
     ["an --until that is not a time", { until: "2026-02-30x" }, '--until "2026-02-30x" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)'],
     ["--since after --until", { since: "1h", until: "2h" }, "--since is after --until: no message could match"],
   ])("refuses %s", (_name, raw, message) => {
-    expect(usageErrorOf(() => parseListingOptions(raw, NOW)).message).toBe(message);
+    expect(usageErrorOf(() => parseListingOptions(raw, NOW, UTC)).message).toBe(message);
   });
 });
 

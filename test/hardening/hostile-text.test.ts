@@ -95,7 +95,7 @@ describe("through every renderer", () => {
     expectInert(result.stdout);
     const rows = result.stdout.trimEnd().split("\n");
     expect(rows).toHaveLength(HOSTILE.length + 1);
-    for (const row of rows) expect(row.split("\t")).toHaveLength(8);
+    for (const row of rows) expect(row.split("\t")).toHaveLength(9);
   });
 
   it("the message view", async () => {

@@ -6,6 +6,9 @@ import { percent } from "../../src/render/stats-report.js";
 import { CAPS, StatsAccumulator } from "../../src/stats/accumulator.js";
 import { buildReport } from "../../src/stats/report.js";
 import { MAX_TIME_BUCKETS } from "../../src/stats/time-buckets.js";
+import { TimeZone } from "../../src/core/time.js";
+
+const UTC = TimeZone.named("UTC")!;
 
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 let serial = 0;
@@ -15,9 +18,9 @@ function message(fields: Partial<CheckedMessage> = {}): CheckedMessage {
 }
 
 function report(messages: CheckedMessage[], options: { byBatch?: boolean } = {}) {
-  const tally = new StatsAccumulator({ byBatch: options.byBatch ?? true });
+  const tally = new StatsAccumulator({ byBatch: options.byBatch ?? true, timeZone: UTC });
   for (const m of messages) tally.add(m);
-  return buildReport(tally, { campaignId: "c", generatedAt: NOW });
+  return buildReport(tally, { campaignId: "c", generatedAt: NOW, timeZone: UTC });
 }
 
 describe("the tally", () => {
@@ -62,13 +65,13 @@ describe("the tally", () => {
   });
 
   it("folds hours into days when timestamps are years apart, and leaves out what is decades away", () => {
-    const tally = new StatsAccumulator({ byBatch: false, interval: "hour" });
+    const tally = new StatsAccumulator({ byBatch: false, interval: "hour", timeZone: UTC });
     const hour = 3_600_000;
     for (let i = 0; i <= MAX_TIME_BUCKETS; i++) tally.add(message({ createdAt: new Date(i * hour).toISOString() }));
     expect(tally.time.interval).toBe("day");
     const days = 86_400_000;
     for (let i = 0; i < MAX_TIME_BUCKETS; i++) tally.add(message({ createdAt: new Date(NOW + i * 2 * days).toISOString() }));
-    const built = buildReport(tally, { campaignId: "c", generatedAt: NOW, interval: "hour" });
+    const built = buildReport(tally, { campaignId: "c", generatedAt: NOW, interval: "hour", timeZone: UTC });
     expect(built.overTime.interval).toBe("day");
     expect(built.overTime.buckets.length).toBe(MAX_TIME_BUCKETS);
     expect(built.overTime.buckets.reduce((sum, row) => sum + row.messages, 0) + built.overTime.unplotted).toBe(tally.messages);
@@ -92,7 +95,7 @@ describe("the over-time picture", () => {
     const { renderStatsReport } = await import("../../src/render/stats-report.js");
     const { plainPalette } = await import("../../src/render/palette.js");
     const built = report([message({ createdAt: "+200000-01-01T00:00:00.000Z" }), message({ createdAt: "-100000-01-01T00:00:00.000Z" }), message()]);
-    const text = renderStatsReport(built, { columns: 80, palette: plainPalette });
+    const text = renderStatsReport(built, { columns: 80, palette: plainPalette, timeZone: UTC });
     expect(text).toMatch(/^ {2}messages {2}█ +█ +█ {2}max 1$/m);
   });
 });
@@ -100,7 +103,7 @@ describe("the over-time picture", () => {
 describe("--max-failure-rate at the limit", () => {
   // 7 of 100 is 0.07, and 0.07 * 100 is 7.000000000000001 in floating point: the comparison is in counts.
   const sevenOfHundred = () => {
-    const tally = new StatsAccumulator({ byBatch: false });
+    const tally = new StatsAccumulator({ byBatch: false, timeZone: UTC });
     for (let i = 0; i < 100; i++) tally.add(message({ latestStatus: i < 7 ? "failure" : "success" }));
     return tally;
   };
@@ -108,7 +111,7 @@ describe("--max-failure-rate at the limit", () => {
     [7, false],
     [6.99, true],
   ])("limit %s%%: exceeded %s", (limit, exceeded) => {
-    const built = buildReport(sevenOfHundred(), { campaignId: "c", generatedAt: NOW, maxFailureRate: limit });
+    const built = buildReport(sevenOfHundred(), { campaignId: "c", generatedAt: NOW, maxFailureRate: limit, timeZone: UTC });
     expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
   });
 });

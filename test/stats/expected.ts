@@ -11,6 +11,8 @@ export interface Scope {
   since?: number;
   until?: number;
   interval?: "hour" | "day";
+  /** --tz of a zone with one fixed offset all year (the arithmetic below knows no daylight saving time). */
+  zone?: { name: string; offset: "+05:30" | "+00:00" };
 }
 
 const HOUR = 3_600_000;
@@ -92,12 +94,16 @@ export function expectedBatchRows(messages: Message[]) {
   return loose.length > 0 ? [...rows, rowOf(loose, null)] : rows;
 }
 
-export function expectedTimeRows(messages: Message[], interval: "hour" | "day") {
+/** Buckets of a fixed-offset zone: local hours or days are UTC ones moved by the offset. */
+export function expectedTimeRows(messages: Message[], interval: "hour" | "day", offset: "+05:30" | "+00:00" = "+00:00") {
   const size = interval === "hour" ? HOUR : DAY;
-  const starts = [...new Set(messages.map((m) => Math.floor(Date.parse(m.createdAt) / size) * size))].sort((a, b) => a - b);
+  const shift = offset === "+05:30" ? 5.5 * HOUR : 0;
+  const startOf = (m: Message) => Math.floor((Date.parse(m.createdAt) + shift) / size) * size - shift;
+  const starts = [...new Set(messages.map(startOf))].sort((a, b) => a - b);
   return starts.map((start) => {
-    const members = messages.filter((m) => Math.floor(Date.parse(m.createdAt) / size) * size === start);
-    return { start: new Date(start).toISOString(), messages: members.length, failures: countWhere(members, (m) => m.latestStatus === "failure") };
+    const members = messages.filter((m) => startOf(m) === start);
+    const text = shift === 0 ? new Date(start).toISOString() : new Date(start + shift).toISOString().replace("Z", offset);
+    return { start: text, messages: members.length, failures: countWhere(members, (m) => m.latestStatus === "failure") };
   });
 }
 
@@ -137,7 +143,7 @@ export function expectedReport(messages: Message[], scope: Scope, maxFailureRate
     failures: expectedFailureRows(messages),
     attempts: { buckets: expectedAttemptRows(messages), succeededAfterRetry: countWhere(messages, (m) => m.latestStatus === "success" && attemptsOf(m) >= 2) },
     batches: scope.batchId === undefined ? expectedBatchRows(messages) : null,
-    overTime: { interval, buckets: expectedTimeRows(messages, interval), unplotted: 0 },
+    overTime: { interval, timeZone: scope.zone?.name ?? "UTC", buckets: expectedTimeRows(messages, interval, scope.zone?.offset), unplotted: 0 },
     threshold: maxFailureRate === undefined ? null : { maxFailureRate, exceeded: final > 0 && (failure / final) * 100 > maxFailureRate },
   };
 }

@@ -70,6 +70,16 @@ describe("--json holds every figure, as counted independently from the pages", (
     expect((report.overTime as { buckets: unknown[] }).buckets.length).toBeGreaterThan(48);
   });
 
+  it("per hour and per day of --tz (India: hours start half past the UTC hour)", async () => {
+    const zone = { name: "Asia/Kolkata", offset: "+05:30" } as const;
+    for (const interval of ["hour", "day"] as const) {
+      const scope: Scope = { campaignId: CAMPAIGN, since: FIXED_NOW - 3 * DAY, interval, zone };
+      const selected = await fetchSelected(sandbox.url, scope);
+      const report = await jsonReport([CAMPAIGN, "--since", "3d", "--interval", interval, "--tz", "Asia/Kolkata"]);
+      expect(report).toEqual(expectedReport(selected, scope));
+    }
+  });
+
   it("picks hours by itself for a span of a day", async () => {
     const report = await jsonReport([CAMPAIGN, "--since", "20h"]);
     expect((report.overTime as { interval: string }).interval).toBe("hour");

@@ -18,6 +18,8 @@ export interface CliOptions {
   columns?: number;
   env?: Record<string, string | undefined>;
   now?: number;
+  /** A clock that moves (each call may return a later time), where `now` is a fixed one. */
+  clock?: () => number;
   signal?: AbortSignal;
 }
 
@@ -38,7 +40,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stderrIsTTY: options.stderrTty ?? false,
     columns: options.columns ?? 80,
     env: { MSGSTAT_RETRY_BASE_MS: "5", ...options.env },
-    now: () => options.now ?? Date.now(),
+    now: options.clock ?? (() => options.now ?? Date.now()),
     signal: options.signal ?? new AbortController().signal,
   });
   await new Promise((resolve) => setImmediate(resolve));

@@ -12,7 +12,7 @@ const FIELDS_HELP = `\n${fieldHelp()}\nCSV default columns: ${DEFAULT_CSV_FIELDS
 async function run(setup: CommandSetup, listing: { campaignId: string; batchId?: string }, raw: RawListingOptions, command: Command): Promise<void> {
   const ctx = setup.context(command);
   const [{ parseListingOptions }, { runListing }] = await Promise.all([import("./options.js"), import("./run.js")]);
-  const options = parseListingOptions(raw, ctx.now());
+  const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
   requireId("campaignId", listing.campaignId);
   if (listing.batchId !== undefined) requireId("batchId", listing.batchId);
   await runListing(listing, options, ctx);

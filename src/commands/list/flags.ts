@@ -19,6 +19,8 @@ export function addListingOptions(command: Command): Command {
     .option("--csv", "shortcut for --format csv")
     .option("--fields <list>", "comma-separated fields: columns of table and CSV, keys of JSON (see below)")
     .option("-o, --output <file>", "write to this file (atomically) instead of stdout")
+    .option("--wide", "table: every column, nothing cut, whatever the terminal's width")
+    .option("--no-headers", "table: no header line (piped: rows only)")
     .option("--no-formula-guard", "CSV: do not prefix cells that start with = + - @ tab or CR (spreadsheet formula guard)");
 }
 

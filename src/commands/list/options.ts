@@ -2,6 +2,7 @@
 // one typed object before anything is sent.
 import { z } from "zod";
 import { UsageError } from "../../core/errors.js";
+import type { TimeZone } from "../../core/time.js";
 import { outputPath } from "../shared/arguments.js";
 import type { Format } from "./flags.js";
 import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../shared/filters.js";
@@ -19,6 +20,8 @@ export interface RawListingOptions extends RawFilterOptions {
   fields?: string;
   output?: string;
   formulaGuard?: boolean;
+  wide?: boolean;
+  headers?: boolean;
 }
 
 export interface ListingOptions extends FilterOptions {
@@ -31,6 +34,10 @@ export interface ListingOptions extends FilterOptions {
   fields?: string[];
   output?: string;
   guardFormulas: boolean;
+  /** --wide: the table leaves no column out and cuts nothing for the terminal's width. */
+  wide: boolean;
+  /** false for --no-headers (the table, piped or not). */
+  headers: boolean;
 }
 
 const positiveInt = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1));
@@ -46,8 +53,8 @@ function chosenFormat(raw: RawListingOptions): Format {
   return [...chosen][0] ?? "table";
 }
 
-export function parseListingOptions(raw: RawListingOptions, now: number): ListingOptions {
-  const filters = parseFilterOptions(raw, now);
+export function parseListingOptions(raw: RawListingOptions, now: number, zone: TimeZone): ListingOptions {
+  const filters = parseFilterOptions(raw, now, zone);
   if (raw.after !== undefined && raw.before !== undefined) throw new UsageError("--after and --before cannot be used together: page forward or back, not both");
   for (const name of ["after", "before"] as const) {
     if (raw[name] !== undefined && raw[name].trim() === "") throw new UsageError(`--${name} needs a cursor`);
@@ -78,5 +85,7 @@ export function parseListingOptions(raw: RawListingOptions, now: number): Listin
     fields,
     output: outputPath(raw.output),
     guardFormulas: raw.formulaGuard !== false,
+    wide: raw.wide === true,
+    headers: raw.headers !== false,
   };
 }

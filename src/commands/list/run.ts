@@ -11,20 +11,25 @@ import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { shellWord } from "../../core/text.js";
+import { formatWallTime } from "../../core/time.js";
+import { progressText } from "../shared/progress.js";
+import { describeWindow } from "../shared/filters.js";
 import { renderTable } from "../../render/table.js";
 import type { ListingOptions } from "./options.js";
 
 export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
+  const window = describeWindow(options, ctx.timeZone);
+  if (window && ctx.verbose) ctx.note(window);
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
   const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
   const sink = options.output !== undefined ? await atomicFileSink(options.output) : streamSink(ctx.stdout);
-  const selector = new MessageSelector(client, { listing, ...options });
   // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
   const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.output !== undefined);
+  const selector: MessageSelector = new MessageSelector(client, { listing, ...options, onPage: () => progress.update(progressText("Loading messages…", selector)) });
   try {
-    const chunks = withProgress(selector, progress, toTerminal);
+    const chunks = withProgress(selector, progress, sink, toTerminal);
     await render(options, fields, listing, chunks, sink, ctx, toTerminal);
     await sink.finish();
   } catch (error) {
@@ -34,7 +39,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
     throw error;
   }
   progress.stop();
-  reportOutcome(selector, ctx);
+  reportOutcome(selector, options, ctx);
 }
 
 async function render(options: ListingOptions, fields: Field[] | undefined, listing: ListingRef, chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
@@ -47,20 +52,24 @@ async function render(options: ListingOptions, fields: Field[] | undefined, list
       return renderCsv(chunks, sink, { fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }), guardFormulas: options.guardFormulas });
     case "table": {
       const palette = await loadPalette(ctx.color && toTerminal);
-      await renderTable(chunks, sink, { tty: toTerminal, columns: ctx.columns, palette, fields, batchId: listing.batchId });
+      await renderTable(chunks, sink, { tty: toTerminal, columns: ctx.columns, palette, fields, batchId: listing.batchId, timeZone: ctx.timeZone, wide: options.wide, headers: options.headers });
       return;
     }
   }
 }
 
-/** Counts pages for the spinner; when the table goes to the same terminal, the spinner stops before the first row. */
-async function* withProgress(selector: MessageSelector, progress: Progress, sharesTerminal: boolean): AsyncGenerator<CheckedMessage[]> {
-  let printed = 0;
+/**
+ * When the output goes to the same terminal, the spinner leaves the line while a page's rows are
+ * written, and comes back while the next pages load: with filters, many may go by without a row.
+ */
+async function* withProgress(selector: MessageSelector, progress: Progress, sink: Sink, sharesTerminal: boolean): AsyncGenerator<CheckedMessage[]> {
   for await (const chunk of selector.chunks()) {
-    printed += chunk.length;
-    if (sharesTerminal) progress.stop();
-    else progress.update(`Loading messages… ${printed.toLocaleString("en-US")} from ${selector.reader.pagesRead} ${selector.reader.pagesRead === 1 ? "page" : "pages"}`);
+    if (sharesTerminal) progress.pause();
     yield chunk;
+    if (sharesTerminal) {
+      await sink.flush();
+      progress.resume();
+    }
   }
   progress.stop();
 }
@@ -79,11 +88,11 @@ function explainResume(error: PagingError, options: ListingOptions): void {
   }
 }
 
-function reportOutcome(selector: MessageSelector, ctx: Context): void {
+function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
   const { outcome } = selector;
   if (selector.reader.duplicatesDropped > 0) ctx.warn(`the service sent ${selector.reader.duplicatesDropped} message(s) twice; each was printed once`);
   if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
-  if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since`);
+  if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since (${formatWallTime(options.since!, ctx.timeZone)} ${ctx.timeZone.name})`);
   if (outcome.printed === 0) ctx.note("No messages found.");
   const next = outcome.continueAt;
   if (next) {

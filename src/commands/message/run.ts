@@ -20,7 +20,7 @@ export async function runMessage(options: MessageOptions, ctx: Context): Promise
   try {
     const message = await fetchMessage(client, options.campaignId, options.messageId);
     if (options.json) await renderJsonValue(message, sink, toTerminal);
-    else await renderMessage(message, sink, { palette: await loadPalette(ctx.color && toTerminal), tty: toTerminal, now: ctx.now() });
+    else await renderMessage(message, sink, { palette: await loadPalette(ctx.color && toTerminal), tty: toTerminal, now: ctx.now(), timeZone: ctx.timeZone, width: toTerminal ? ctx.columns : Number.POSITIVE_INFINITY });
     await sink.finish();
   } catch (error) {
     await sink.discard();

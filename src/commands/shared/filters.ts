@@ -4,15 +4,15 @@ import type { Command } from "commander";
 import { Option } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { MESSAGE_STATUSES } from "../../core/statuses.js";
-import { parseTimeBound } from "../../core/time.js";
+import { formatWallTime, parseTimeBound, type TimeZone } from "../../core/time.js";
 import { collect } from "./arguments.js";
 
 export function addFilterOptions(command: Command): Command {
   return command
     .option("--search <digits>", 'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)')
     .addOption(new Option("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)").argParser(collect))
-    .option("--since <time>", "createdAt at or after: ISO date or date-time, or a duration back from now (90m, 24h, 7d)")
-    .option("--until <time>", "createdAt at or before: ISO date or date-time, or a duration back from now");
+    .option("--since <time>", "createdAt at or after: a date (a whole day in --tz), a date-time (2026-11-01T09:30, in --tz unless it has an offset) or a duration back from now (90m, 24h, 7d)")
+    .option("--until <time>", "createdAt at or before: a date (to its end), a date-time or a duration back from now");
 }
 
 export interface RawFilterOptions {
@@ -37,7 +37,7 @@ export function normaliseSearch(text: string): string {
   return text.trim().replace(/[\s\-.()]/g, "").replace(/^\+/, "");
 }
 
-export function parseFilterOptions(raw: RawFilterOptions, now: number): FilterOptions {
+export function parseFilterOptions(raw: RawFilterOptions, now: number, zone: TimeZone): FilterOptions {
   const warnings: string[] = [];
   const options: FilterOptions = { warnings };
   if (raw.search !== undefined) {
@@ -57,7 +57,7 @@ export function parseFilterOptions(raw: RawFilterOptions, now: number): FilterOp
   for (const bound of ["since", "until"] as const) {
     const text = raw[bound];
     if (text === undefined) continue;
-    const at = parseTimeBound(text, bound, now);
+    const at = parseTimeBound(text, bound, now, zone);
     if (at === undefined) throw new UsageError(`--${bound} "${text}" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)`);
     options[bound] = at;
   }
@@ -65,4 +65,11 @@ export function parseFilterOptions(raw: RawFilterOptions, now: number): FilterOp
     throw new UsageError("--since is after --until: no message could match");
   }
   return options;
+}
+
+/** For --verbose: the createdAt window as it was read, in the zone, so a person can see what a bare date meant. */
+export function describeWindow(filters: Pick<FilterOptions, "since" | "until">, zone: TimeZone): string | undefined {
+  const at = (instant: number) => `${formatWallTime(instant, zone, "second")} (${new Date(instant).toISOString()})`;
+  const parts = [filters.since === undefined ? "" : `from ${at(filters.since)}`, filters.until === undefined ? "" : `until ${at(filters.until)}`].filter(Boolean);
+  return parts.length === 0 ? undefined : `createdAt ${parts.join(" ")}, read in ${zone.name}`;
 }

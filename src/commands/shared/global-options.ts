@@ -12,6 +12,7 @@ export interface RawGlobalOptions {
   color?: boolean;
   verbose?: boolean;
   allowInsecureHttp?: boolean;
+  tz?: string;
 }
 
 
@@ -22,6 +23,7 @@ export function globalOptions(): Option[] {
     new Option("-H, --header <header>", 'extra request header "Name: value", repeatable').argParser(collect),
     new Option("--timeout <seconds>", "time allowed for each request, connect to last byte").default("30"),
     new Option("--retries <n>", "retries of a failed request (network errors, 408, 429, 5xx)").default("3"),
+    new Option("--tz <zone>", "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC").default("local"),
     new Option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR forces it)"),
     new Option("-v, --verbose", "one line per request on stderr; stack traces on errors"),
     new Option("--allow-insecure-http", "allow sending credentials over plain http:// to a host other than this machine"),

@@ -9,7 +9,7 @@ const REPORT_HELP = `
 The report: messages counted, their createdAt span and attempts; messages by latestStatus; the
 delivery rate (success over the messages in a final state: success or failure; created and any
 other status are not final yet); failures by the error of their latest failed attempt; attempts
-per message; each batch (campaign stats only); messages and failures per hour or day (UTC).
+per message; each batch (campaign stats only); messages and failures per hour or day of --tz.
 --json gives the same figures as data (see docs/stats.md); --csv --by gives one of the tables.
 
 Examples:
@@ -37,7 +37,7 @@ export function statsCommand(setup: CommandSetup): Command {
       const [{ parseStatsOptions }, { runStats }] = await Promise.all([import("./options.js"), import("./run.js")]);
       requireId("campaignId", campaignId);
       if (raw.batch !== undefined) requireId("batchId", raw.batch);
-      await runStats({ campaignId, batchId: raw.batch }, parseStatsOptions(raw, ctx.now()), ctx);
+      await runStats({ campaignId, batchId: raw.batch }, parseStatsOptions(raw, ctx.now(), ctx.timeZone), ctx);
     });
   return command;
 }

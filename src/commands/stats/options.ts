@@ -1,5 +1,6 @@
 // Options of `msgstat stats`, checked into one typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
+import type { TimeZone } from "../../core/time.js";
 import { outputPath } from "../shared/arguments.js";
 import type { Interval } from "../../stats/time-buckets.js";
 import type { TableChoice } from "../../stats/tables.js";
@@ -28,9 +29,9 @@ export interface StatsOptions extends FilterOptions {
 
 const PERCENT = /^\d+(\.\d+)?%?$/;
 
-export function parseStatsOptions(raw: RawStatsOptions, now: number): StatsOptions {
+export function parseStatsOptions(raw: RawStatsOptions, now: number, zone: TimeZone): StatsOptions {
   return {
-    ...parseFilterOptions(raw, now),
+    ...parseFilterOptions(raw, now, zone),
     interval: raw.interval as Interval | undefined,
     maxFailureRate: raw.maxFailureRate === undefined ? undefined : parsePercent(raw.maxFailureRate),
     output: chosenOutput(raw),

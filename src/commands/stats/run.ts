@@ -8,7 +8,9 @@ import { MessageSelector } from "../../service/select.js";
 import { csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
-import { startProgress } from "../../render/spinner.js";
+import { startProgress, type Progress } from "../../render/spinner.js";
+import { progressText } from "../shared/progress.js";
+import { describeWindow } from "../shared/filters.js";
 import { percent, renderStatsReport } from "../../render/stats-report.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
@@ -17,15 +19,20 @@ import type { StatsOptions } from "./options.js";
 
 export async function runStats(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
-  const selector = new MessageSelector(await ctx.client(), { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000 });
+  const window = describeWindow(options, ctx.timeZone);
+  if (window && ctx.verbose) ctx.note(window);
+  const client = await ctx.client();
   // The file is opened first, so a folder that does not exist is known before a long count.
   const toFile = options.file !== undefined;
   const sink = toFile ? await atomicFileSink(options.file!) : streamSink(ctx.stdout);
+  const progress = await startProgress(ctx, "Counting messages…");
+  const onPage = () => progress.update(progressText("Counting messages…", selector));
+  const selector: MessageSelector = new MessageSelector(client, { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000, onPage });
   let report: StatsReport;
   try {
-    const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval }), ctx);
+    const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval, timeZone: ctx.timeZone }), progress);
     warnAboutReading(selector, ctx);
-    report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now() });
+    report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone });
     if (options.interval !== undefined && report.overTime.interval !== options.interval) {
       ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
     }
@@ -41,13 +48,10 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   }
 }
 
-async function count(selector: MessageSelector, tally: StatsAccumulator, ctx: Context): Promise<StatsAccumulator> {
-  const progress = await startProgress(ctx, "Counting messages…");
+async function count(selector: MessageSelector, tally: StatsAccumulator, progress: Progress): Promise<StatsAccumulator> {
   try {
     for await (const chunk of selector.chunks()) {
       for (const message of chunk) tally.add(message);
-      const pages = selector.reader.pagesRead;
-      progress.update(`Counting messages… ${tally.messages.toLocaleString("en-US")} from ${pages} ${pages === 1 ? "page" : "pages"}`);
     }
   } catch (error) {
     // A count cut short would understate every figure, so nothing is reported.
@@ -76,7 +80,7 @@ async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);
-      return sink.write(renderStatsReport(report, { columns: ctx.columns, palette }));
+      return sink.write(renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone }));
     }
   }
 }

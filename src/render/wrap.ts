@@ -1,0 +1,64 @@
+// Text wrapped to a terminal's width for the views people read (the message view). Words stay whole
+// where they fit; a word longer than a line (a long URL) is broken where the line ends, so no line is
+// ever wider than asked. Line breaks in the text are kept. Widths are terminal cells (wide characters
+// take two).
+import { displayWidth } from "../core/text.js";
+
+/**
+ * Lines of `text`: the first at most `firstWidth` cells, the others at most `restWidth`, so the caller
+ * can put a label before the first and a hanging indent before the rest. Infinity wraps nothing.
+ */
+export function wrapText(text: string, firstWidth: number, restWidth = firstWidth): string[] {
+  const lines: string[] = [];
+  if (firstWidth === Number.POSITIVE_INFINITY) return text.split("\n");
+  // A tab's width depends on the column it falls in, which the wrap cannot know: it becomes spaces.
+  for (const paragraph of text.replace(/\t/g, "    ").split("\n")) {
+    let line = "";
+    let used = 0;
+    const room = () => Math.max(1, lines.length === 0 ? firstWidth : restWidth);
+    const end = () => {
+      lines.push(line.trimEnd());
+      line = "";
+      used = 0;
+    };
+    for (const token of paragraph.split(/( +)/)) {
+      if (token === "") continue;
+      const width = displayWidth(token);
+      if (used + width <= room()) {
+        line += token;
+        used += width;
+      } else if (token.startsWith(" ")) {
+        // Spaces where a line breaks are the break itself.
+        if (line !== "") end();
+      } else {
+        if (line.trim() !== "") end();
+        else line = "";
+        let rest = token;
+        while (displayWidth(rest) > room()) {
+          const head = fitting(rest, room());
+          lines.push(head);
+          rest = rest.slice(head.length);
+        }
+        line = rest;
+        used = displayWidth(rest);
+      }
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines;
+}
+
+/** The longest start of `word` that fits in `width` cells (at least one character, so the wrap moves on). */
+function fitting(word: string, width: number): string {
+  let head = "";
+  for (const char of word) {
+    if (head !== "" && displayWidth(head + char) > width) break;
+    head += char;
+  }
+  return head;
+}
+
+/** `first` before the first line and `indent` before the others: a hanging indent. */
+export function hanging(lines: readonly string[], first: string, indent: string): string {
+  return lines.map((line, i) => (line === "" ? (i === 0 ? first.trimEnd() : "") : (i === 0 ? first : indent) + line)).join("\n");
+}

@@ -1,0 +1,116 @@
+// The one time zone for people: wall clocks, local days and hours through daylight saving time, and
+// --since/--until read in the zone. Zones are named here; nothing depends on the TZ the tests run in.
+import { describe, expect, it } from "vitest";
+import { formatWallTime, isoInZone, parseTimeBound, TimeZone, timestampInZone } from "../../src/core/time.js";
+import { BucketClock, TimeTally } from "../../src/stats/time-buckets.js";
+
+const zone = (name: string) => TimeZone.named(name)!;
+const PARIS = zone("Europe/Paris");
+const NEW_YORK = zone("America/New_York");
+const KOLKATA = zone("Asia/Kolkata");
+const UTC = zone("UTC");
+const NOW = Date.parse("2026-11-22T12:00:00.000Z");
+const HOUR = 3_600_000;
+
+describe("zones by name", () => {
+  it.each([
+    ["Europe/Paris", "Europe/Paris"],
+    ["europe/paris", "Europe/Paris"],
+    ["utc", "UTC"],
+    // Named as given, not as ICU renames them (Asia/Calcutta, America/New_York).
+    ["Asia/Kolkata", "Asia/Kolkata"],
+    ["US/Eastern", "US/Eastern"],
+  ])("%s is %s", (given, name) => expect(TimeZone.named(given)?.name).toBe(name));
+
+  it("knows UTC under its other names", () => {
+    expect(isoInZone(Date.parse("2026-01-01T12:00:00Z"), zone("Etc/UTC"))).toBe("2026-01-01T12:00:00.000Z");
+    expect(zone("GMT").offsetAt(NOW)).toBe(0);
+  });
+
+  it.each(["Mars/Olympus", "+01:00", "", "local"])("%j is not a zone", (given) => expect(TimeZone.named(given)).toBeUndefined());
+});
+
+describe("the wall clock", () => {
+  const at = Date.parse("2026-11-22T03:36:42.120+05:30");
+  it.each([
+    [UTC, "2026-11-21 22:06:42"],
+    [PARIS, "2026-11-21 23:06:42"],
+    [NEW_YORK, "2026-11-21 17:06:42"],
+    [KOLKATA, "2026-11-22 03:36:42"],
+  ])("in %s", (tz, text) => {
+    expect(formatWallTime(at, tz, "second")).toBe(text);
+    expect(formatWallTime(at, tz)).toBe(text.slice(0, 16));
+  });
+
+  it("a server timestamp in the zone; text that is not a time stays as it is", () => {
+    expect(timestampInZone("2026-07-01T12:00:00.000+00:00", PARIS)).toBe("2026-07-01 14:00");
+    expect(timestampInZone("soon", PARIS)).toBe("soon");
+    expect(timestampInZone(undefined, PARIS)).toBe("");
+  });
+
+  it("ISO with the zone's offset for reports; Z for UTC", () => {
+    expect(isoInZone(Date.parse("2026-07-01T12:00:00Z"), PARIS)).toBe("2026-07-01T14:00:00.000+02:00");
+    expect(isoInZone(Date.parse("2026-01-01T12:00:00Z"), KOLKATA)).toBe("2026-01-01T17:30:00.000+05:30");
+    expect(isoInZone(Date.parse("2026-01-01T12:00:00Z"), UTC)).toBe("2026-01-01T12:00:00.000Z");
+  });
+});
+
+describe("--since and --until in the zone", () => {
+  it.each([
+    // A date is a whole local day.
+    ["2026-11-01", "since", PARIS, "2026-10-31T23:00:00.000Z"],
+    ["2026-11-01", "until", PARIS, "2026-11-01T22:59:59.999Z"],
+    ["2026-11-01", "since", NEW_YORK, "2026-11-01T04:00:00.000Z"],
+    // 2026-11-01 is the day New York goes back an hour: 25 hours long.
+    ["2026-11-01", "until", NEW_YORK, "2026-11-02T04:59:59.999Z"],
+    // 2026-03-29 is the day Paris goes forward: 23 hours long.
+    ["2026-03-29", "since", PARIS, "2026-03-28T23:00:00.000Z"],
+    ["2026-03-29", "until", PARIS, "2026-03-29T21:59:59.999Z"],
+    // A date-time without an offset is a wall-clock time in the zone; with one, the zone does not matter.
+    ["2026-11-22T00:00", "since", NEW_YORK, "2026-11-22T05:00:00.000Z"],
+    ["2026-11-22 09:30:15", "since", KOLKATA, "2026-11-22T04:00:15.000Z"],
+    ["2026-11-22T00:00+02:00", "since", NEW_YORK, "2026-11-21T22:00:00.000Z"],
+    ["2026-11-22T00:00Z", "since", KOLKATA, "2026-11-22T00:00:00.000Z"],
+    // A time skipped by the clocks going forward is read as that much later; a repeated one as its first.
+    ["2026-03-29T02:30", "since", PARIS, "2026-03-29T01:30:00.000Z"],
+    ["2026-11-01T01:30", "since", NEW_YORK, "2026-11-01T05:30:00.000Z"],
+  ] as const)("%s as --%s in %s", (text, bound, tz, iso) => {
+    expect(parseTimeBound(text, bound, NOW, tz)).toBe(Date.parse(iso));
+  });
+
+  it("durations count back from now, whatever the zone", () => {
+    expect(parseTimeBound("24h", "since", NOW, PARIS)).toBe(NOW - 24 * HOUR);
+  });
+});
+
+describe("buckets of the zone's hours and days", () => {
+  const clock = (tz: TimeZone) => new BucketClock(tz);
+
+  it("a local day through a change of the clocks is 23 or 25 hours", () => {
+    const spring = clock(PARIS).start(Date.parse("2026-03-29T12:00:00Z"), "day");
+    expect(new Date(spring).toISOString()).toBe("2026-03-28T23:00:00.000Z");
+    expect(clock(PARIS).next(spring, "day") - spring).toBe(23 * HOUR);
+    const autumn = clock(NEW_YORK).start(Date.parse("2026-11-01T12:00:00Z"), "day");
+    expect(clock(NEW_YORK).next(autumn, "day") - autumn).toBe(25 * HOUR);
+  });
+
+  it("local hours start at the zone's :00, half past the UTC hour in India", () => {
+    expect(new Date(clock(KOLKATA).start(Date.parse("2026-11-22T10:10:00Z"), "hour")).toISOString()).toBe("2026-11-22T09:30:00.000Z");
+    // The repeated autumn hour is two buckets, an hour apart.
+    const first = clock(NEW_YORK).start(Date.parse("2026-11-01T05:10:00Z"), "hour");
+    const second = clock(NEW_YORK).start(Date.parse("2026-11-01T06:10:00Z"), "hour");
+    expect(second - first).toBe(HOUR);
+  });
+
+  it("hours folded into the zone's days add up, day by day", () => {
+    const tally = new TimeTally("hour", NEW_YORK);
+    // One message an hour across the autumn change: 2026-10-31 to 2026-11-02, New York time.
+    for (let at = Date.parse("2026-10-31T04:00:00Z"); at < Date.parse("2026-11-03T05:00:00Z"); at += HOUR) tally.add(at + 60_000, false);
+    const days = tally.buckets("day").rows.map((row) => [isoInZone(row.start, NEW_YORK), row.messages]);
+    expect(days).toEqual([
+      ["2026-10-31T00:00:00.000-04:00", 24],
+      ["2026-11-01T00:00:00.000-04:00", 25],
+      ["2026-11-02T00:00:00.000-05:00", 24],
+    ]);
+  });
+});
