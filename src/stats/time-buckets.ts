@@ -1,7 +1,8 @@
 // Messages and failures per UTC hour or day. Counts are kept per hour (or per day when asked), and
 // folded into days at the end when the span calls for it: the span is only known once all is read.
 
-export type Interval = "hour" | "day";
+export const INTERVALS = ["hour", "day"] as const;
+export type Interval = (typeof INTERVALS)[number];
 
 export const INTERVAL_MS: Record<Interval, number> = { hour: 3_600_000, day: 86_400_000 };
 

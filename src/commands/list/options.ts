@@ -1,44 +1,29 @@
-// Options of the listing commands (`messages`, `batch`; `stats` reuses the filters), validated into
-// one typed object before anything is sent.
-import { z } from "zod";
+// Options of the listing commands (`messages`, `batch`; `stats` reuses the filters): the flags, each
+// already checked as it was read, combined into one typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
-import { outputPath } from "../shared/arguments.js";
-import type { Format } from "./flags.js";
-import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../shared/filters.js";
-
-export interface RawListingOptions extends RawFilterOptions {
-  limit?: string;
-  all?: boolean;
-  pageSize?: string;
-  after?: string;
-  before?: string;
-  format?: string;
-  json?: boolean;
-  jsonl?: boolean;
-  csv?: boolean;
-  fields?: string;
-  output?: string;
-  formulaGuard?: boolean;
-}
+import type { Format, ListingFlags } from "./flags.js";
+import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
 
 export interface ListingOptions extends FilterOptions {
   /** Infinity for --all. */
   limit: number;
+  /** --limit was left at its default (so a cut-short note can point at --all). */
+  defaultLimit: boolean;
   pageSize: number;
   after?: string;
   before?: string;
   format: Format;
   fields?: string[];
-  output?: string;
+  /** -o: the file to write (atomically) instead of stdout. */
+  outputFile?: string;
   guardFormulas: boolean;
 }
 
-const positiveInt = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1));
-const pageSize = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1000));
+export const DEFAULT_LIMIT = 50;
 
-function chosenFormat(raw: RawListingOptions): Format {
+function chosenFormat(raw: ListingFlags): Format {
   const chosen = new Set<Format>();
-  if (raw.format !== undefined) chosen.add(raw.format as Format);
+  if (raw.format !== undefined) chosen.add(raw.format);
   if (raw.json) chosen.add("json");
   if (raw.jsonl) chosen.add("jsonl");
   if (raw.csv) chosen.add("csv");
@@ -46,37 +31,25 @@ function chosenFormat(raw: RawListingOptions): Format {
   return [...chosen][0] ?? "table";
 }
 
-export function parseListingOptions(raw: RawListingOptions, now: number): ListingOptions {
+export function parseListingOptions(raw: ListingFlags, now: number): ListingOptions {
   const filters = parseFilterOptions(raw, now);
   if (raw.after !== undefined && raw.before !== undefined) throw new UsageError("--after and --before cannot be used together: page forward or back, not both");
-  for (const name of ["after", "before"] as const) {
-    if (raw[name] !== undefined && raw[name].trim() === "") throw new UsageError(`--${name} needs a cursor`);
-  }
   if (raw.all && raw.limit !== undefined) throw new UsageError("--all and --limit cannot be used together");
-  let limit = Number.POSITIVE_INFINITY;
-  if (!raw.all) {
-    const parsed = positiveInt.safeParse(raw.limit ?? "50");
-    if (!parsed.success) throw new UsageError(`--limit must be a whole number of at least 1, not "${raw.limit}"`);
-    limit = parsed.data;
-  }
+  const limit = raw.all ? Number.POSITIVE_INFINITY : (raw.limit ?? DEFAULT_LIMIT);
   const filtered = filters.statuses !== undefined || filters.since !== undefined || filters.until !== undefined;
-  let size = Number.isFinite(limit) && !filtered ? Math.min(limit, 1000) : 1000;
-  if (raw.pageSize !== undefined) {
-    const parsed = pageSize.safeParse(raw.pageSize);
-    if (!parsed.success) throw new UsageError(`--page-size must be a whole number from 1 to 1000 (the API's limit), not "${raw.pageSize}"`);
-    size = parsed.data;
-  }
+  const pageSize = raw.pageSize ?? (Number.isFinite(limit) && !filtered ? Math.min(limit, 1000) : 1000);
   const fields = raw.fields?.split(",").map((field) => field.trim()).filter((field) => field !== "");
   if (fields !== undefined && fields.length === 0) throw new UsageError("--fields needs at least one field name");
   return {
     ...filters,
     limit,
-    pageSize: size,
+    defaultLimit: !raw.all && raw.limit === undefined,
+    pageSize,
     after: raw.after,
     before: raw.before,
     format: chosenFormat(raw),
     fields,
-    output: outputPath(raw.output),
+    outputFile: raw.output,
     guardFormulas: raw.formulaGuard !== false,
   };
 }

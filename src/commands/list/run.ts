@@ -18,11 +18,11 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   for (const warning of options.warnings) ctx.warn(warning);
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
-  const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
-  const sink = options.output !== undefined ? await atomicFileSink(options.output) : streamSink(ctx.stdout);
+  const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
+  const sink = options.outputFile !== undefined ? await atomicFileSink(options.outputFile) : streamSink(ctx.stdout);
   const selector = new MessageSelector(client, { listing, ...options });
   // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
-  const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.output !== undefined);
+  const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
   try {
     const chunks = withProgress(selector, progress, toTerminal);
     await render(options, fields, listing, chunks, sink, ctx, toTerminal);
@@ -45,9 +45,12 @@ async function render(options: ListingOptions, fields: Field[] | undefined, list
       return renderJsonl(chunks, sink, fields);
     case "csv":
       return renderCsv(chunks, sink, { fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }), guardFormulas: options.guardFormulas });
-    case "table": {
-      const palette = await loadPalette(ctx.color && toTerminal);
-      await renderTable(chunks, sink, { tty: toTerminal, columns: ctx.columns, palette, fields, batchId: listing.batchId });
+    case "table":
+    case "tsv": {
+      // tsv: the table's plain, tab-separated form, even on a terminal.
+      const tty = toTerminal && options.format === "table";
+      const palette = await loadPalette(ctx.color && tty);
+      await renderTable(chunks, sink, { tty, columns: ctx.columns, palette, fields, batchId: listing.batchId });
       return;
     }
   }
@@ -68,8 +71,8 @@ async function* withProgress(selector: MessageSelector, progress: Progress, shar
 /** Where a later run can take over, when trying again can help at all (not after a 400, 404 or a bad response). */
 function explainResume(error: PagingError, options: ListingOptions): void {
   if (!error.transient) return;
-  if (options.output !== undefined) {
-    error.withHint(`${options.output} was left as it was. Run the same command again once the service recovers.`);
+  if (options.outputFile !== undefined) {
+    error.withHint(`${options.outputFile} was left as it was. Run the same command again once the service recovers.`);
   } else if (error.direction === "backward") {
     error.withHint("Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.");
   } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {

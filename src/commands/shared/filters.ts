@@ -1,26 +1,21 @@
 // The filters shared by the listing commands and `stats`: flags for commander, and their validation
 // into typed options before anything is sent.
-import type { Command } from "commander";
-import { Option } from "commander";
+import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
 import { MESSAGE_STATUSES } from "../../core/statuses.js";
 import { parseTimeBound } from "../../core/time.js";
-import { collect } from "./arguments.js";
+import { listOption, type NoOptions } from "./option-values.js";
 
-export function addFilterOptions(command: Command): Command {
+export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
   return command
     .option("--search <digits>", 'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)')
-    .addOption(new Option("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)").argParser(collect))
+    .addOption(listOption("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)"))
     .option("--since <time>", "createdAt at or after: ISO date or date-time, or a duration back from now (90m, 24h, 7d)")
     .option("--until <time>", "createdAt at or before: ISO date or date-time, or a duration back from now");
 }
 
-export interface RawFilterOptions {
-  search?: string;
-  status?: string[];
-  since?: string;
-  until?: string;
-}
+/** The filter flags as commander reads them. */
+export type FilterFlags = ReturnType<ReturnType<typeof addFilterOptions<[], NoOptions, NoOptions>>["opts"]>;
 
 export interface FilterOptions {
   search?: string;
@@ -37,7 +32,7 @@ export function normaliseSearch(text: string): string {
   return text.trim().replace(/[\s\-.()]/g, "").replace(/^\+/, "");
 }
 
-export function parseFilterOptions(raw: RawFilterOptions, now: number): FilterOptions {
+export function parseFilterOptions(raw: FilterFlags, now: number): FilterOptions {
   const warnings: string[] = [];
   const options: FilterOptions = { warnings };
   if (raw.search !== undefined) {

@@ -1,40 +1,31 @@
-// Options of `msgstat stats`, checked into one typed object before anything is sent.
+// Options of `msgstat stats`: the flags, each already checked as it was read, combined into one
+// typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
-import { outputPath } from "../shared/arguments.js";
 import type { Interval } from "../../stats/time-buckets.js";
 import type { TableChoice } from "../../stats/tables.js";
-import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../shared/filters.js";
+import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
+import type { StatsFlags } from "./flags.js";
 
-export interface RawStatsOptions extends RawFilterOptions {
-  batch?: string;
-  interval?: string;
-  maxFailureRate?: string;
-  json?: boolean;
-  csv?: boolean;
-  by?: string;
-  output?: string;
-}
-
-export type StatsOutput = { format: "report" } | { format: "json" } | { format: "csv"; by: TableChoice };
+export type StatsFormat = { kind: "report" } | { kind: "json" } | { kind: "csv"; by: TableChoice };
 
 export interface StatsOptions extends FilterOptions {
   interval?: Interval;
   /** Percent, 0 to 100. */
   maxFailureRate?: number;
-  output: StatsOutput;
-  /** -o: a file to write atomically instead of stdout. */
-  file?: string;
+  format: StatsFormat;
+  /** -o: the file to write (atomically) instead of stdout. */
+  outputFile?: string;
 }
 
 const PERCENT = /^\d+(\.\d+)?%?$/;
 
-export function parseStatsOptions(raw: RawStatsOptions, now: number): StatsOptions {
+export function parseStatsOptions(raw: StatsFlags, now: number): StatsOptions {
   return {
     ...parseFilterOptions(raw, now),
-    interval: raw.interval as Interval | undefined,
+    interval: raw.interval,
     maxFailureRate: raw.maxFailureRate === undefined ? undefined : parsePercent(raw.maxFailureRate),
-    output: chosenOutput(raw),
-    file: outputPath(raw.output),
+    format: chosenFormat(raw),
+    outputFile: raw.output,
   };
 }
 
@@ -45,13 +36,13 @@ function parsePercent(text: string): number {
   return value;
 }
 
-function chosenOutput(raw: RawStatsOptions): StatsOutput {
+function chosenFormat(raw: StatsFlags): StatsFormat {
   if (raw.json && raw.csv) throw new UsageError("choose one output format, not json and csv");
   if (raw.by !== undefined && !raw.csv) throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
   if (raw.by === "batch" && raw.batch !== undefined) throw new UsageError("--by batch is the per-batch table of a campaign: leave out --batch");
   if (raw.csv) {
     if (raw.by === undefined) throw new UsageError("--csv writes one table: choose it with --by status|error|batch|attempts|time");
-    return { format: "csv", by: raw.by as TableChoice };
+    return { kind: "csv", by: raw.by };
   }
-  return raw.json ? { format: "json" } : { format: "report" };
+  return raw.json ? { kind: "json" } : { kind: "report" };
 }

@@ -19,8 +19,8 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   for (const warning of options.warnings) ctx.warn(warning);
   const selector = new MessageSelector(await ctx.client(), { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000 });
   // The file is opened first, so a folder that does not exist is known before a long count.
-  const toFile = options.file !== undefined;
-  const sink = toFile ? await atomicFileSink(options.file!) : streamSink(ctx.stdout);
+  const toFile = options.outputFile !== undefined;
+  const sink = toFile ? await atomicFileSink(options.outputFile!) : streamSink(ctx.stdout);
   let report: StatsReport;
   try {
     const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval }), ctx);
@@ -68,11 +68,11 @@ function warnAboutReading(selector: MessageSelector, ctx: Context): void {
 
 /** `toTerminal`: the report goes to a terminal (not a pipe, not -o), so it may be pretty and coloured. */
 async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
-  switch (options.output.format) {
+  switch (options.format.kind) {
     case "json":
       return sink.write(JSON.stringify(report, null, toTerminal ? 2 : undefined) + "\n");
     case "csv":
-      return sink.write(csvText(report, options.output.by));
+      return sink.write(csvText(report, options.format.by));
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);
