@@ -15,7 +15,7 @@ describe("bin/msgstat.js", () => {
   it("--help explains every command, the exit codes and the environment, with examples", async () => {
     const { code, stdout, stderr } = await runBin(["--help"]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    for (const text of ["Usage: msgstat", "messages", "batch", "message", "sandbox", "--base-url", "--token", "--no-color", "--verbose", "Exit codes:", "0  success", "2  usage error", "3  not found", "4  not authorised", "130  interrupted", "MSGSTAT_BASE_URL", "MSGSTAT_TOKEN", "Examples:"]) {
+    for (const text of ["Usage: msgstat", "messages", "batch", "message", "sandbox", "--base-url", "--token", "--no-color", "--verbose", "Exit codes:", "  0    success", "  2    usage error", "  3    not found", "  4    not authorised", "  130  interrupted", "  143  terminated", "MSGSTAT_BASE_URL", "MSGSTAT_TOKEN", "Examples:"]) {
       expect(stdout).toContain(text);
     }
   });

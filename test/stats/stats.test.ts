@@ -248,7 +248,7 @@ describe("usage errors (nothing is sent)", () => {
     [["--json", "--csv", "--by", "status"], /choose one output format/],
     [["--max-failure-rate", "lots"], /--max-failure-rate must be a percent from 0 to 100/],
     [["--max-failure-rate", "120"], /--max-failure-rate must be a percent/],
-    [["--interval", "week"], /argument 'week' is invalid/],
+    [["--interval", "week"], /--interval must be one of hour, day, not "week"/],
   ])("%j", async (args, message) => {
     const before = sandbox.requests.length;
     const result = await stats([CAMPAIGN, ...args]);
