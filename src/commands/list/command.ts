@@ -1,7 +1,7 @@
 // `msgstat messages <campaignId>` and `msgstat batch <campaignId> <batchId>`.
 import { Command } from "@commander-js/extra-typings";
 import type { CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
-import { requireId } from "../shared/arguments.js";
+import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections, type HelpSection } from "../shared/help.js";
 import type { CommandSetup } from "../shared/setup.js";

@@ -1,6 +1,6 @@
 // `msgstat message <campaignId> <messageId>`: one message's whole story.
 import { Command } from "@commander-js/extra-typings";
-import { requireId } from "../shared/arguments.js";
+import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
 import type { CommandSetup } from "../shared/setup.js";

@@ -82,3 +82,8 @@ export function textOption<const Usage extends string>(flags: Usage, description
 export function listOption<const Usage extends string>(flags: Usage, description: string) {
   return new Option(flags, description).argParser((value: string, previous: string[] = []) => [...previous, value]);
 }
+
+/** Identifiers are opaque strings; only an empty one is refused (it would name another endpoint). */
+export function requireId(name: string, value: string): void {
+  if (value.trim() === "") throw new UsageError(`<${name}> may not be empty`);
+}

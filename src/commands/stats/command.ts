@@ -1,6 +1,6 @@
 // `msgstat stats <campaignId> [--batch <batchId>]`: a delivery report of a campaign or one batch of it.
 import { Command } from "@commander-js/extra-typings";
-import { requireId } from "../shared/arguments.js";
+import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
 import type { CommandSetup } from "../shared/setup.js";
