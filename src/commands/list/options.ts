@@ -1,8 +1,9 @@
 // Options of the listing commands (`messages`, `batch`; `stats` reuses the filters): the flags, each
 // already checked as it was read, combined into one typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
-import type { Format, ListingFlags } from "./flags.js";
+import { FORMATS, type Format, type ListingFlags } from "./flags.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
+import { formatFor } from "../shared/output-file.js";
 
 export interface ListingOptions extends FilterOptions {
   /** Infinity for --all. */
@@ -21,15 +22,20 @@ export interface ListingOptions extends FilterOptions {
 
 export const DEFAULT_LIMIT = 50;
 
-function chosenFormat(raw: ListingFlags): Format {
-  const chosen = new Set<Format>();
-  if (raw.format !== undefined) chosen.add(raw.format);
-  if (raw.json) chosen.add("json");
-  if (raw.jsonl) chosen.add("jsonl");
-  if (raw.csv) chosen.add("csv");
-  if (chosen.size > 1) throw new UsageError(`choose one output format, not ${[...chosen].join(" and ")}`);
-  return [...chosen][0] ?? "table";
+/** The format a flag chose, and the flag (for an error): --format, or one of its shortcuts. */
+function chosenFormat(raw: ListingFlags): { format: Format; flag: string } | undefined {
+  const chosen = new Map<Format, string>();
+  if (raw.format !== undefined) chosen.set(raw.format, `--format ${raw.format}`);
+  if (raw.json) chosen.set("json", "--json");
+  if (raw.jsonl) chosen.set("jsonl", "--jsonl");
+  if (raw.csv) chosen.set("csv", "--csv");
+  if (chosen.size > 1) throw new UsageError(`choose one output format, not ${[...chosen.keys()].join(" and ")}`);
+  const [first] = chosen;
+  return first && { format: first[0], flag: first[1] };
 }
+
+// In a file the table is its tab-separated form, so "table" and a .tsv file agree.
+const sameInFile = (a: Format, b: Format) => a === b || (a === "table" && b === "tsv");
 
 export function parseListingOptions(raw: ListingFlags, now: number): ListingOptions {
   const filters = parseFilterOptions(raw, now);
@@ -47,7 +53,7 @@ export function parseListingOptions(raw: ListingFlags, now: number): ListingOpti
     pageSize,
     after: raw.after,
     before: raw.before,
-    format: chosenFormat(raw),
+    format: formatFor(raw.output, chosenFormat(raw), FORMATS, "table", sameInFile),
     fields,
     outputFile: raw.output,
     guardFormulas: raw.formulaGuard !== false,

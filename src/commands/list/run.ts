@@ -10,8 +10,11 @@ import { renderJson, renderJsonl } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
-import { shellWord } from "../../core/text.js";
 import { renderTable } from "../../render/table.js";
+import { nothingMatched } from "../shared/filters.js";
+import { nextCommand } from "../shared/next-command.js";
+import { count } from "../shared/output-file.js";
+import { explainNotFound, explainRefusedCursor } from "../shared/service-errors.js";
 import type { ListingOptions } from "./options.js";
 
 export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
@@ -30,11 +33,12 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   } catch (error) {
     progress.stop();
     await sink.discard();
-    if (error instanceof PagingError) explainResume(error, options);
-    throw error;
+    if (error instanceof PagingError) explainResume(error, options, ctx);
+    const cursor = options.before !== undefined ? { flag: "--before" as const, value: options.before } : { flag: "--after" as const, value: options.after };
+    throw explainNotFound(explainRefusedCursor(error, cursor, selector.reader.pagesRead === 0), listing);
   }
   progress.stop();
-  reportOutcome(selector, ctx);
+  reportOutcome(selector, options, ctx);
 }
 
 async function render(options: ListingOptions, fields: Field[] | undefined, listing: ListingRef, chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
@@ -69,31 +73,41 @@ async function* withProgress(selector: MessageSelector, progress: Progress, shar
 }
 
 /** Where a later run can take over, when trying again can help at all (not after a 400, 404 or a bad response). */
-function explainResume(error: PagingError, options: ListingOptions): void {
+function explainResume(error: PagingError, options: ListingOptions, ctx: Context): void {
   if (!error.transient) return;
   if (options.outputFile !== undefined) {
     error.withHint(`${options.outputFile} was left as it was. Run the same command again once the service recovers.`);
   } else if (error.direction === "backward") {
     error.withHint("Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.");
   } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {
-    error.withHint(`Everything before the failure was written. To continue from there, run the same command with --after ${shellWord(error.resumeCursor)}`);
+    error.withHint(`Everything before the failure was written. To continue from there, run:\n${nextCommand(ctx.argv, "after", error.resumeCursor).line}`);
   } else {
     error.withHint("Nothing was written. Run the same command again once the service recovers.");
   }
 }
 
-function reportOutcome(selector: MessageSelector, ctx: Context): void {
+function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
   const { outcome } = selector;
   if (selector.reader.duplicatesDropped > 0) ctx.warn(`the service sent ${selector.reader.duplicatesDropped} message(s) twice; each was printed once`);
   if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
   if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since`);
-  if (outcome.printed === 0) ctx.note("No messages found.");
+  if (outcome.printed === 0) ctx.note(nothingMatched(outcome.statusesSeen));
   const next = outcome.continueAt;
-  if (next) {
-    const shown = `Showing ${outcome.printed} ${outcome.printed === 1 ? "message" : "messages"}; more may follow.`;
-    const how = next.cursor !== undefined
-      ? `For the next ones run the same command with --${next.direction} ${shellWord(next.cursor)}${next.direction === "after" ? ", or use --all for every message" : ""}.`
-      : "Use --all, or a larger --limit, for more.";
-    ctx.note(`${shown} ${how}`);
+  if (options.outputFile !== undefined) {
+    // One line a cron mail shows: how many, where, and whether --limit cut it short.
+    const cut = next === undefined ? "" : options.defaultLimit ? `; the default --limit of ${options.limit} stopped it: add --all for every message` : `; --limit ${options.limit} stopped it, more messages follow`;
+    ctx.note(`wrote ${count(outcome.printed, "message")} to ${options.outputFile}${cut}`);
+    return;
   }
+  if (next === undefined) return;
+  const shown = `Showing ${count(outcome.printed, "message")}; more may follow.`;
+  if (next.cursor === undefined) {
+    ctx.note(`${shown} Use --all, or a larger --limit, for more.`);
+    return;
+  }
+  const command = nextCommand(ctx.argv, next.direction, next.cursor);
+  ctx.note(`${shown} For the next ${next.direction === "after" ? "ones" : "newer ones"}, run:`);
+  ctx.note(command.line);
+  if (command.droppedCredentials) ctx.note("(--token and -H are left out above: add them again, or set MSGSTAT_TOKEN)");
+  if (next.direction === "after") ctx.note("Or add --all for every message.");
 }

@@ -1,4 +1,5 @@
 // Options of `msgstat message`, combined into one typed object before anything is sent.
+import { formatFor } from "../shared/output-file.js";
 import type { MessageFlags } from "./flags.js";
 
 export interface MessageOptions {
@@ -9,5 +10,6 @@ export interface MessageOptions {
 }
 
 export function parseMessageOptions(raw: MessageFlags): MessageOptions {
-  return { format: raw.json ? "json" : "view", outputFile: raw.output };
+  const format = formatFor<MessageOptions["format"]>(raw.output, raw.json ? { format: "json", flag: "--json" } : undefined, ["json"], "view");
+  return { format, outputFile: raw.output };
 }

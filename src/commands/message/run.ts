@@ -4,6 +4,8 @@ import { renderJsonValue } from "../../render/json.js";
 import { renderMessage } from "../../render/message-view.js";
 import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink } from "../../render/sink.js";
+import { shellWord } from "../../core/text.js";
+import { explainNotFound } from "../shared/service-errors.js";
 import type { MessageOptions } from "./options.js";
 
 export async function runMessage(options: MessageOptions & { campaignId: string; messageId: string }, ctx: Context): Promise<void> {
@@ -18,6 +20,7 @@ export async function runMessage(options: MessageOptions & { campaignId: string;
     await sink.finish();
   } catch (error) {
     await sink.discard();
-    throw error;
+    throw explainNotFound(error, options);
   }
+  if (options.outputFile !== undefined) ctx.note(`wrote message ${shellWord(options.messageId)} to ${options.outputFile}`);
 }

@@ -2,7 +2,8 @@
 // into typed options before anything is sent.
 import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
-import { MESSAGE_STATUSES } from "../../core/statuses.js";
+import { ATTEMPT_STATUSES, MESSAGE_STATUSES } from "../../core/statuses.js";
+import { shellWord } from "../../core/text.js";
 import { parseTimeBound } from "../../core/time.js";
 import { listOption, type NoOptions } from "./option-values.js";
 
@@ -32,6 +33,40 @@ export function normaliseSearch(text: string): string {
   return text.trim().replace(/[\s\-.()]/g, "").replace(/^\+/, "");
 }
 
+// The reference lists statuses as "values seen", so an unknown one may be new and is filtered on with
+// a warning; but one a typo away from a known status ("failed") is a mistake that would silently
+// match nothing, so it is refused with the status meant.
+const KNOWN_STATUSES: readonly string[] = [...new Set<string>([...MESSAGE_STATUSES, ...ATTEMPT_STATUSES])];
+
+function checkStatus(status: string): string | undefined {
+  if ((MESSAGE_STATUSES as readonly string[]).includes(status)) return undefined;
+  if ((ATTEMPT_STATUSES as readonly string[]).includes(status)) {
+    return `--status ${status}: "${status}" is an attempt's status; a message whose attempt is under way has latestStatus "created"`;
+  }
+  const near = KNOWN_STATUSES.filter((known) => editDistance(status.toLowerCase(), known) <= typoAllowance(known, status));
+  if (near.length > 0) {
+    const meant = near.sort((a, b) => editDistance(status, a) - editDistance(status, b))[0]!;
+    throw new UsageError(`unknown status "${status}"; did you mean "${meant}"?`).withHint(`Message statuses the service is known to send: ${MESSAGE_STATUSES.join(", ")}.`);
+  }
+  return `--status ${status}: not a status the service is known to send (${MESSAGE_STATUSES.join(", ")}); filtering on it anyway`;
+}
+
+/** Edits a typo may be away from `known`: 1 for "sent", 3 for "failure" ("failed"); never half of what was typed ("read" is no "created"). */
+const typoAllowance = (known: string, typed: string) => Math.min(3, Math.floor((known.length - 1) / 2), Math.floor(typed.length / 2));
+
+/** Insertions, deletions, substitutions and swaps of neighbours between two words (optimal string alignment). */
+export function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
 export function parseFilterOptions(raw: FilterFlags, now: number): FilterOptions {
   const warnings: string[] = [];
   const options: FilterOptions = { warnings };
@@ -43,9 +78,9 @@ export function parseFilterOptions(raw: FilterFlags, now: number): FilterOptions
   if (raw.status !== undefined) {
     const statuses = raw.status.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
     if (statuses.length === 0) throw new UsageError("--status needs at least one status, e.g. --status failure");
-    const known: readonly string[] = MESSAGE_STATUSES;
     for (const status of statuses) {
-      if (!known.includes(status)) warnings.push(`--status ${status}: not a status the service is known to send (${known.join(", ")}); filtering on it anyway`);
+      const warning = checkStatus(status);
+      if (warning) warnings.push(warning);
     }
     options.statuses = new Set(statuses);
   }
@@ -60,4 +95,11 @@ export function parseFilterOptions(raw: FilterFlags, now: number): FilterOptions
     throw new UsageError("--since is after --until: no message could match");
   }
   return options;
+}
+
+/** The closing note of an empty result; after a filter, the statuses the messages read had (most first). */
+export function nothingMatched(statusesSeen: ReadonlyMap<string, number>): string {
+  if (statusesSeen.size === 0) return "No messages found.";
+  const seen = [...statusesSeen].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status === "" ? "(none)" : shellWord(status)} ${n.toLocaleString("en-US")}`);
+  return `No messages matched. Statuses of the messages read: ${seen.join(", ")}.`;
 }

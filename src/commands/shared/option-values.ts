@@ -60,6 +60,22 @@ export function numberOption<const Usage extends string>(flags: Usage, descripti
   return new Option(flags, description).argParser(numberParser(longFlag(flags), false, range));
 }
 
+/**
+ * An option holding a percent from 0 to 100: "5" and "5%" both mean 5 %. `bare` tells a number
+ * written without "%", so a value that looks like a fraction (0.05) can be questioned.
+ */
+export function percentOption<const Usage extends string>(flags: Usage, description: string) {
+  const flag = longFlag(flags);
+  return new Option(flags, description).argParser((text: string) => {
+    const trimmed = text.trim();
+    const bare = !trimmed.endsWith("%");
+    const digits = bare ? trimmed : trimmed.slice(0, -1).trim();
+    const percent = DECIMAL.test(digits) ? Number(digits) : Number.NaN;
+    if (!(percent >= 0 && percent <= 100)) refuse(flag, "a percent from 0 to 100 (5 or 5% mean 5 %)", text);
+    return { percent, bare };
+  });
+}
+
 /** An option holding one of a few words; the choices show in --help and in shell completion. */
 export function choiceOption<const Usage extends string, const Choices extends readonly string[]>(flags: Usage, description: string, choices: Choices) {
   const flag = longFlag(flags);

@@ -4,6 +4,7 @@ import { UsageError } from "../../core/errors.js";
 import type { Interval } from "../../stats/time-buckets.js";
 import type { TableChoice } from "../../stats/tables.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
+import { formatFor } from "../shared/output-file.js";
 import type { StatsFlags } from "./flags.js";
 
 export type StatsFormat = { kind: "report" } | { kind: "json" } | { kind: "csv"; by: TableChoice };
@@ -17,32 +18,29 @@ export interface StatsOptions extends FilterOptions {
   outputFile?: string;
 }
 
-const PERCENT = /^\d+(\.\d+)?%?$/;
-
 export function parseStatsOptions(raw: StatsFlags, now: number): StatsOptions {
-  return {
+  const options: StatsOptions = {
     ...parseFilterOptions(raw, now),
     interval: raw.interval,
-    maxFailureRate: raw.maxFailureRate === undefined ? undefined : parsePercent(raw.maxFailureRate),
+    maxFailureRate: raw.maxFailureRate?.percent,
     format: chosenFormat(raw),
     outputFile: raw.output,
   };
-}
-
-function parsePercent(text: string): number {
-  const trimmed = text.trim();
-  const value = PERCENT.test(trimmed) ? Number(trimmed.replace("%", "")) : Number.NaN;
-  if (!(value >= 0 && value <= 100)) throw new UsageError(`--max-failure-rate must be a percent from 0 to 100 (e.g. 5 or 2.5), not "${text}"`);
-  return value;
+  const rate = raw.maxFailureRate;
+  // The JSON report gives rates as fractions (0.137); a threshold copied from it would be 100 times too low.
+  if (rate?.bare && rate.percent > 0 && rate.percent < 1) options.warnings.push(`--max-failure-rate ${rate.percent} means ${rate.percent} %; for ${rate.percent * 100} % write ${rate.percent * 100}`);
+  return options;
 }
 
 function chosenFormat(raw: StatsFlags): StatsFormat {
   if (raw.json && raw.csv) throw new UsageError("choose one output format, not json and csv");
-  if (raw.by !== undefined && !raw.csv) throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
+  const flagged = raw.json ? { format: "json" as const, flag: "--json" } : raw.csv ? { format: "csv" as const, flag: "--csv" } : undefined;
+  const kind = formatFor<StatsFormat["kind"]>(raw.output, flagged, ["json", "csv"], "report");
+  if (raw.by !== undefined && kind !== "csv") throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
   if (raw.by === "batch" && raw.batch !== undefined) throw new UsageError("--by batch is the per-batch table of a campaign: leave out --batch");
-  if (raw.csv) {
-    if (raw.by === undefined) throw new UsageError("--csv writes one table: choose it with --by status|error|batch|attempts|time");
+  if (kind === "csv") {
+    if (raw.by === undefined) throw new UsageError(`${raw.csv ? "--csv" : `-o ${raw.output}`} writes one table: choose it with --by status|error|batch|attempts|time`);
     return { kind: "csv", by: raw.by };
   }
-  return raw.json ? { kind: "json" } : { kind: "report" };
+  return { kind };
 }

@@ -13,6 +13,9 @@ import { percent, renderStatsReport } from "../../render/stats-report.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
 import { reportTable, type TableChoice } from "../../stats/tables.js";
+import { nothingMatched } from "../shared/filters.js";
+import { count as countOf } from "../shared/output-file.js";
+import { explainNotFound } from "../shared/service-errors.js";
 import type { StatsOptions } from "./options.js";
 
 export async function runStats(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
@@ -33,8 +36,9 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
     await sink.finish();
   } catch (error) {
     await sink.discard();
-    throw error;
+    throw explainNotFound(error, listing);
   }
+  if (toFile) ctx.note(`wrote the report of ${countOf(report.totals.messages, "message")} to ${options.outputFile}`);
   const { threshold, delivery } = report;
   if (threshold?.exceeded) {
     throw new ThresholdError(`failure rate ${percent(delivery.failureRate)} (${delivery.failure.toLocaleString("en-US")} of ${delivery.final.toLocaleString("en-US")} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`);
@@ -62,8 +66,9 @@ async function count(selector: MessageSelector, tally: StatsAccumulator, ctx: Co
 function warnAboutReading(selector: MessageSelector, ctx: Context): void {
   const { duplicatesDropped } = selector.reader;
   if (duplicatesDropped > 0) ctx.warn(`the service sent ${duplicatesDropped} message(s) twice; each was counted once`);
-  const { undatedSkipped } = selector.outcome;
+  const { undatedSkipped, printed, statusesSeen } = selector.outcome;
   if (undatedSkipped > 0) ctx.warn(`${undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
+  if (printed === 0 && statusesSeen.size > 0) ctx.note(nothingMatched(statusesSeen));
 }
 
 /** `toTerminal`: the report goes to a terminal (not a pipe, not -o), so it may be pretty and coloured. */
