@@ -91,7 +91,7 @@ describe("usage errors: exit 2, a plain message, no request", () => {
 describe("HTTP failures as exit codes", () => {
   it("a campaign that does not exist: exit 3, one line, stdout empty", async () => {
     const result = await cli(sandbox, ["messages", "cmp-nope", "--csv"]);
-    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n' });
+    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n' });
   });
 
   it.each([[[]], [["--json"]], [["--jsonl"]]])("a 404 leaves stdout empty in every format (%j)", async (format) => {
@@ -193,7 +193,7 @@ describe("-o, --output", () => {
     writeFileSync(target, "old content\n");
     const piped = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--csv", "--page-size", "60"]);
     const toFile = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--csv", "--page-size", "60", "-o", target]);
-    expect(toFile).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(toFile).toEqual({ code: 0, stdout: "", stderr: `wrote 200 messages to ${target}\n` });
     expect(readFileSync(target, "utf8")).toBe(piped.stdout);
     expect(readdirSync(dir)).toEqual(["all.csv"]);
   });
@@ -204,6 +204,7 @@ describe("-o, --output", () => {
     const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 4 });
     const result = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "4", "--jsonl", "-o", target]);
     expect(result.code).toBe(0);
+    expect(result.stderr.split("\n")[0]).toBe(`wrote 4 messages to ${target}; --limit 4 stopped it: more may follow`);
     expect(result.stderr).toContain(`--after ${page.pageData.endCursor}`);
     expect(readFileSync(target, "utf8")).toBe(jsonlText(page.data));
   });
@@ -232,7 +233,7 @@ describe("-o, --output", () => {
     const dir = folder();
     const target = path.join(dir, "one.json");
     const result = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000005", "--json", "-o", target]);
-    expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote message msg-spring-0000005 to ${target}\n` });
     const sent = await (await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages/msg-spring-0000005`)).text();
     expect(readFileSync(target, "utf8")).toBe(sent + "\n");
   });

@@ -38,7 +38,7 @@ describe("JSON", () => {
   it("prints the first 50 messages exactly as the server sent them, and how to go on", async () => {
     const page = await serverPage(sandbox, CAMPAIGN, { limit: 50 });
     const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--json"]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: moreHint(50, "after", page.pageData.endCursor!) });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: moreHint(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--json"], 50, "after", page.pageData.endCursor!) });
     expect(stdout).toBe(jsonArrayText(page.data));
     expect(JSON.parse(stdout)).toEqual(page.data);
     expect(urls).toEqual([`${CAMPAIGN}?limit=50`]);

@@ -66,7 +66,7 @@ describe("piped", () => {
     expect(result).toEqual({
       code: 0,
       stdout: "id\tvalues.first_name\tlastAttemptStatus\n" + page.data.map((m) => `${m.id}\t${m.values.first_name ?? ""}\t${m.messageAttempts!.at(-1)!.status}\n`).join(""),
-      stderr: moreHint(3, "after", page.pageData.endCursor!),
+      stderr: moreHint(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "-n", "3", "--fields", "id,values.first_name,lastAttemptStatus"], 3, "after", page.pageData.endCursor!),
     });
   });
 });
@@ -137,7 +137,7 @@ describe("spinner", () => {
     expect(toFile.stderr).toContain("Loading messages");
     expect({ code: toFile.code, stdout: toFile.stdout }).toEqual({ code: 0, stdout: "" });
     expect(readFileSync(path.join(dir, "a.jsonl"), "utf8")).toBe(piped.stdout);
-    expect(toFileQuiet.stderr).toBe("");
+    expect(toFileQuiet.stderr).toBe(`wrote 200 messages to ${path.join(dir, "b.jsonl")}\n`);
     // Piped stdout: its reader likely prints to the same screen, so no spinner (as gh does).
     expect(pipedOnTerminal).toEqual(piped);
   });

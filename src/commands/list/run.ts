@@ -95,18 +95,18 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
   const next = outcome.continueAt;
   if (options.outputFile !== undefined) {
     // One line a cron mail shows: how many, where, and whether --limit cut it short.
-    const cut = next === undefined ? "" : options.defaultLimit ? `; the default --limit of ${options.limit} stopped it: add --all for every message` : `; --limit ${options.limit} stopped it, more messages follow`;
+    const cut = next === undefined ? "" : options.defaultLimit ? `; the default --limit of ${options.limit} stopped it: add --all for every message` : `; --limit ${options.limit} stopped it: more may follow`;
     ctx.note(`wrote ${count(outcome.printed, "message")} to ${options.outputFile}${cut}`);
-    return;
+    if (options.defaultLimit) return;
   }
   if (next === undefined) return;
-  const shown = `Showing ${count(outcome.printed, "message")}; more may follow.`;
+  const shown = options.outputFile !== undefined ? "" : `Showing ${count(outcome.printed, "message")}; more may follow. `;
   if (next.cursor === undefined) {
-    ctx.note(`${shown} Use --all, or a larger --limit, for more.`);
+    ctx.note(`${shown}Use --all, or a larger --limit, for more.`);
     return;
   }
   const command = nextCommand(ctx.argv, next.direction, next.cursor);
-  ctx.note(`${shown} For the next ${next.direction === "after" ? "ones" : "newer ones"}, run:`);
+  ctx.note(`${shown}For the next ${next.direction === "after" ? "ones" : "newer ones"}, run:`);
   ctx.note(command.line);
   if (command.droppedCredentials) ctx.note("(--token and -H are left out above: add them again, or set MSGSTAT_TOKEN)");
   if (next.direction === "after") ctx.note("Or add --all for every message.");
