@@ -10,6 +10,7 @@ import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
 import { sandboxCommand } from "./commands/sandbox/command.js";
 import { statsCommand } from "./commands/stats/command.js";
+import { completionCommand } from "./commands/completion/command.js";
 import type { CommandSetup } from "./commands/shared/setup.js";
 import packageJson from "../package.json" with { type: "json" };
 
@@ -67,7 +68,7 @@ function assemble(io: Io, state: RunState, argv: readonly string[]) {
   addHelpSections(program, ...PROGRAM_HELP);
 
   const setup: CommandSetup = { context: (command) => contextFor(command, io, state, argv) };
-  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), statsCommand(setup), sandboxCommand(setup)]) program.addCommand(command);
+  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), statsCommand(setup), sandboxCommand(setup), completionCommand(setup)]) program.addCommand(command);
   for (const command of [program, ...program.commands]) {
     command
       .exitOverride()
