@@ -104,7 +104,7 @@ describe("the line after writing a file", () => {
     const folder = scratchFolder("msgstat-wrote-");
     const file = path.join(folder, "failures.csv");
     const result = await cli(sandbox, ["messages", "cmp-spring-sale", "-o", file]);
-    expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote 50 messages to ${file}; the default --limit of 50 stopped it: add --all for every message\n` });
+    expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote 50 messages to ${file}, cut short by the default --limit: add --all\n` });
     const whole = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "-o", file]);
     expect(whole.stderr).toBe(`wrote ${all.length.toLocaleString("en-US")} messages to ${file}\n`);
   });

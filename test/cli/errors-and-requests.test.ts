@@ -204,7 +204,7 @@ describe("-o, --output", () => {
     const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 4 });
     const result = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "4", "--jsonl", "-o", target]);
     expect(result.code).toBe(0);
-    expect(result.stderr.split("\n")[0]).toBe(`wrote 4 messages to ${target}; --limit 4 stopped it: more may follow`);
+    expect(result.stderr.split("\n")[0]).toBe(`wrote 4 messages to ${target}, cut short by --limit 4: more may follow`);
     expect(result.stderr).toContain(`--after ${page.pageData.endCursor}`);
     expect(readFileSync(target, "utf8")).toBe(jsonlText(page.data));
   });

@@ -95,7 +95,7 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
   const next = outcome.continueAt;
   if (options.outputFile !== undefined) {
     // One line a cron mail shows: how many, where, and whether --limit cut it short.
-    const cut = next === undefined ? "" : options.defaultLimit ? `; the default --limit of ${options.limit} stopped it: add --all for every message` : `; --limit ${options.limit} stopped it: more may follow`;
+    const cut = next === undefined ? "" : options.defaultLimit ? ", cut short by the default --limit: add --all" : `, cut short by --limit ${options.limit}: more may follow`;
     ctx.note(`wrote ${count(outcome.printed, "message")} to ${options.outputFile}${cut}`);
     if (options.defaultLimit) return;
   }
