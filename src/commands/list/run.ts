@@ -80,7 +80,9 @@ function explainResume(error: PagingError, options: ListingOptions, ctx: Context
   } else if (error.direction === "backward") {
     error.withHint("Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.");
   } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {
-    error.withHint(`Everything before the failure was written. To continue from there, run:\n${nextCommand(ctx.argv, "after", error.resumeCursor).line}`);
+    const next = nextCommand(ctx.argv, "after", error.resumeCursor);
+    const credentials = next.droppedCredentials ? "\n(--token and -H are left out above: add them again, or set MSGSTAT_TOKEN)" : "";
+    error.withHint(`Everything before the failure was written. To continue from there, run:\n${next.line}${credentials}`);
   } else {
     error.withHint("Nothing was written. Run the same command again once the service recovers.");
   }
