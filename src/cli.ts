@@ -1,75 +1,92 @@
 // Assembles the program and is the one place where errors become exit codes and messages.
 // Commands are loaded only when run, so `msgstat --help` and `--version` load commander alone.
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, type CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
 import type { ApiClient } from "./http/client.js";
 import { colorWanted, stderrLine, type Context, type Io } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
-import { addGlobalOptions, type RawGlobalOptions } from "./commands/shared/global-options.js";
+import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
+import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
 import { resolveTimeZone } from "./commands/shared/time-zone.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
 import { sandboxCommand } from "./commands/sandbox/command.js";
 import { statsCommand } from "./commands/stats/command.js";
+import { completionCommand } from "./commands/completion/command.js";
 import type { CommandSetup } from "./commands/shared/setup.js";
 import packageJson from "../package.json" with { type: "json" };
 
-const EXIT_CODES_HELP = `
-Exit codes:
-  0  success, an empty result included
-  1  the service failed, was unreachable, or sent a response msgstat cannot read
-  2  usage error (nothing was sent)
-  3  not found (HTTP 404)
-  4  not authorised (HTTP 401 or 403)
-  5  stats: the failure rate is above --max-failure-rate (the report is still printed)
-  130  interrupted (Ctrl-C); 143 terminated (SIGTERM)
-
-Environment:
-  MSGSTAT_BASE_URL   service base URL (or --base-url)
-  MSGSTAT_TOKEN      bearer token (or --token)
-  NO_COLOR, FORCE_COLOR
-
-Examples:
-  msgstat messages cmp-spring-sale --search 11
-  msgstat message cmp-spring-sale msg-0000042
-  msgstat messages cmp-spring-sale --status failure --since 24h --all --csv -o failures.csv
-  msgstat sandbox          # a local service to try all of this against`;
+// Program-wide help sections, laid out to the terminal's width by shared/help.ts.
+const PROGRAM_HELP: HelpSection[] = [
+  {
+    heading: "Exit codes:",
+    items: [
+      ["0", "success, an empty result included"],
+      ["1", "the service failed, was unreachable, or sent a response msgstat cannot read"],
+      ["2", "usage error (nothing was sent)"],
+      ["3", "not found (HTTP 404)"],
+      ["4", "not authorised (HTTP 401 or 403)"],
+      ["5", "stats: the failure rate is above --max-failure-rate (the report is still printed)"],
+      ["130", "interrupted (Ctrl-C)"],
+      ["143", "terminated (SIGTERM)"],
+    ],
+  },
+  {
+    heading: "Environment:",
+    items: [
+      ["MSGSTAT_BASE_URL", "service base URL (or --base-url)"],
+      ["MSGSTAT_TOKEN", "bearer token (or --token)"],
+      ["NO_COLOR, FORCE_COLOR", "no colour; colour even when piped"],
+    ],
+  },
+  {
+    heading: "Examples:",
+    examples: [
+      { command: "msgstat sandbox", comment: "a local service to try all of this against" },
+      { command: "msgstat messages cmp-spring-sale --search 11" },
+      { command: "msgstat message cmp-spring-sale msg-spring-0000042" },
+      { command: "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv" },
+    ],
+  },
+];
 
 interface RunState {
   client?: ApiClient;
   verbose: boolean;
 }
 
-function buildProgram(io: Io, state: RunState): Command {
-  const program = new Command("msgstat")
+/** The whole command line: the program, its commands and their options (for tests and completion). */
+export function buildProgram(io: Io, argv: readonly string[] = []): AnyCommand {
+  return assemble(io, { verbose: false }, argv);
+}
+
+function assemble(io: Io, state: RunState, argv: readonly string[]) {
+  // Positional: the program's options come before a command's name; after it, the command's own
+  // (which include the global ones where the command talks to the service).
+  const program = addGlobalOptions(new Command("msgstat"))
     .description("Inspect the delivery status of messaging campaigns.")
     .version(packageJson.version, "-V, --version")
-    .showHelpAfterError("(add --help for usage)")
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-    })
-    .addHelpText("after", EXIT_CODES_HELP);
-  addGlobalOptions(program);
+    .enablePositionalOptions();
+  addHelpSections(program, ...PROGRAM_HELP);
 
-  const setup: CommandSetup = {
-    context: (command) => contextFor(command, io, state),
-    // The same options on every subcommand, so they may come after its name too.
-    withGlobals: (command) => addGlobalOptions(command),
-  };
-  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), statsCommand(setup), sandboxCommand(setup)]) {
-    command.exitOverride().configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) }).showHelpAfterError("(add --help for usage)");
-    program.addCommand(command);
+  const setup: CommandSetup = { context: (command) => contextFor(command, io, state, argv) };
+  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), statsCommand(setup), sandboxCommand(setup), completionCommand(setup)]) program.addCommand(command);
+  for (const command of [program, ...program.commands]) {
+    command
+      .exitOverride()
+      .showHelpAfterError("(add --help for usage)")
+      .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+    configureHelp(command, () => io.columns);
   }
   return program;
 }
 
-function contextFor(command: Command, io: Io, state: RunState): Context {
-  const globals = command.optsWithGlobals<RawGlobalOptions>();
+function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly string[]): Context {
+  const globals = globalOptionsOf(command);
   state.verbose = globals.verbose === true;
   const warn = (line: string) => stderrLine(io, "warning: ", line);
   return {
     ...io,
+    argv,
     color: colorWanted(io, globals.color === false),
     stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
     timeZone: resolveTimeZone(globals.tz, io.env),
@@ -94,7 +111,7 @@ function contextFor(command: Command, io: Io, state: RunState): Context {
 /** Runs msgstat with these arguments (without node and the script) and returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const state: RunState = { verbose: argv.includes("-v") || argv.includes("--verbose") };
-  const program = buildProgram(io, state);
+  const program = assemble(io, state, argv);
   try {
     if (argv.length === 0) {
       program.outputHelp();

@@ -19,6 +19,8 @@ export interface Io {
 }
 
 export interface Context extends Io {
+  /** The arguments msgstat was run with (without node and the script), for hints that repeat the command. */
+  argv: readonly string[];
   /** Colour on stdout: a terminal, and neither --no-color nor NO_COLOR (FORCE_COLOR overrides both ways). */
   color: boolean;
   /** Colour on stderr (the spinner), by the same rules for stderr's terminal. */

@@ -92,10 +92,29 @@ function wrap(text: string, width: number, indent = ""): string {
   return [...lines, line].join("\n");
 }
 
+/** The fields --fields knows, as one sentence (the derived ones aside). */
+export function fieldHelpText(): string {
+  return `${fieldNames(MESSAGE).join(", ")}; dotted paths into them (values.<name>, templateBody.body, batches.0.originalFileName, messageAttempts.-1.errorCode, where -1 is the last).`;
+}
+
 export function fieldHelp(): string {
-  const plain = `Fields (--fields): ${fieldNames(MESSAGE).join(", ")}; dotted paths into them (values.<name>, templateBody.body, batches.0.originalFileName, messageAttempts.-1.errorCode, where -1 is the last).`;
   const derived = Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => `  ${name}: ${describe}`).join("\n");
-  return `${wrap(plain, 96, "  ")}\nDerived fields:\n${derived}`;
+  return `${wrap(`Fields (--fields): ${fieldHelpText()}`, 78, "  ")}\nDerived fields:\n${derived}`;
+}
+
+/** Every path --fields accepts that can be named in advance (lists at index 0, maps by their own name): for shell completion. */
+export function fieldPaths(): string[] {
+  const paths: string[] = [];
+  const walk = (shape: Shape, prefix: string) => {
+    for (const [name, field] of Object.entries(shape.fields ?? {})) {
+      const path = `${prefix}${name}`;
+      paths.push(path);
+      if (field.kind === "object") walk(field, `${path}.`);
+      if (field.kind === "list" && field.of?.kind === "object") walk(field.of, `${path}.0.`);
+    }
+  };
+  walk(MESSAGE, "");
+  return [...paths, ...Object.keys(DERIVED_FIELDS)];
 }
 
 /** Compiles a --fields list; an unknown name is a usage error that lists the valid ones. */

@@ -31,13 +31,18 @@ export interface SelectionOutcome {
   continueAt?: { direction: "after" | "before"; cursor: string | undefined };
   stoppedEarlyAtSince: boolean;
   undatedSkipped: number;
+  /** latestStatus of every message read while filtering ("" when it has none), for "nothing matched; statuses seen: ...". */
+  statusesSeen: Map<string, number>;
 }
+
+// Enough distinct statuses to name them all in a note; a hostile server cannot grow the map past it.
+const MAX_STATUSES_SEEN = 20;
 
 /** A message by its place in a page that was read. */
 type Position = { index: number; read: PageRead };
 
 export class MessageSelector {
-  readonly outcome: SelectionOutcome = { printed: 0, seen: 0, stoppedEarlyAtSince: false, undatedSkipped: 0 };
+  readonly outcome: SelectionOutcome = { printed: 0, seen: 0, stoppedEarlyAtSince: false, undatedSkipped: 0, statusesSeen: new Map() };
   readonly reader: PageReader;
   private readonly backward: boolean;
   /** Filters are applied here (--status, --since, --until), so fewer messages may be kept than read. */
@@ -141,7 +146,9 @@ export class MessageSelector {
 
   private matches(message: CheckedMessage): boolean {
     const { statuses, since, until } = this.selection;
-    if (statuses && !statuses.has(readField(MESSAGE, message, "latestStatus") ?? "")) return false;
+    const status = readField(MESSAGE, message, "latestStatus") ?? "";
+    this.countStatus(status);
+    if (statuses && !statuses.has(status)) return false;
     if (since === undefined && until === undefined) return true;
     const at = instantOf(readField(MESSAGE, message, "createdAt"));
     if (at === undefined) {
@@ -149,6 +156,13 @@ export class MessageSelector {
       return false;
     }
     return (since === undefined || at >= since) && (until === undefined || at <= until);
+  }
+
+  private countStatus(status: string): void {
+    const seen = this.outcome.statusesSeen;
+    const count = seen.get(status);
+    if (count !== undefined) seen.set(status, count + 1);
+    else if (seen.size < MAX_STATUSES_SEEN) seen.set(status, 1);
   }
 
   /**

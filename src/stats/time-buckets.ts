@@ -5,7 +5,8 @@
 // boundary comes from the zone, never from dividing by a fixed length.
 import type { TimeZone } from "../core/time.js";
 
-export type Interval = "hour" | "day";
+export const INTERVALS = ["hour", "day"] as const;
+export type Interval = (typeof INTERVALS)[number];
 
 export const INTERVAL_MS: Record<Interval, number> = { hour: 3_600_000, day: 86_400_000 };
 

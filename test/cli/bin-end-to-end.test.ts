@@ -15,7 +15,7 @@ describe("bin/msgstat.js", () => {
   it("--help explains every command, the exit codes and the environment, with examples", async () => {
     const { code, stdout, stderr } = await runBin(["--help"]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    for (const text of ["Usage: msgstat", "messages", "batch", "message", "sandbox", "--base-url", "--token", "--no-color", "--verbose", "Exit codes:", "0  success", "2  usage error", "3  not found", "4  not authorised", "130  interrupted", "MSGSTAT_BASE_URL", "MSGSTAT_TOKEN", "Examples:"]) {
+    for (const text of ["Usage: msgstat", "messages", "batch", "message", "sandbox", "--base-url", "--token", "--no-color", "--verbose", "Exit codes:", "  0    success", "  2    usage error", "  3    not found", "  4    not authorised", "  130  interrupted", "  143  terminated", "MSGSTAT_BASE_URL", "MSGSTAT_TOKEN", "Examples:"]) {
       expect(stdout).toContain(text);
     }
   });
@@ -38,7 +38,7 @@ describe("bin/msgstat.js", () => {
   it("a listing: exact JSONL and the hint, exit 0", async () => {
     const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 5 });
     const result = await runBin(["messages", "cmp-spring-sale", "-n", "5", "--jsonl"], { env: { MSGSTAT_BASE_URL: sandbox.url } });
-    expect(result).toEqual({ code: 0, stdout: jsonlText(page.data), stderr: moreHint(5, "after", page.pageData.endCursor!) });
+    expect(result).toEqual({ code: 0, stdout: jsonlText(page.data), stderr: moreHint(["messages", "cmp-spring-sale", "-n", "5", "--jsonl"], 5, "after", page.pageData.endCursor!) });
   });
 
   it("a piped table has no colour even though the child's env has none of the colour switches", async () => {
@@ -50,7 +50,7 @@ describe("bin/msgstat.js", () => {
 
   it("an error: exit 3 for a campaign that does not exist", async () => {
     const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-nope"]);
-    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n' });
+    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n' });
   });
 
   it("a usage error: exit 2 and no request", async () => {

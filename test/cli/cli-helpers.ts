@@ -90,17 +90,48 @@ export function jsonlText(objects: readonly unknown[]): string {
   return objects.map((object) => JSON.stringify(object) + "\n").join("");
 }
 
-/** The continuation hint printed on stderr after a listing cut short by --limit. */
-export function moreHint(printed: number, direction: "after" | "before", cursor: string): string {
-  const how = direction === "after" ? `--after ${cursor}, or use --all for every message` : `--before ${cursor}`;
-  return `Showing ${printed} ${printed === 1 ? "message" : "messages"}; more may follow. For the next ones run the same command with ${how}.\n`;
+/** A word as msgstat's hints quote it for a POSIX shell. */
+export function quoted(word: string): string {
+  return /^[A-Za-z0-9_=+/.,:@%-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** The words of a line a POSIX shell would see (bare words and single quotes: what msgstat prints). */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const match of line.matchAll(/(?:[^\s'\\]+|'[^']*'|\\.)+/g)) {
+    words.push(match[0].replace(/'([^']*)'|\\(.)|([^'\\]+)/g, (_all, inQuotes: string | undefined, escaped: string | undefined, bare: string | undefined) => inQuotes ?? escaped ?? bare ?? ""));
+  }
+  return words;
+}
+
+/**
+ * The continuation hint printed on stderr after a listing cut short by --limit, for msgstat run with
+ * `argv` (what main() was given): the whole next command, alone on its line.
+ */
+export function moreHint(argv: readonly string[], printed: number, direction: "after" | "before", cursor: string): string {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--after" || argv[i] === "--before") i++;
+    else kept.push(argv[i]!);
+  }
+  const command = ["msgstat", ...kept, `--${direction}`, cursor].map(quoted).join(" ");
+  const more = direction === "after" ? "Or add --all for every message.\n" : "";
+  return `Showing ${printed} ${printed === 1 ? "message" : "messages"}; more may follow. For the next ${direction === "after" ? "ones" : "newer ones"}, run:\n${command}\n${more}`;
+}
+
+/** The next command of a continuation hint, as words (without "msgstat"). */
+export function hintCommand(stderr: string): string[] {
+  const line = stderr.split("\n").find((candidate) => candidate.startsWith("msgstat "));
+  if (!line) throw new Error(`no command in the hint: ${stderr}`);
+  return shellWords(line).slice(1);
 }
 
 /** The cursor named in a continuation hint. */
 export function hintCursor(stderr: string, direction: "after" | "before"): string {
-  const match = new RegExp(`--${direction} (\\S+?)[.,]?(?: |$)`, "m").exec(stderr);
-  if (!match?.[1]) throw new Error(`no --${direction} hint in: ${stderr}`);
-  return match[1];
+  const words = hintCommand(stderr);
+  const at = words.lastIndexOf(`--${direction}`);
+  if (at < 0 || words[at + 1] === undefined) throw new Error(`no --${direction} in the hint: ${stderr}`);
+  return words[at + 1]!;
 }
 
 /** Newest failed attempt of a listing message, by createdAt: what lastErrorType/lastErrorCode mean. */

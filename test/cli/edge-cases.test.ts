@@ -11,6 +11,7 @@ import { shellWord } from "../../src/core/text.js";
 import { startProgress } from "../../src/render/spinner.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../support/run-cli.js";
+import { hintCursor } from "./cli-helpers.js";
 
 const UTC = TimeZone.named("UTC")!;
 
@@ -54,11 +55,13 @@ describe("advice after a failure part way", () => {
     expect(result.stderr.split("\n")[1]).toBe("  Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.");
   });
 
-  it("a failure that would happen again (HTTP 400) gets no 'run it again'", async () => {
+  it("a failure that would happen again (HTTP 400) gets no 'run it again': a refused cursor is a usage error", async () => {
     const s = await serve();
-    const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "--after", "bogus"]);
-    expect(result.code).toBe(1);
-    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "-n", "1", "--page-size", "1"]);
+    const bogus = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "--after", `${hintCursor(result.stderr, "after")}x`]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("the cursor does not belong to this listing or query");
+    expect(bogus.stderr).not.toMatch(/again/);
   });
 });
 

@@ -34,7 +34,7 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     ["--timeout 0", ["--timeout", "0"], 'msgstat: --timeout must be a number of seconds above 0 (at most 3600), not "0"\n'],
     ["--retries many", ["--retries", "many"], 'msgstat: --retries must be a whole number from 0 to 20, not "many"\n'],
     ["-H without a name", ["-H", ": v"], 'msgstat: -H expects "Name: value"; got a header without a valid name\n'],
-    ["--format xml", ["--format", "xml"], `error: option '--format <format>' argument 'xml' is invalid. Allowed choices are table, json, jsonl, csv.\n${HELP}`],
+    ["--format xml", ["--format", "xml"], 'msgstat: --format must be one of table, tsv, json, jsonl, csv, not "xml"\n'],
     ["an unknown option", ["--bogus"], `error: unknown option '--bogus'\n${HELP}`],
     ["--limit without a value", ["--limit"], `error: option '-n, --limit <n>' argument missing\n${HELP}`],
   ])("messages with %s", async (_name, args, stderr) => {
@@ -48,13 +48,36 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     ["a missing batch id", ["batch", "cmp-spring-sale"], `error: missing required argument 'batchId'\n${HELP}`],
     ["an empty campaign id", ["messages", " "], "msgstat: <campaignId> may not be empty\n"],
     ["an empty message id", ["message", "cmp-spring-sale", ""], "msgstat: <messageId> may not be empty\n"],
-    ["message with an empty -o", ["message", "cmp-spring-sale", "m1", "-o", ""], "msgstat: -o needs a file name\n"],
+    ["message with an empty -o", ["message", "cmp-spring-sale", "m1", "-o", ""], 'msgstat: --output must be a file name, not ""\n'],
     ["an unknown command", ["mesages", "cmp-spring-sale"], `error: unknown command 'mesages'\n(Did you mean messages?)\n${HELP}`],
   ])("%s", async (_name, args, stderr) => {
     const before = sandbox.requests.length;
     const withUrl = args[0] === "messages" && args[1] === "cmp-spring-sale" ? [] : ["--base-url", sandbox.url];
     const result = await runCli([...withUrl, ...args], { now: NOW });
     expect(result).toEqual({ code: 2, stdout: "", stderr });
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  // One style for every number and choice of every command: checked as the flag is read, exit 2, the flag named.
+  it.each<[string[], string]>([
+    [["messages", "c", "--limit", "ten"], '--limit must be a whole number of at least 1, not "ten"'],
+    [["messages", "c", "-n", "1e3"], '--limit must be a whole number of at least 1, not "1e3"'],
+    [["batch", "c", "b", "--page-size", "abc"], '--page-size must be a whole number from 1 to 1000 (the API\'s limit), not "abc"'],
+    [["messages", "c", "--after", " "], '--after must be a cursor, not " "'],
+    [["messages", "c", "--timeout", "soon"], '--timeout must be a number of seconds above 0 (at most 3600), not "soon"'],
+    [["--retries", "-1", "messages", "c"], '--retries must be a whole number from 0 to 20, not "-1"'],
+    [["message", "c", "m", "--retries", "1.5"], '--retries must be a whole number from 0 to 20, not "1.5"'],
+    [["stats", "c", "--interval", "week"], '--interval must be one of hour, day, not "week"'],
+    [["stats", "c", "--csv", "--by", "nope"], '--by must be one of status, error, batch, attempts, time, not "nope"'],
+    [["stats", "c", "--batch", ""], '--batch must be a batch id, not ""'],
+    [["sandbox", "--port", "70000"], '--port must be a whole number from 0 to 65535, not "70000"'],
+    [["sandbox", "--fail-rate", "2"], '--fail-rate must be a number from 0 to 1, not "2"'],
+    [["sandbox", "--latency", "-1"], '--latency must be a number from 0 to 600000, not "-1"'],
+    [["sandbox", "--rate-limit", "0"], '--rate-limit must be a number above 0, not "0"'],
+    [["sandbox", "--seed", "x"], '--seed must be a whole number, not "x"'],
+  ])("%j: exit 2, %s", async (args, message) => {
+    const before = sandbox.requests.length;
+    expect(await runCli(["--base-url", sandbox.url, ...args], { now: NOW })).toEqual({ code: 2, stdout: "", stderr: `msgstat: ${message}\n` });
     expect(sandbox.requests.length).toBe(before);
   });
 
@@ -68,7 +91,7 @@ describe("usage errors: exit 2, a plain message, no request", () => {
 describe("HTTP failures as exit codes", () => {
   it("a campaign that does not exist: exit 3, one line, stdout empty", async () => {
     const result = await cli(sandbox, ["messages", "cmp-nope", "--csv"]);
-    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n' });
+    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n' });
   });
 
   it.each([[[]], [["--json"]], [["--jsonl"]]])("a 404 leaves stdout empty in every format (%j)", async (format) => {
@@ -170,7 +193,7 @@ describe("-o, --output", () => {
     writeFileSync(target, "old content\n");
     const piped = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--csv", "--page-size", "60"]);
     const toFile = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--csv", "--page-size", "60", "-o", target]);
-    expect(toFile).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(toFile).toEqual({ code: 0, stdout: "", stderr: `wrote 200 messages to ${target}\n` });
     expect(readFileSync(target, "utf8")).toBe(piped.stdout);
     expect(readdirSync(dir)).toEqual(["all.csv"]);
   });
@@ -181,6 +204,7 @@ describe("-o, --output", () => {
     const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 4 });
     const result = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "4", "--jsonl", "-o", target]);
     expect(result.code).toBe(0);
+    expect(result.stderr.split("\n")[0]).toBe(`wrote 4 messages to ${target}, cut short by --limit 4: more may follow`);
     expect(result.stderr).toContain(`--after ${page.pageData.endCursor}`);
     expect(readFileSync(target, "utf8")).toBe(jsonlText(page.data));
   });
@@ -209,7 +233,7 @@ describe("-o, --output", () => {
     const dir = folder();
     const target = path.join(dir, "one.json");
     const result = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000005", "--json", "-o", target]);
-    expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote message msg-spring-0000005 to ${target}\n` });
     const sent = await (await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages/msg-spring-0000005`)).text();
     expect(readFileSync(target, "utf8")).toBe(sent + "\n");
   });

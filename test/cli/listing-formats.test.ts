@@ -38,7 +38,7 @@ describe("JSON", () => {
   it("prints the first 50 messages exactly as the server sent them, and how to go on", async () => {
     const page = await serverPage(sandbox, CAMPAIGN, { limit: 50 });
     const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--json"]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: moreHint(50, "after", page.pageData.endCursor!) });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: moreHint(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--json"], 50, "after", page.pageData.endCursor!) });
     expect(stdout).toBe(jsonArrayText(page.data));
     expect(JSON.parse(stdout)).toEqual(page.data);
     expect(urls).toEqual([`${CAMPAIGN}?limit=50`]);
@@ -184,10 +184,12 @@ describe("fields", () => {
     const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--csv", "--fields", "id,errorCode"]);
     expect({ code, stdout, urls }).toEqual({ code: 2, stdout: "", urls: [] });
     expect(stderr).toBe(`msgstat: --fields: unknown field "errorCode"
-  Fields (--fields): id, createdAt, updatedAt, recipient, values, fullMessage, latestStatus,
-    templateBodyId, campaignId, templateBody, batches, messageAttempts, attempts, language,
-    batchId, creatorEmail, numAttempts; dotted paths into them (values.<name>, templateBody.body,
-    batches.0.originalFileName, messageAttempts.-1.errorCode, where -1 is the last).
+  Fields (--fields): id, createdAt, updatedAt, recipient, values, fullMessage,
+    latestStatus, templateBodyId, campaignId, templateBody, batches,
+    messageAttempts, attempts, language, batchId, creatorEmail, numAttempts;
+    dotted paths into them (values.<name>, templateBody.body,
+    batches.0.originalFileName, messageAttempts.-1.errorCode, where -1 is the
+    last).
   Derived fields:
     attemptCount: number of attempts (numAttempts, or the attempts listed)
     lastAttemptStatus: status of the newest attempt
@@ -201,7 +203,7 @@ describe("fields", () => {
   it("--help of messages documents the derived fields and the CSV default columns", async () => {
     const { code, stdout } = await cli(sandbox, ["messages", "--help"]);
     expect(code).toBe(0);
-    for (const name of ["attemptCount", "lastAttemptStatus", "lastAttemptAt", "lastErrorType", "lastErrorCode", "batchFile", "CSV default columns: id, recipient, latestStatus"]) expect(stdout).toContain(name);
+    for (const name of ["attemptCount", "lastAttemptStatus", "lastAttemptAt", "lastErrorType", "lastErrorCode", "batchFile", "CSV default columns: id,"]) expect(stdout).toContain(name);
   });
 });
 

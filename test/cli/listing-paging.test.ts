@@ -17,6 +17,12 @@ useListingSandbox(CAMPAIGN, (started, messages) => {
 
 const parseJsonl = (text: string) => text.trimEnd().split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Message);
 const at = (message: Message) => Date.parse(message.createdAt);
+/** "success 120, failure 50, created 30": each latestStatus with its count, most first. */
+const statusCounts = (messages: Message[]) => {
+  const counts = new Map<string, number>();
+  for (const message of messages) counts.set(message.latestStatus, (counts.get(message.latestStatus) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status} ${n}`).join(", ");
+};
 
 describe("filters with --limit across pages", () => {
   it.each<[string, string[], (m: Message) => boolean, number]>([
@@ -28,7 +34,8 @@ describe("filters with --limit across pages", () => {
   ])("%s: the first matches in order, then a hint that continues without skipping or repeating", async (_name, filter, keep, limit) => {
     const matching = all.filter(keep);
     expect(matching.length).toBeGreaterThan(2 * limit);
-    const first = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", ...filter, "-n", String(limit), "--page-size", "5", "--jsonl"]);
+    const args = ["messages", "cmp-spring-sale", ...filter, "-n", String(limit), "--page-size", "5", "--jsonl"];
+    const first = await cliWithRequests(sandbox, args);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(jsonlText(matching.slice(0, limit)));
     // Pages of --page-size 5, and at most one more request: the probe for the cursor of a message inside a page.
@@ -36,7 +43,7 @@ describe("filters with --limit across pages", () => {
     expect(pages.length).toBeGreaterThan(1);
     expect(first.urls.length - pages.length).toBeLessThanOrEqual(1);
     const cursor = hintCursor(first.stderr, "after");
-    expect(first.stderr).toBe(moreHint(limit, "after", cursor));
+    expect(first.stderr).toBe(moreHint(["--base-url", sandbox.url, ...args], limit, "after", cursor));
 
     const second = await cli(sandbox, ["messages", "cmp-spring-sale", ...filter, "-n", String(limit), "--page-size", "5", "--jsonl", "--after", cursor]);
     expect(second.code).toBe(0);
@@ -48,7 +55,7 @@ describe("filters with --limit across pages", () => {
     expect(first.urls).toEqual([`${CAMPAIGN}?limit=13`]);
     expect(first.stdout).toBe(jsonlText(all.slice(0, 13)));
     const cursor = hintCursor(first.stderr, "after");
-    expect(first.stderr).toBe(moreHint(13, "after", cursor));
+    expect(first.stderr).toBe(moreHint(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "-n", "13", "--jsonl"], 13, "after", cursor));
     const second = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "13", "--jsonl", "--after", cursor]);
     expect(second.stdout).toBe(jsonlText(all.slice(13, 26)));
   });
@@ -78,13 +85,14 @@ describe("--before", () => {
     ["several pages walked backwards", ["--page-size", "2"]],
   ])("--before C --limit 5 gives the 5 messages just before C, newest first (%s)", async (_name, paging) => {
     const cursor = await cursorAt(sandbox, CAMPAIGN, 40);
-    const first = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--before", cursor, "-n", "5", "--jsonl", ...paging]);
+    const args = ["messages", "cmp-spring-sale", "--before", cursor, "-n", "5", "--jsonl", ...paging];
+    const first = await cliWithRequests(sandbox, args);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(jsonlText(all.slice(35, 40)));
     expect(first.urls.every((url) => url.includes(`before=${cursor}`) || url.includes("before="))).toBe(true);
     // The hint walks further back: the five before those, again newest first.
     const back = hintCursor(first.stderr, "before");
-    expect(first.stderr).toBe(moreHint(5, "before", back));
+    expect(first.stderr).toBe(moreHint(["--base-url", sandbox.url, ...args], 5, "before", back));
     const second = await cli(sandbox, ["messages", "cmp-spring-sale", "--before", back, "-n", "5", "--jsonl", ...paging]);
     expect(second.stdout).toBe(jsonlText(all.slice(30, 35)));
   });
@@ -224,7 +232,7 @@ describe("--search and --status as sent and as warned", () => {
     expect(result).toEqual({
       code: 0,
       stdout: "id,recipient,latestStatus,createdAt,attemptCount,lastErrorType,lastErrorCode,batchId,fullMessage\r\n",
-      stderr: "warning: --status bounced: not a status the service is known to send (created, success, failure); filtering on it anyway\nNo messages found.\n",
+      stderr: `warning: --status bounced: not a status the service is known to send (created, success, failure); filtering on it anyway\nNo messages matched. Statuses of the messages read: ${statusCounts(all)}.\n`,
     });
   });
 });

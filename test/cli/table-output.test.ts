@@ -75,7 +75,8 @@ describe("piped", () => {
   it("--no-headers: the rows alone", async () => {
     const withHeader = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "5"]);
     const without = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "5", "--no-headers"]);
-    expect(without).toEqual({ ...withHeader, stdout: withHeader.stdout.slice(PIPED_TABLE_HEADER.length) });
+    // The next command repeats the flags given, --no-headers included.
+    expect(without).toEqual({ ...withHeader, stdout: withHeader.stdout.slice(PIPED_TABLE_HEADER.length), stderr: withHeader.stderr.replace(" -n 5 --after ", " -n 5 --no-headers --after ") });
     expect(without.stdout.split("\n")[0]).toMatch(/^msg-/);
   });
 
@@ -85,7 +86,7 @@ describe("piped", () => {
     expect(result).toEqual({
       code: 0,
       stdout: "id\tvalues.first_name\tlastAttemptStatus\n" + page.data.map((m) => `${m.id}\t${m.values.first_name ?? ""}\t${m.messageAttempts!.at(-1)!.status}\n`).join(""),
-      stderr: moreHint(3, "after", page.pageData.endCursor!),
+      stderr: moreHint(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "-n", "3", "--fields", "id,values.first_name,lastAttemptStatus"], 3, "after", page.pageData.endCursor!),
     });
   });
 });
@@ -267,7 +268,7 @@ describe("spinner", () => {
     expect(toFile.stderr).toContain("Loading messages");
     expect({ code: toFile.code, stdout: toFile.stdout }).toEqual({ code: 0, stdout: "" });
     expect(readFileSync(path.join(dir, "a.jsonl"), "utf8")).toBe(piped.stdout);
-    expect(toFileQuiet.stderr).toBe("");
+    expect(toFileQuiet.stderr).toBe(`wrote 200 messages to ${path.join(dir, "b.jsonl")}\n`);
     // Piped stdout: its reader likely prints to the same screen, so no spinner (as gh does).
     expect(pipedOnTerminal).toEqual(piped);
   });
@@ -303,7 +304,9 @@ describe("spinner", () => {
     const { code, stderr } = await cli(sandbox, ["messages", "cmp-spring-sale", "--status", "failure", "--all", "--page-size", "10", "--csv", "-o", path.join(dir, "a.csv")], { stderrTty: true, env: { TERM: "dumb" }, clock });
     expect(code).toBe(0);
     expect(stderr).not.toContain("\u001b");
-    const lines = stderr.split("\n").filter(Boolean);
+    const [wrote, ...progressLines] = stderr.split("\n").filter(Boolean).reverse();
+    expect(wrote).toBe(`wrote ${all.filter((m) => m.latestStatus === "failure").length.toLocaleString("en-US")} messages to ${path.join(dir, "a.csv")}`);
+    const lines = progressLines.reverse();
     expect(lines.length).toBeGreaterThan(3);
     expect(lines.length).toBeLessThan(Math.ceil(all.length / 10));
     for (const line of lines) expect(line).toMatch(/^Loading messages… \d+ pages, [\d,]+ seen, [\d,]+ kept$/);

@@ -53,9 +53,10 @@ describe("bodies that are not JSON", () => {
   });
 
   it("an error body in JSON shows the server's message", async () => {
+    // A 400 to a person's cursor is a usage error (exit 2) that says what the service said.
     const result = await run({}, ["messages", CAMPAIGN, "--after", "not-a-cursor"]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^msgstat: GET \/campaigns\/cmp-otp-alerts\/messages\?limit=50&after=not-a-cursor answered HTTP 400: .+/);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^msgstat: the service refused --after not-a-cursor with HTTP 400 \(the service said: .+\): the cursor does not belong to this listing or query\n/);
     expectOneOrTwoLines(result.stderr);
   });
 });

@@ -153,7 +153,9 @@ describe("when retries are spent", () => {
     expect(idsOf(result.stdout)).toHaveLength(10);
     const lines = result.stderr.trim().split("\n");
     expect(lines[0]).toMatch(/^msgstat: GET \/campaigns\/cmp-otp-alerts\/messages\?limit=10&after=\S+ failed after 3 attempts: HTTP 503: /);
-    const cursor = /--after (\S+)$/.exec(lines[1]!)?.[1];
+    // The hint: a line, then the whole next command on a line of its own.
+    expect(lines[1]).toBe("  Everything before the failure was written. To continue from there, run:");
+    const cursor = /^ {2}msgstat .* --after (\S+)$/.exec(lines[2]!)?.[1];
     expect(cursor).toBeDefined();
     expect(listingRequests(s).at(-1)!.url).toContain(`after=${cursor}`);
     expect(firstPage.url).not.toContain("after=");

@@ -148,6 +148,22 @@ describe("--max-failure-rate", () => {
     expect(result.stdout).toContain("nothing to check without a final message");
   });
 
+  it("takes a percentage: 5 and 5% are the same threshold, 5 %", async () => {
+    const bare = await stats([CAMPAIGN, "--max-failure-rate", "5", "--json"]);
+    const signed = await stats([CAMPAIGN, "--max-failure-rate", "5%", "--json"]);
+    expect(bare).toEqual(signed);
+    expect(JSON.parse(bare.stdout)).toMatchObject({ threshold: { maxFailureRate: 5 } });
+  });
+
+  it("a bare value below 1 (a fraction copied from the JSON) is taken as a percent, with a warning that spells it out", async () => {
+    const result = await stats([CAMPAIGN, "--max-failure-rate", "0.05", "--json"]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ threshold: { maxFailureRate: 0.05, exceeded: true } });
+    expect(result.stderr.split("\n")[0]).toBe("warning: --max-failure-rate 0.05 means 0.05 %; for 5 % write 5");
+    expect(result.code).toBe(5);
+    // Written with %, it is plainly meant: no warning.
+    expect((await stats([CAMPAIGN, "--max-failure-rate", "0.5%", "--json"])).stderr).not.toContain("warning");
+  });
+
   it("is exit 5 from the real executable too", async () => {
     const result = await runBin(["--base-url", sandbox.url, "stats", CAMPAIGN, "--max-failure-rate", "0", "--json"]);
     expect(result.code).toBe(5);
@@ -160,7 +176,7 @@ describe("-o", () => {
     const folder = scratchFolder("msgstat-stats-");
     const target = path.join(folder, "report.json");
     const result = await stats([CAMPAIGN, "--json", "-o", target]);
-    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote the report of ${campaign.length.toLocaleString("en-US")} messages to ${target}\n` });
     expect(JSON.parse(readFileSync(target, "utf8"))).toMatchObject({ campaignId: CAMPAIGN, totals: { messages: campaign.length } });
     expect(readdirSync(folder)).toEqual(["report.json"]);
   });
@@ -173,6 +189,17 @@ describe("-o", () => {
     expect(result.code).toBe(3);
     expect(readFileSync(target, "utf8")).toBe("yesterday's report\n");
     expect(readdirSync(folder)).toEqual(["report.json"]);
+  });
+
+  it("the extension sets the format: .json is the JSON report, .csv a table (chosen with --by)", async () => {
+    const folder = scratchFolder("msgstat-stats-");
+    expect((await stats([CAMPAIGN, "-o", path.join(folder, "r.json")])).code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(folder, "r.json"), "utf8"))).toMatchObject({ campaignId: CAMPAIGN });
+    expect((await stats([CAMPAIGN, "--by", "status", "-o", path.join(folder, "s.csv")])).code).toBe(0);
+    expect(readFileSync(path.join(folder, "s.csv"), "utf8").split("\r\n")[0]).toBe((await stats([CAMPAIGN, "--csv", "--by", "status"])).stdout.split("\r\n")[0]);
+    expect(await stats([CAMPAIGN, "-o", path.join(folder, "t.csv")])).toEqual({ code: 2, stdout: "", stderr: `msgstat: -o ${path.join(folder, "t.csv")} writes one table: choose it with --by status|error|batch|attempts|time\n` });
+    const contradiction = await stats([CAMPAIGN, "--json", "-o", path.join(folder, "u.csv")]);
+    expect({ code: contradiction.code, first: contradiction.stderr.split("\n")[0] }).toEqual({ code: 2, first: `msgstat: --json contradicts -o ${path.join(folder, "u.csv")}: a .csv file is csv` });
   });
 
   it("a report for a person in a file has no colour even from a terminal", async () => {
@@ -258,7 +285,7 @@ describe("usage errors (nothing is sent)", () => {
     [["--json", "--csv", "--by", "status"], /choose one output format/],
     [["--max-failure-rate", "lots"], /--max-failure-rate must be a percent from 0 to 100/],
     [["--max-failure-rate", "120"], /--max-failure-rate must be a percent/],
-    [["--interval", "week"], /argument 'week' is invalid/],
+    [["--interval", "week"], /--interval must be one of hour, day, not "week"/],
   ])("%j", async (args, message) => {
     const before = sandbox.requests.length;
     const result = await stats([CAMPAIGN, ...args]);

@@ -1,15 +1,20 @@
 // `msgstat messages <campaignId>` and `msgstat batch <campaignId> <batchId>`.
-import { Command } from "commander";
-import { requireId } from "../shared/arguments.js";
+import { Command } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
+import { requireId } from "../shared/option-values.js";
+import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addHelpSections, type HelpSection } from "../shared/help.js";
 import type { CommandSetup } from "../shared/setup.js";
-import { DEFAULT_CSV_FIELDS, fieldHelp } from "../../render/fields.js";
-import { addListingOptions } from "./flags.js";
-import type { RawListingOptions } from "./options.js";
+import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
+import { addListingOptions, type ListingFlags } from "./flags.js";
 
 // Built from the field catalogue itself, so the help can never list a field that --fields refuses.
-const FIELDS_HELP = `\n${fieldHelp()}\nCSV default columns: ${DEFAULT_CSV_FIELDS.join(", ")}.`;
+const FIELDS_HELP: HelpSection[] = [
+  { heading: "Fields (--fields):", text: `${fieldHelpText()} CSV default columns: ${DEFAULT_CSV_FIELDS.join(", ")}.` },
+  { heading: "Derived fields:", items: Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => [name, describe]) },
+];
 
-async function run(setup: CommandSetup, listing: { campaignId: string; batchId?: string }, raw: RawListingOptions, command: Command): Promise<void> {
+async function run(setup: CommandSetup, listing: { campaignId: string; batchId?: string }, raw: ListingFlags, command: AnyCommand): Promise<void> {
   const ctx = setup.context(command);
   const [{ parseListingOptions }, { runListing }] = await Promise.all([import("./options.js"), import("./run.js")]);
   const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
@@ -18,33 +23,39 @@ async function run(setup: CommandSetup, listing: { campaignId: string; batchId?:
   await runListing(listing, options, ctx);
 }
 
-export function messagesCommand(setup: CommandSetup): Command {
-  const command = new Command("messages")
-    .description("list a campaign's messages, newest first")
-    .argument("<campaignId>", "the campaign");
-  addListingOptions(setup.withGlobals(command))
-    .addHelpText("after", `${FIELDS_HELP}
-
-Examples:
-  msgstat messages cmp-spring-sale --search 11
-  msgstat messages cmp-spring-sale --status failure --since 24h --all --csv -o failures.csv
-  msgstat messages cmp-spring-sale --all --jsonl | jq -r .recipient
-  msgstat messages cmp-spring-sale --fields id,recipient,values.name,lastErrorCode`)
-    .action((campaignId: string, raw: RawListingOptions, cmd: Command) => run(setup, { campaignId }, raw, cmd));
+export function messagesCommand(setup: CommandSetup) {
+  const command = addGlobalOptions(addListingOptions(
+    new Command("messages")
+      .description("list a campaign's messages, newest first")
+      .argument("<campaignId>", "the campaign"),
+  ), GLOBAL_OPTIONS_HEADING)
+    .action((campaignId, raw, cmd) => run(setup, { campaignId }, raw, cmd));
+  addHelpSections(command, ...FIELDS_HELP, {
+    heading: "Examples:",
+    examples: [
+      { command: "msgstat messages cmp-spring-sale --search 11" },
+      { command: "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv" },
+      { command: "msgstat messages cmp-spring-sale --all --jsonl | jq -r .recipient" },
+      { command: "msgstat messages cmp-spring-sale --fields id,recipient,values.first_name,lastErrorCode" },
+    ],
+  });
   return command;
 }
 
-export function batchCommand(setup: CommandSetup): Command {
-  const command = new Command("batch")
-    .description("list the messages of one batch (uploaded file) of a campaign, newest first")
-    .argument("<campaignId>", "the campaign")
-    .argument("<batchId>", "the batch");
-  addListingOptions(setup.withGlobals(command))
-    .addHelpText("after", `${FIELDS_HELP}
-
-Examples:
-  msgstat batch cmp-spring-sale bat-spring-sale-1
-  msgstat batch cmp-spring-sale bat-spring-sale-1 --status failure --all --csv -o batch-failures.csv`)
-    .action((campaignId: string, batchId: string, raw: RawListingOptions, cmd: Command) => run(setup, { campaignId, batchId }, raw, cmd));
+export function batchCommand(setup: CommandSetup) {
+  const command = addGlobalOptions(addListingOptions(
+    new Command("batch")
+      .description("list the messages of one batch (uploaded file) of a campaign, newest first")
+      .argument("<campaignId>", "the campaign")
+      .argument("<batchId>", "the batch"),
+  ), GLOBAL_OPTIONS_HEADING)
+    .action((campaignId, batchId, raw, cmd) => run(setup, { campaignId, batchId }, raw, cmd));
+  addHelpSections(command, ...FIELDS_HELP, {
+    heading: "Examples:",
+    examples: [
+      { command: "msgstat batch cmp-spring-sale bat-spring-w1" },
+      { command: "msgstat batch cmp-spring-sale bat-spring-w1 --status failure --all -o batch-failures.csv" },
+    ],
+  });
   return command;
 }

@@ -10,11 +10,13 @@ import { renderJson, renderJsonl } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
-import { shellWord } from "../../core/text.js";
 import { formatWallTime } from "../../core/time.js";
-import { progressText } from "../shared/progress.js";
-import { describeWindow } from "../shared/filters.js";
 import { renderTable } from "../../render/table.js";
+import { progressText } from "../shared/progress.js";
+import { describeWindow, nothingMatched } from "../shared/filters.js";
+import { nextCommand } from "../shared/next-command.js";
+import { count } from "../shared/output-file.js";
+import { explainNotFound, explainRefusedCursor } from "../shared/service-errors.js";
 import type { ListingOptions } from "./options.js";
 
 export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
@@ -23,10 +25,10 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   if (window && ctx.verbose) ctx.note(window);
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
-  const toTerminal = options.output === undefined && ctx.stdoutIsTTY;
-  const sink = options.output !== undefined ? await atomicFileSink(options.output) : streamSink(ctx.stdout);
+  const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
+  const sink = options.outputFile !== undefined ? await atomicFileSink(options.outputFile) : streamSink(ctx.stdout);
   // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
-  const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.output !== undefined);
+  const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
   const selector: MessageSelector = new MessageSelector(client, { listing, ...options, onPage: () => progress.update(progressText("Loading messages…", selector)) });
   try {
     const chunks = withProgress(selector, progress, sink, toTerminal);
@@ -35,8 +37,9 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   } catch (error) {
     progress.stop();
     await sink.discard();
-    if (error instanceof PagingError) explainResume(error, options);
-    throw error;
+    if (error instanceof PagingError) explainResume(error, options, ctx);
+    const cursor = options.before !== undefined ? { flag: "--before" as const, value: options.before } : { flag: "--after" as const, value: options.after };
+    throw explainNotFound(explainRefusedCursor(error, cursor, selector.reader.pagesRead === 0), listing);
   }
   progress.stop();
   reportOutcome(selector, options, ctx);
@@ -50,9 +53,12 @@ async function render(options: ListingOptions, fields: Field[] | undefined, list
       return renderJsonl(chunks, sink, fields);
     case "csv":
       return renderCsv(chunks, sink, { fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }), guardFormulas: options.guardFormulas });
-    case "table": {
-      const palette = await loadPalette(ctx.color && toTerminal);
-      await renderTable(chunks, sink, { tty: toTerminal, columns: ctx.columns, palette, fields, batchId: listing.batchId, timeZone: ctx.timeZone, wide: options.wide, headers: options.headers });
+    case "table":
+    case "tsv": {
+      // tsv: the table's plain, tab-separated form, even on a terminal.
+      const tty = toTerminal && options.format === "table";
+      const palette = await loadPalette(ctx.color && tty);
+      await renderTable(chunks, sink, { tty, columns: ctx.columns, palette, fields, batchId: listing.batchId, timeZone: ctx.timeZone, wide: options.wide, headers: options.headers });
       return;
     }
   }
@@ -75,14 +81,16 @@ async function* withProgress(selector: MessageSelector, progress: Progress, sink
 }
 
 /** Where a later run can take over, when trying again can help at all (not after a 400, 404 or a bad response). */
-function explainResume(error: PagingError, options: ListingOptions): void {
+function explainResume(error: PagingError, options: ListingOptions, ctx: Context): void {
   if (!error.transient) return;
-  if (options.output !== undefined) {
-    error.withHint(`${options.output} was left as it was. Run the same command again once the service recovers.`);
+  if (options.outputFile !== undefined) {
+    error.withHint(`${options.outputFile} was left as it was. Run the same command again once the service recovers.`);
   } else if (error.direction === "backward") {
     error.withHint("Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.");
   } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {
-    error.withHint(`Everything before the failure was written. To continue from there, run the same command with --after ${shellWord(error.resumeCursor)}`);
+    const next = nextCommand(ctx.argv, "after", error.resumeCursor);
+    const credentials = next.droppedCredentials ? "\n(--token and -H are left out above: add them again, or set MSGSTAT_TOKEN)" : "";
+    error.withHint(`Everything before the failure was written. To continue from there, run:\n${next.line}${credentials}`);
   } else {
     error.withHint("Nothing was written. Run the same command again once the service recovers.");
   }
@@ -93,13 +101,23 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
   if (selector.reader.duplicatesDropped > 0) ctx.warn(`the service sent ${selector.reader.duplicatesDropped} message(s) twice; each was printed once`);
   if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
   if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since (${formatWallTime(options.since!, ctx.timeZone)} ${ctx.timeZone.name})`);
-  if (outcome.printed === 0) ctx.note("No messages found.");
+  if (outcome.printed === 0) ctx.note(nothingMatched(outcome.statusesSeen));
   const next = outcome.continueAt;
-  if (next) {
-    const shown = `Showing ${outcome.printed} ${outcome.printed === 1 ? "message" : "messages"}; more may follow.`;
-    const how = next.cursor !== undefined
-      ? `For the next ones run the same command with --${next.direction} ${shellWord(next.cursor)}${next.direction === "after" ? ", or use --all for every message" : ""}.`
-      : "Use --all, or a larger --limit, for more.";
-    ctx.note(`${shown} ${how}`);
+  if (options.outputFile !== undefined) {
+    // One line a cron mail shows: how many, where, and whether --limit cut it short.
+    const cut = next === undefined ? "" : options.defaultLimit ? ", cut short by the default --limit: add --all" : `, cut short by --limit ${options.limit}: more may follow`;
+    ctx.note(`wrote ${count(outcome.printed, "message")} to ${options.outputFile}${cut}`);
+    if (options.defaultLimit) return;
   }
+  if (next === undefined) return;
+  const shown = options.outputFile !== undefined ? "" : `Showing ${count(outcome.printed, "message")}; more may follow. `;
+  if (next.cursor === undefined) {
+    ctx.note(`${shown}Use --all, or a larger --limit, for more.`);
+    return;
+  }
+  const command = nextCommand(ctx.argv, next.direction, next.cursor);
+  ctx.note(`${shown}For the next ${next.direction === "after" ? "ones" : "newer ones"}, run:`);
+  ctx.note(command.line);
+  if (command.droppedCredentials) ctx.note("(--token and -H are left out above: add them again, or set MSGSTAT_TOKEN)");
+  if (next.direction === "after") ctx.note("Or add --all for every message.");
 }

@@ -1,32 +1,30 @@
 // `msgstat message <campaignId> <messageId>`: one message's whole story.
-import { Command } from "commander";
-import { outputPath, requireId } from "../shared/arguments.js";
+import { Command } from "@commander-js/extra-typings";
+import { requireId } from "../shared/option-values.js";
+import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addHelpSections } from "../shared/help.js";
 import type { CommandSetup } from "../shared/setup.js";
+import { addMessageOptions } from "./flags.js";
 
-export interface RawMessageOptions {
-  json?: boolean;
-  output?: string;
-}
-
-export function messageCommand(setup: CommandSetup): Command {
-  const command = new Command("message")
-    .description("show one message: status, recipient, batches, template, values, text and attempts")
-    .argument("<campaignId>", "the campaign")
-    .argument("<messageId>", "the message");
-  setup.withGlobals(command)
-    .option("--json", "print the message exactly as the service sent it")
-    .option("-o, --output <file>", "write to this file (atomically) instead of stdout")
-    .addHelpText("after", `
-Examples:
-  msgstat message cmp-spring-sale msg-0000042
-  msgstat message cmp-spring-sale msg-0000042 --json | jq .attempts`)
-    .action(async (campaignId: string, messageId: string, raw: RawMessageOptions, cmd: Command) => {
-      const ctx = setup.context(cmd);
-      requireId("campaignId", campaignId);
-      requireId("messageId", messageId);
-      const output = outputPath(raw.output);
-      const { runMessage } = await import("./run.js");
-      await runMessage({ campaignId, messageId, json: raw.json === true, output }, ctx);
-    });
+export function messageCommand(setup: CommandSetup) {
+  const command = addGlobalOptions(addMessageOptions(
+    new Command("message")
+      .description("show one message: status, recipient, batches, template, values, text and attempts")
+      .argument("<campaignId>", "the campaign")
+      .argument("<messageId>", "the message"),
+  ), GLOBAL_OPTIONS_HEADING).action(async (campaignId, messageId, raw, cmd) => {
+    const ctx = setup.context(cmd);
+    requireId("campaignId", campaignId);
+    requireId("messageId", messageId);
+    const [{ parseMessageOptions }, { runMessage }] = await Promise.all([import("./options.js"), import("./run.js")]);
+    await runMessage({ campaignId, messageId, ...parseMessageOptions(raw) }, ctx);
+  });
+  addHelpSections(command, {
+    heading: "Examples:",
+    examples: [
+      { command: "msgstat message cmp-spring-sale msg-spring-0000042" },
+      { command: "msgstat message cmp-spring-sale msg-spring-0000042 --json | jq .attempts" },
+    ],
+  });
   return command;
 }

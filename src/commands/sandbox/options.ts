@@ -1,31 +1,9 @@
-import { z } from "zod";
+// Options of `msgstat sandbox`: the flags, each already checked as it was read, and the fault scripts.
 import { UsageError } from "../../core/errors.js";
 import { parseBandwidth, parseFaultSpec, type SandboxOptions } from "../../sandbox/index.js";
+import type { SandboxFlags } from "./flags.js";
 
-export interface RawSandboxOptions {
-  host: string;
-  port: string;
-  seed: string;
-  messages: string;
-  token?: string;
-  latency?: string;
-  failRate?: string;
-  rateLimit?: string;
-  fault?: string[];
-  live?: boolean;
-  liveRate?: string;
-  bandwidth?: string;
-  compression?: boolean;
-}
-
-function number(flag: string, schema: z.ZodNumber, text: string | undefined, rule: string): number | undefined {
-  if (text === undefined) return undefined;
-  const parsed = z.coerce.number().pipe(schema).safeParse(text.trim() === "" ? Number.NaN : text);
-  if (!parsed.success) throw new UsageError(`--${flag} must be ${rule}, not "${text}"`);
-  return parsed.data;
-}
-
-export function parseSandboxOptions(raw: RawSandboxOptions): SandboxOptions {
+export function parseSandboxOptions(raw: SandboxFlags): SandboxOptions {
   let faults: SandboxOptions["faults"];
   try {
     faults = raw.fault?.flatMap((spec) => parseFaultSpec(spec));
@@ -34,26 +12,26 @@ export function parseSandboxOptions(raw: RawSandboxOptions): SandboxOptions {
   }
   return {
     host: raw.host,
-    port: number("port", z.number().int().min(0).max(65535), raw.port, "a port number from 0 to 65535"),
-    seed: number("seed", z.number().int(), raw.seed, "a whole number"),
-    messages: number("messages", z.number().int().min(0).max(100_000_000), raw.messages, "a whole number from 0 to 100000000"),
+    port: raw.port,
+    seed: raw.seed,
+    messages: raw.messages,
     token: raw.token,
-    latencyMs: number("latency", z.number().min(0).max(600_000), raw.latency, "milliseconds from 0 to 600000"),
-    failRate: number("fail-rate", z.number().min(0).max(1), raw.failRate, "a share from 0 to 1"),
-    rateLimit: number("rate-limit", z.number().positive(), raw.rateLimit, "requests per second above 0"),
+    latencyMs: raw.latency,
+    failRate: raw.failRate,
+    rateLimit: raw.rateLimit,
     faults,
     live: liveOption(raw),
     bandwidth: bandwidthOption(raw.bandwidth),
-    compression: raw.compression !== false,
+    compression: raw.compression,
   };
 }
 
-function liveOption(raw: RawSandboxOptions): SandboxOptions["live"] {
-  const ratePerSecond = number("live-rate", z.number().positive().max(1000), raw.liveRate, "messages per second above 0 (at most 1000)");
-  if (ratePerSecond !== undefined && !raw.live) throw new UsageError("--live-rate sets the pace of the live campaign: add --live");
-  return raw.live ? { ratePerSecond } : undefined;
+function liveOption(raw: SandboxFlags): SandboxOptions["live"] {
+  if (raw.liveRate !== undefined && !raw.live) throw new UsageError("--live-rate sets the pace of the live campaign: add --live");
+  return raw.live ? { ratePerSecond: raw.liveRate } : undefined;
 }
 
+// The rate's syntax belongs to the sandbox, which is loaded only when it runs.
 function bandwidthOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const rate = parseBandwidth(text);

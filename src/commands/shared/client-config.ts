@@ -2,17 +2,9 @@
 // usage error found before any request is sent.
 import type { ClientOptions } from "../../http/client.js";
 import { UsageError } from "../../core/errors.js";
-import type { RawGlobalOptions } from "./global-options.js";
+import type { GlobalOptions } from "./global-options.js";
 
 export type ClientSettings = Omit<ClientOptions, "signal" | "log" | "warn">;
-
-// Plain checks rather than zod: this runs on every command that talks to the service, and zod's
-// import is a large share of `msgstat message`'s start-up (docs/bench.md).
-function numberIn(text: string, min: number, max: number, whole: boolean): number | undefined {
-  const value = text.trim() === "" ? Number.NaN : Number(text);
-  if (!Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) return undefined;
-  return value;
-}
 
 function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
@@ -31,7 +23,7 @@ function parseHeader(text: string): [string, string] {
   return [name, value];
 }
 
-export function clientSettings(raw: RawGlobalOptions, env: Record<string, string | undefined>): ClientSettings {
+export function clientSettings(raw: Partial<GlobalOptions>, env: Record<string, string | undefined>): ClientSettings {
   const baseText = raw.baseUrl ?? env.MSGSTAT_BASE_URL;
   if (baseText === undefined || baseText.trim() === "") {
     throw new UsageError("no service URL: pass --base-url <url> or set MSGSTAT_BASE_URL").withHint("To try msgstat against its built-in sandbox: msgstat sandbox, then --base-url with the URL it prints.");
@@ -56,10 +48,9 @@ export function clientSettings(raw: RawGlobalOptions, env: Record<string, string
     throw new UsageError(`refusing to send credentials over plain http:// to ${baseUrl.hostname}: anyone on the network path could read them`).withHint("Use https://, or pass --allow-insecure-http if this network is trusted.");
   }
 
-  const timeout = numberIn(raw.timeout ?? "30", Number.MIN_VALUE, 3600, false);
-  if (timeout === undefined) throw new UsageError(`--timeout must be a number of seconds above 0 (at most 3600), not "${raw.timeout}"`);
-  const retryCount = numberIn(raw.retries ?? "3", 0, 20, true);
-  if (retryCount === undefined) throw new UsageError(`--retries must be a whole number from 0 to 20, not "${raw.retries}"`);
+  // --timeout and --retries were checked as they were read (option-values.ts).
+  const timeout = raw.timeout ?? 30;
+  const retryCount = raw.retries ?? 3;
   // For tests and the benchmark: a shorter backoff than people get.
   const retryBase = Number(env.MSGSTAT_RETRY_BASE_MS ?? 500);
 

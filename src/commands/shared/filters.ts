@@ -1,26 +1,22 @@
 // The filters shared by the listing commands and `stats`: flags for commander, and their validation
 // into typed options before anything is sent.
-import type { Command } from "commander";
-import { Option } from "commander";
+import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
-import { MESSAGE_STATUSES } from "../../core/statuses.js";
+import { ATTEMPT_STATUSES, MESSAGE_STATUSES } from "../../core/statuses.js";
+import { shellWord } from "../../core/text.js";
 import { formatWallTime, parseTimeBound, type TimeZone } from "../../core/time.js";
-import { collect } from "./arguments.js";
+import { listOption, type NoOptions } from "./option-values.js";
 
-export function addFilterOptions(command: Command): Command {
+export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
   return command
     .option("--search <digits>", 'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)')
-    .addOption(new Option("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)").argParser(collect))
+    .addOption(listOption("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)"))
     .option("--since <time>", "createdAt at or after: a date (a whole day in --tz), a date-time (2026-11-01T09:30, in --tz unless it has an offset) or a duration back from now (90m, 24h, 7d)")
     .option("--until <time>", "createdAt at or before: a date (to its end), a date-time or a duration back from now");
 }
 
-export interface RawFilterOptions {
-  search?: string;
-  status?: string[];
-  since?: string;
-  until?: string;
-}
+/** The filter flags as commander reads them. */
+export type FilterFlags = ReturnType<ReturnType<typeof addFilterOptions<[], NoOptions, NoOptions>>["opts"]>;
 
 export interface FilterOptions {
   search?: string;
@@ -37,7 +33,41 @@ export function normaliseSearch(text: string): string {
   return text.trim().replace(/[\s\-.()]/g, "").replace(/^\+/, "");
 }
 
-export function parseFilterOptions(raw: RawFilterOptions, now: number, zone: TimeZone): FilterOptions {
+// The reference lists statuses as "values seen", so an unknown one may be new and is filtered on with
+// a warning; but one a typo away from a known status ("failed") is a mistake that would silently
+// match nothing, so it is refused with the status meant.
+const KNOWN_STATUSES: readonly string[] = [...new Set<string>([...MESSAGE_STATUSES, ...ATTEMPT_STATUSES])];
+
+function checkStatus(status: string): string | undefined {
+  if ((MESSAGE_STATUSES as readonly string[]).includes(status)) return undefined;
+  if ((ATTEMPT_STATUSES as readonly string[]).includes(status)) {
+    return `--status ${status}: "${status}" is an attempt's status; a message whose attempt is under way has latestStatus "created"`;
+  }
+  const near = KNOWN_STATUSES.filter((known) => editDistance(status.toLowerCase(), known) <= typoAllowance(known, status));
+  if (near.length > 0) {
+    const meant = near.sort((a, b) => editDistance(status, a) - editDistance(status, b))[0]!;
+    throw new UsageError(`unknown status "${status}"; did you mean "${meant}"?`).withHint(`Message statuses the service is known to send: ${MESSAGE_STATUSES.join(", ")}.`);
+  }
+  return `--status ${status}: not a status the service is known to send (${MESSAGE_STATUSES.join(", ")}); filtering on it anyway`;
+}
+
+/** Edits a typo may be away from `known`: 1 for "sent", 3 for "failure" ("failed"); never half of what was typed ("read" is no "created"). */
+const typoAllowance = (known: string, typed: string) => Math.min(3, Math.floor((known.length - 1) / 2), Math.floor(typed.length / 2));
+
+/** Insertions, deletions, substitutions and swaps of neighbours between two words (optimal string alignment). */
+export function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone): FilterOptions {
   const warnings: string[] = [];
   const options: FilterOptions = { warnings };
   if (raw.search !== undefined) {
@@ -48,9 +78,9 @@ export function parseFilterOptions(raw: RawFilterOptions, now: number, zone: Tim
   if (raw.status !== undefined) {
     const statuses = raw.status.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
     if (statuses.length === 0) throw new UsageError("--status needs at least one status, e.g. --status failure");
-    const known: readonly string[] = MESSAGE_STATUSES;
     for (const status of statuses) {
-      if (!known.includes(status)) warnings.push(`--status ${status}: not a status the service is known to send (${known.join(", ")}); filtering on it anyway`);
+      const warning = checkStatus(status);
+      if (warning) warnings.push(warning);
     }
     options.statuses = new Set(statuses);
   }
@@ -72,4 +102,11 @@ export function describeWindow(filters: Pick<FilterOptions, "since" | "until">, 
   const at = (instant: number) => `${formatWallTime(instant, zone, "second")} (${new Date(instant).toISOString()})`;
   const parts = [filters.since === undefined ? "" : `from ${at(filters.since)}`, filters.until === undefined ? "" : `until ${at(filters.until)}`].filter(Boolean);
   return parts.length === 0 ? undefined : `createdAt ${parts.join(" ")}, read in ${zone.name}`;
+}
+
+/** The closing note of an empty result; after a filter, the statuses the messages read had (most first). */
+export function nothingMatched(statusesSeen: ReadonlyMap<string, number>): string {
+  if (statusesSeen.size === 0) return "No messages found.";
+  const seen = [...statusesSeen].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status === "" ? "(none)" : shellWord(status)} ${n.toLocaleString("en-US")}`);
+  return `No messages matched. Statuses of the messages read: ${seen.join(", ")}.`;
 }

@@ -1,36 +1,87 @@
-// Options every command accepts, before or after its name: where the service is, how to
-// authenticate, how patient to be, and how to talk to a person.
-import { Option, type Command } from "commander";
-import { collect } from "./arguments.js";
+// The global options, declared once: where the service is, how to authenticate, how patient to be,
+// and how to talk to a person. The program reads them before a command's name; each command that
+// talks to the service also takes them after its name, under their own heading in its help. A
+// command whose own option has a global's name (the sandbox's --token) simply does not take that
+// global, so its own option is never shadowed.
+import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
+import type { CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
+import { listOption, numberOption, wholeNumberOption, type NoOptions } from "./option-values.js";
 
-export interface RawGlobalOptions {
-  baseUrl?: string;
-  token?: string;
-  header?: string[];
-  timeout?: string;
-  retries?: string;
-  color?: boolean;
-  verbose?: boolean;
-  allowInsecureHttp?: boolean;
-  tz?: string;
+export const GLOBAL_OPTIONS_HEADING = "Global options:";
+
+// Made fresh for each command: an Option belongs to the command it is added to.
+const declare = () => ({
+  baseUrl: new Option("--base-url <url>", "service base URL, may include a path prefix (env: MSGSTAT_BASE_URL)"),
+  token: new Option("--token <token>", "sent as Authorization: Bearer <token> (env: MSGSTAT_TOKEN)"),
+  header: listOption("-H, --header <header>", 'extra request header "Name: value", repeatable'),
+  timeout: numberOption("--timeout <seconds>", "time allowed for each request, connect to last byte", { above: 0, max: 3600, unit: "seconds" }).default(30),
+  retries: wholeNumberOption("--retries <n>", "retries of a failed request (network errors, 408, 429, 5xx)", { min: 0, max: 20 }).default(3),
+  tz: new Option("--tz <zone>", "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC").default("local"),
+  color: new Option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR forces it)"),
+  verbose: new Option("-v, --verbose", "one line per request on stderr; stack traces on errors"),
+  allowInsecureHttp: new Option("--allow-insecure-http", "allow sending credentials over plain http:// to a host other than this machine"),
+});
+
+/** Every Option made by this module, so the values of globals are told apart from a command's own. */
+const madeHere = new WeakSet<object>();
+
+/**
+ * Adds the global options to a command (the program, or a command after whose name they may come),
+ * under `heading` in its help.
+ */
+export function addGlobalOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>, heading?: string) {
+  const o = declare();
+  for (const option of Object.values(o)) {
+    madeHere.add(option);
+    if (heading !== undefined) option.helpGroup(heading);
+  }
+  return command
+    .addOption(o.baseUrl)
+    .addOption(o.token)
+    .addOption(o.header)
+    .addOption(o.timeout)
+    .addOption(o.retries)
+    .addOption(o.tz)
+    .addOption(o.color)
+    .addOption(o.verbose)
+    .addOption(o.allowInsecureHttp);
 }
 
+export type GlobalOptions = ReturnType<ReturnType<typeof addGlobalOptions<[], NoOptions, NoOptions>>["opts"]>;
 
-export function globalOptions(): Option[] {
-  return [
-    new Option("--base-url <url>", "service base URL, may include a path prefix (env: MSGSTAT_BASE_URL)"),
-    new Option("--token <token>", "sent as Authorization: Bearer <token> (env: MSGSTAT_TOKEN)"),
-    new Option("-H, --header <header>", 'extra request header "Name: value", repeatable').argParser(collect),
-    new Option("--timeout <seconds>", "time allowed for each request, connect to last byte").default("30"),
-    new Option("--retries <n>", "retries of a failed request (network errors, 408, 429, 5xx)").default("3"),
-    new Option("--tz <zone>", "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC").default("local"),
-    new Option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR forces it)"),
-    new Option("-v, --verbose", "one line per request on stderr; stack traces on errors"),
-    new Option("--allow-insecure-http", "allow sending credentials over plain http:// to a host other than this machine"),
-  ];
+/** The attribute names of the global options (baseUrl, token, ...). */
+export function globalOptionNames(): string[] {
+  return Object.keys(declare());
 }
 
-export function addGlobalOptions(command: Command): Command {
-  for (const option of globalOptions()) command.addOption(option);
-  return command;
+export function isGlobalOption(option: object): boolean {
+  return madeHere.has(option);
+}
+
+const given = (source: string | undefined) => source !== undefined && source !== "default" && source !== "implied";
+
+/**
+ * The global options in force for a command: a value given after the command's name wins over one
+ * given before it; a default applies only when neither was given. Only options made here count, so
+ * a command's own option of the same name (sandbox --token) is never read as the global.
+ */
+export function globalOptionsOf(command: AnyCommand): GlobalOptions {
+  const chain: AnyCommand[] = [];
+  for (let at: AnyCommand | null = command; at; at = at.parent) chain.push(at);
+  const values: Record<string, unknown> = {};
+  for (const name of globalOptionNames()) {
+    let fallback: unknown;
+    for (const at of chain) {
+      const option = at.options.find((candidate) => candidate.attributeName() === name && isGlobalOption(candidate));
+      if (option === undefined) continue;
+      const value: unknown = at.getOptionValue(name);
+      if (given(at.getOptionValueSource(name))) {
+        values[name] = value;
+        break;
+      }
+      fallback ??= value;
+    }
+    if (!(name in values) && fallback !== undefined) values[name] = fallback;
+  }
+  return values as GlobalOptions;
 }

@@ -1,8 +1,7 @@
-import type { Command } from "commander";
+import type { CommandUnknownOpts as Command } from "@commander-js/extra-typings";
 import type { Context } from "../context.js";
 
-/** What cli.ts hands each command: a context built from the global options, and a way to accept them after the command name. */
+/** What cli.ts hands each command: the context of a run, built from the global options in force. */
 export interface CommandSetup {
   context(command: Command): Context;
-  withGlobals(command: Command): Command;
 }

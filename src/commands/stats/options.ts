@@ -1,58 +1,47 @@
-// Options of `msgstat stats`, checked into one typed object before anything is sent.
+// Options of `msgstat stats`: the flags, each already checked as it was read, combined into one
+// typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
 import type { TimeZone } from "../../core/time.js";
-import { outputPath } from "../shared/arguments.js";
 import type { Interval } from "../../stats/time-buckets.js";
 import type { TableChoice } from "../../stats/tables.js";
-import { parseFilterOptions, type FilterOptions, type RawFilterOptions } from "../shared/filters.js";
+import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
+import { formatFor } from "../shared/output-file.js";
+import type { StatsFlags } from "./flags.js";
 
-export interface RawStatsOptions extends RawFilterOptions {
-  batch?: string;
-  interval?: string;
-  maxFailureRate?: string;
-  json?: boolean;
-  csv?: boolean;
-  by?: string;
-  output?: string;
-}
-
-export type StatsOutput = { format: "report" } | { format: "json" } | { format: "csv"; by: TableChoice };
+export type StatsFormat = { kind: "report" } | { kind: "json" } | { kind: "csv"; by: TableChoice };
 
 export interface StatsOptions extends FilterOptions {
   interval?: Interval;
   /** Percent, 0 to 100. */
   maxFailureRate?: number;
-  output: StatsOutput;
-  /** -o: a file to write atomically instead of stdout. */
-  file?: string;
+  format: StatsFormat;
+  /** -o: the file to write (atomically) instead of stdout. */
+  outputFile?: string;
 }
 
-const PERCENT = /^\d+(\.\d+)?%?$/;
-
-export function parseStatsOptions(raw: RawStatsOptions, now: number, zone: TimeZone): StatsOptions {
-  return {
+export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone): StatsOptions {
+  const options: StatsOptions = {
     ...parseFilterOptions(raw, now, zone),
-    interval: raw.interval as Interval | undefined,
-    maxFailureRate: raw.maxFailureRate === undefined ? undefined : parsePercent(raw.maxFailureRate),
-    output: chosenOutput(raw),
-    file: outputPath(raw.output),
+    interval: raw.interval,
+    maxFailureRate: raw.maxFailureRate?.percent,
+    format: chosenFormat(raw),
+    outputFile: raw.output,
   };
+  const rate = raw.maxFailureRate;
+  // The JSON report gives rates as fractions (0.137); a threshold copied from it would be 100 times too low.
+  if (rate?.bare && rate.percent > 0 && rate.percent < 1) options.warnings.push(`--max-failure-rate ${rate.percent} means ${rate.percent} %; for ${rate.percent * 100} % write ${rate.percent * 100}`);
+  return options;
 }
 
-function parsePercent(text: string): number {
-  const trimmed = text.trim();
-  const value = PERCENT.test(trimmed) ? Number(trimmed.replace("%", "")) : Number.NaN;
-  if (!(value >= 0 && value <= 100)) throw new UsageError(`--max-failure-rate must be a percent from 0 to 100 (e.g. 5 or 2.5), not "${text}"`);
-  return value;
-}
-
-function chosenOutput(raw: RawStatsOptions): StatsOutput {
+function chosenFormat(raw: StatsFlags): StatsFormat {
   if (raw.json && raw.csv) throw new UsageError("choose one output format, not json and csv");
-  if (raw.by !== undefined && !raw.csv) throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
+  const flagged = raw.json ? { format: "json" as const, flag: "--json" } : raw.csv ? { format: "csv" as const, flag: "--csv" } : undefined;
+  const kind = formatFor<StatsFormat["kind"]>(raw.output, flagged, ["json", "csv"], "report");
+  if (raw.by !== undefined && kind !== "csv") throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
   if (raw.by === "batch" && raw.batch !== undefined) throw new UsageError("--by batch is the per-batch table of a campaign: leave out --batch");
-  if (raw.csv) {
-    if (raw.by === undefined) throw new UsageError("--csv writes one table: choose it with --by status|error|batch|attempts|time");
-    return { format: "csv", by: raw.by as TableChoice };
+  if (kind === "csv") {
+    if (raw.by === undefined) throw new UsageError(`${raw.csv ? "--csv" : `-o ${raw.output}`} writes one table: choose it with --by status|error|batch|attempts|time`);
+    return { kind: "csv", by: raw.by };
   }
-  return raw.json ? { format: "json" } : { format: "report" };
+  return { kind };
 }

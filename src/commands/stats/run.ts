@@ -15,6 +15,9 @@ import { percent, renderStatsReport } from "../../render/stats-report.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
 import { reportTable, type TableChoice } from "../../stats/tables.js";
+import { nothingMatched } from "../shared/filters.js";
+import { count as countOf } from "../shared/output-file.js";
+import { explainNotFound } from "../shared/service-errors.js";
 import type { StatsOptions } from "./options.js";
 
 export async function runStats(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
@@ -23,8 +26,8 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   if (window && ctx.verbose) ctx.note(window);
   const client = await ctx.client();
   // The file is opened first, so a folder that does not exist is known before a long count.
-  const toFile = options.file !== undefined;
-  const sink = toFile ? await atomicFileSink(options.file!) : streamSink(ctx.stdout);
+  const toFile = options.outputFile !== undefined;
+  const sink = toFile ? await atomicFileSink(options.outputFile!) : streamSink(ctx.stdout);
   const progress = await startProgress(ctx, "Counting messages…");
   const onPage = () => progress.update(progressText("Counting messages…", selector));
   const selector: MessageSelector = new MessageSelector(client, { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000, onPage });
@@ -40,8 +43,9 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
     await sink.finish();
   } catch (error) {
     await sink.discard();
-    throw error;
+    throw explainNotFound(error, listing);
   }
+  if (toFile) ctx.note(`wrote the report of ${countOf(report.totals.messages, "message")} to ${options.outputFile}`);
   const { threshold, delivery } = report;
   if (threshold?.exceeded) {
     throw new ThresholdError(`failure rate ${percent(delivery.failureRate)} (${delivery.failure.toLocaleString("en-US")} of ${delivery.final.toLocaleString("en-US")} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`);
@@ -66,17 +70,18 @@ async function count(selector: MessageSelector, tally: StatsAccumulator, progres
 function warnAboutReading(selector: MessageSelector, ctx: Context): void {
   const { duplicatesDropped } = selector.reader;
   if (duplicatesDropped > 0) ctx.warn(`the service sent ${duplicatesDropped} message(s) twice; each was counted once`);
-  const { undatedSkipped } = selector.outcome;
+  const { undatedSkipped, printed, statusesSeen } = selector.outcome;
   if (undatedSkipped > 0) ctx.warn(`${undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
+  if (printed === 0 && statusesSeen.size > 0) ctx.note(nothingMatched(statusesSeen));
 }
 
 /** `toTerminal`: the report goes to a terminal (not a pipe, not -o), so it may be pretty and coloured. */
 async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
-  switch (options.output.format) {
+  switch (options.format.kind) {
     case "json":
       return sink.write(JSON.stringify(report, null, toTerminal ? 2 : undefined) + "\n");
     case "csv":
-      return sink.write(csvText(report, options.output.by));
+      return sink.write(csvText(report, options.format.by));
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);

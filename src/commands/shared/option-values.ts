@@ -1,0 +1,105 @@
+// The one way a flag's value is checked: each typed option is made here, its parser turns the text
+// into the value the command's options hold, and a bad value is a usage error (exit 2) naming the flag.
+// The parsers run while commander reads the command line, so nothing is sent before they pass.
+import { Option } from "@commander-js/extra-typings";
+import { UsageError } from "../../core/errors.js";
+
+/** A command without options yet: where a flags type is derived from (typeof addXOptions<[], NoOptions, NoOptions>). */
+export type NoOptions = Record<never, never>;
+
+/** The long flag of "-n, --limit <n>": what an error names. */
+export function longFlag(flags: string): string {
+  return /--[\w-]+/.exec(flags)?.[0] ?? flags.split(/[ ,]/)[0]!;
+}
+
+function refuse(flag: string, rule: string, text: string): never {
+  throw new UsageError(`${flag} must be ${rule}, not "${text}"`);
+}
+
+export interface Range {
+  min?: number;
+  /** Exclusive lower bound. */
+  above?: number;
+  max?: number;
+  /** What the number counts, for the error: "seconds". */
+  unit?: string;
+  /** Why the bound is there, for the error: "the API's limit". */
+  why?: string;
+}
+
+function describe(whole: boolean, range: Range): string {
+  const what = `${whole ? "a whole number" : "a number"}${range.unit ? ` of ${range.unit}` : ""}`;
+  const lower = range.above !== undefined ? `above ${range.above}` : range.min !== undefined ? `${range.max !== undefined ? "from" : "of at least"} ${range.min}` : "";
+  let bounds = lower;
+  if (range.max !== undefined) bounds = range.above !== undefined ? `${lower} (at most ${range.max})` : range.min !== undefined ? `${lower} to ${range.max}` : `of at most ${range.max}`;
+  return `${what}${bounds ? ` ${bounds}` : ""}${range.why ? ` (${range.why})` : ""}`;
+}
+
+// Decimal notation only: "1e3", "0x10" and "" are not what a person means by a number here.
+const WHOLE = /^[+-]?\d+$/;
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+export function numberParser(flag: string, whole: boolean, range: Range = {}): (text: string) => number {
+  const rule = describe(whole, range);
+  return (text) => {
+    const trimmed = text.trim();
+    const value = (whole ? WHOLE : DECIMAL).test(trimmed) ? Number(trimmed) : Number.NaN;
+    const inRange = (range.min === undefined || value >= range.min) && (range.above === undefined || value > range.above) && (range.max === undefined || value <= range.max);
+    if (!Number.isFinite(value) || !inRange) refuse(flag, rule, text);
+    return value;
+  };
+}
+
+/** An option holding a whole number within a range. */
+export function wholeNumberOption<const Usage extends string>(flags: Usage, description: string, range: Range = {}) {
+  return new Option(flags, description).argParser(numberParser(longFlag(flags), true, range));
+}
+
+/** An option holding a number (decimals allowed) within a range. */
+export function numberOption<const Usage extends string>(flags: Usage, description: string, range: Range = {}) {
+  return new Option(flags, description).argParser(numberParser(longFlag(flags), false, range));
+}
+
+/**
+ * An option holding a percent from 0 to 100: "5" and "5%" both mean 5 %. `bare` tells a number
+ * written without "%", so a value that looks like a fraction (0.05) can be questioned.
+ */
+export function percentOption<const Usage extends string>(flags: Usage, description: string) {
+  const flag = longFlag(flags);
+  return new Option(flags, description).argParser((text: string) => {
+    const trimmed = text.trim();
+    const bare = !trimmed.endsWith("%");
+    const digits = bare ? trimmed : trimmed.slice(0, -1).trim();
+    const percent = DECIMAL.test(digits) ? Number(digits) : Number.NaN;
+    if (!(percent >= 0 && percent <= 100)) refuse(flag, "a percent from 0 to 100 (5 or 5% mean 5 %)", text);
+    return { percent, bare };
+  });
+}
+
+/** An option holding one of a few words; the choices show in --help and in shell completion. */
+export function choiceOption<const Usage extends string, const Choices extends readonly string[]>(flags: Usage, description: string, choices: Choices) {
+  const flag = longFlag(flags);
+  return new Option(flags, description).choices(choices).argParser((text: string): Choices[number] => {
+    if (!choices.includes(text)) refuse(flag, `one of ${choices.join(", ")}`, text);
+    return text;
+  });
+}
+
+/** An option holding text that may not be blank. */
+export function textOption<const Usage extends string>(flags: Usage, description: string, what: string) {
+  const flag = longFlag(flags);
+  return new Option(flags, description).argParser((text: string) => {
+    if (text.trim() === "") refuse(flag, what, text);
+    return text;
+  });
+}
+
+/** A repeatable option: every value, in order. */
+export function listOption<const Usage extends string>(flags: Usage, description: string) {
+  return new Option(flags, description).argParser((value: string, previous: string[] = []) => [...previous, value]);
+}
+
+/** Identifiers are opaque strings; only an empty one is refused (it would name another endpoint). */
+export function requireId(name: string, value: string): void {
+  if (value.trim() === "") throw new UsageError(`<${name}> may not be empty`);
+}

@@ -1,0 +1,19 @@
+// Flags of `msgstat stats`, for commander; options.ts combines their values.
+import type { Command, OptionValues } from "@commander-js/extra-typings";
+import { TABLE_CHOICES } from "../../stats/tables.js";
+import { INTERVALS } from "../../stats/time-buckets.js";
+import { addFilterOptions } from "../shared/filters.js";
+import { choiceOption, percentOption, textOption, type NoOptions } from "../shared/option-values.js";
+
+export function addStatsOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
+  return addFilterOptions(command)
+    .addOption(textOption("--batch <batchId>", "report on this batch of the campaign only", "a batch id"))
+    .addOption(choiceOption("--interval <unit>", "messages over time per hour or per day (default: hour for up to two days, else day)", INTERVALS))
+    .addOption(percentOption("--max-failure-rate <percent>", "exit 5, after the report, when failures are more than this percent of the final messages (5 and 5% mean 5 %)"))
+    .option("--json", "the report as JSON (structure in docs/stats.md)")
+    .option("--csv", "one table of the report as CSV: choose it with --by")
+    .addOption(choiceOption("--by <table>", "the table --csv writes", TABLE_CHOICES))
+    .addOption(textOption("-o, --output <file>", "write the report to this file (atomically) instead of stdout; .json and .csv set the format", "a file name"));
+}
+
+export type StatsFlags = ReturnType<ReturnType<typeof addStatsOptions<[], NoOptions, NoOptions>>["opts"]>;
