@@ -7,6 +7,7 @@ import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./c
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
 import { resolveTimeZone } from "./commands/shared/time-zone.js";
+import { sleep } from "./core/timer.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
 import { sandboxCommand } from "./commands/sandbox/command.js";
@@ -26,6 +27,8 @@ const PROGRAM_HELP: HelpSection[] = [
       ["3", "not found (HTTP 404)"],
       ["4", "not authorised (HTTP 401 or 403)"],
       ["5", "stats: the failure rate is above --max-failure-rate (the report is still printed)"],
+      ["6", "message --wait: the message ended in failure (it is printed)"],
+      ["7", "message --wait: not final when --wait-timeout ran out (its last state is printed)"],
       ["130", "interrupted (Ctrl-C)"],
       ["143", "terminated (SIGTERM)"],
     ],
@@ -90,6 +93,7 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
     color: colorWanted(io, globals.color === false),
     stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
     timeZone: resolveTimeZone(globals.tz, io.env),
+    timer: { now: io.now, sleep: io.sleep ?? sleep },
     verbose: state.verbose,
     warn,
     note: (line) => stderrLine(io, "", line),

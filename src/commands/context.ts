@@ -4,6 +4,7 @@ import type { Writable } from "node:stream";
 import type { ApiClient } from "../http/client.js";
 import { inlineSafe } from "../core/text.js";
 import type { TimeZone } from "../core/time.js";
+import type { Timer } from "../core/timer.js";
 
 export interface Io {
   stdout: Writable;
@@ -16,6 +17,8 @@ export interface Io {
   now: () => number;
   /** Aborted, with an InterruptedError as its reason, on SIGINT or SIGTERM. */
   signal: AbortSignal;
+  /** How the live modes wait between polls; real timers unless a test runs a virtual clock. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface Context extends Io {
@@ -28,6 +31,8 @@ export interface Context extends Io {
   /** --tz: every time shown to a person is in this zone, and --since/--until without an offset are read in it. */
   timeZone: TimeZone;
   verbose: boolean;
+  /** `now` and how to wait, for the live modes (waiting, following, watching). */
+  timer: Timer;
   /** Built on first use, so usage errors are found before any connection and --help never loads undici. */
   client: () => Promise<ApiClient>;
   /** A warning line on stderr (server text in it is made inert). */

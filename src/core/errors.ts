@@ -7,6 +7,8 @@ export const ExitCode = {
   notFound: 3,
   unauthorized: 4,
   thresholdExceeded: 5,
+  messageFailed: 6,
+  notFinalInTime: 7,
   interrupted: 130,
   terminated: 143,
 } as const;
@@ -64,6 +66,16 @@ export class InterruptedError extends MsgstatError {
 /** `stats --max-failure-rate` was exceeded: the report was printed, the exit code raises the alarm. */
 export class ThresholdError extends MsgstatError {
   readonly exitCode = ExitCode.thresholdExceeded;
+}
+
+/** `message --wait`: the message ended in `failure` (it was printed; the exit code says how it ended). */
+export class MessageFailedError extends MsgstatError {
+  readonly exitCode = ExitCode.messageFailed;
+}
+
+/** `message --wait`: the time allowed ran out before the message was final (its last state was printed). */
+export class NotFinalInTimeError extends MsgstatError {
+  readonly exitCode = ExitCode.notFinalInTime;
 }
 
 /** stdout was closed by the reader (`msgstat ... | head -1`): not an error for the user. */

@@ -187,6 +187,17 @@ export type Bound = "since" | "until";
  * in the zone: `--since 2026-11-01` starts at its first instant, `--until 2026-11-01` ends at its last;
  * a date-time without an offset is a wall-clock time in the zone. Durations count back from now.
  */
+/**
+ * A length of time in milliseconds: `2s`, `1.5m`, `10m`, `1h`, or a bare number of seconds; undefined
+ * when the text is not one.
+ */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
+  const duration = DURATION.exec(trimmed);
+  return duration ? Number(duration[1]) * UNIT_MS[duration[2]!.toLowerCase()]! : undefined;
+}
+
 export function parseTimeBound(text: string, bound: Bound, now: number, zone: TimeZone): number | undefined {
   const trimmed = text.trim();
   const duration = DURATION.exec(trimmed);

@@ -20,6 +20,8 @@ export interface CliOptions {
   now?: number;
   /** A clock that moves (each call may return a later time), where `now` is a fixed one. */
   clock?: () => number;
+  /** How the live modes wait: with a virtual clock, a sleep that moves it at once. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -42,6 +44,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     env: { MSGSTAT_RETRY_BASE_MS: "5", ...options.env },
     now: options.clock ?? (() => options.now ?? Date.now()),
     signal: options.signal ?? new AbortController().signal,
+    sleep: options.sleep,
   });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };

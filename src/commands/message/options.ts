@@ -1,4 +1,5 @@
 // Options of `msgstat message`, combined into one typed object before anything is sent.
+import { UsageError } from "../../core/errors.js";
 import { formatFor } from "../shared/output-file.js";
 import type { MessageFlags } from "./flags.js";
 
@@ -7,9 +8,17 @@ export interface MessageOptions {
   format: "view" | "json";
   /** -o: the file to write (atomically) instead of stdout. */
   outputFile?: string;
+  /** --wait: poll until the message is final. */
+  wait?: { everyMs: number; timeoutMs: number };
 }
+
+export const DEFAULT_WAIT = { everyMs: 2_000, timeoutMs: 10 * 60_000 };
 
 export function parseMessageOptions(raw: MessageFlags): MessageOptions {
   const format = formatFor<MessageOptions["format"]>(raw.output, raw.json ? { format: "json", flag: "--json" } : undefined, ["json"], "view");
-  return { format, outputFile: raw.output };
+  if (!raw.wait && (raw.every !== undefined || raw.waitTimeout !== undefined)) {
+    throw new UsageError(`${raw.every !== undefined ? "--every" : "--wait-timeout"} goes with --wait: add --wait to poll until the message is final`);
+  }
+  const wait = raw.wait ? { everyMs: raw.every ?? DEFAULT_WAIT.everyMs, timeoutMs: raw.waitTimeout ?? DEFAULT_WAIT.timeoutMs } : undefined;
+  return { format, outputFile: raw.output, wait };
 }

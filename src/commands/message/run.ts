@@ -1,20 +1,37 @@
+// `msgstat message <campaignId> <messageId>`: fetch one message and show it, or, with --wait, poll it
+// until it is final and then show it the same way.
+import { MessageFailedError, NotFinalInTimeError } from "../../core/errors.js";
+import { MESSAGE, read, type CheckedMessage } from "../../core/message.js";
+import { newestFailedAttempt } from "../../core/attempts.js";
+import { shellWord } from "../../core/text.js";
 import { fetchMessage } from "../../service/endpoints.js";
-import type { Context } from "../context.js";
+import { waitForFinal, type WaitEvent } from "../../service/wait-for-message.js";
 import { renderJsonValue } from "../../render/json.js";
 import { renderMessage } from "../../render/message-view.js";
 import { loadPalette } from "../../render/palette.js";
 import { atomicFileSink, streamSink } from "../../render/sink.js";
-import { shellWord } from "../../core/text.js";
+import { startProgress, type Progress } from "../../render/spinner.js";
+import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
 import type { MessageOptions } from "./options.js";
 
-export async function runMessage(options: MessageOptions & { campaignId: string; messageId: string }, ctx: Context): Promise<void> {
+type MessageRun = MessageOptions & { campaignId: string; messageId: string };
+
+export async function runMessage(options: MessageRun, ctx: Context): Promise<void> {
   const client = await ctx.client();
   // The file first: a folder that does not exist is a usage error, found before anything is sent.
   const sink = options.outputFile !== undefined ? await atomicFileSink(options.outputFile) : streamSink(ctx.stdout);
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
+  let final = true;
+  let message: CheckedMessage;
   try {
-    const message = await fetchMessage(client, options.campaignId, options.messageId);
+    if (options.wait) {
+      const outcome = await waitWithProgress(options, ctx);
+      message = outcome.message;
+      final = outcome.final;
+    } else {
+      message = await fetchMessage(client, options.campaignId, options.messageId);
+    }
     if (options.format === "json") await renderJsonValue(message, sink, toTerminal);
     else await renderMessage(message, sink, { palette: await loadPalette(ctx.color && toTerminal), tty: toTerminal, now: ctx.now(), timeZone: ctx.timeZone, width: toTerminal ? ctx.columns : Number.POSITIVE_INFINITY });
     await sink.finish();
@@ -23,4 +40,53 @@ export async function runMessage(options: MessageOptions & { campaignId: string;
     throw explainNotFound(error, options);
   }
   if (options.outputFile !== undefined) ctx.note(`wrote message ${shellWord(options.messageId)} to ${options.outputFile}`);
+  if (options.wait) endOfWait(options, message, final);
+}
+
+/** Polls until final; on a terminal, stderr shows the status and the time waited, updated in place. */
+async function waitWithProgress(options: MessageRun, ctx: Context) {
+  const client = await ctx.client();
+  const progress = await startProgress(ctx, `Waiting for ${options.messageId}…`);
+  let failing = false;
+  try {
+    return await waitForFinal(client, { campaignId: options.campaignId, messageId: options.messageId, ...options.wait! }, ctx.timer, ctx.signal, (event) => {
+      failing = report(event, options, progress, ctx, failing);
+    });
+  } finally {
+    progress.stop();
+  }
+}
+
+/** Shows one event of the wait; returns whether the service is failing now (a warning once per outage). */
+function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: Context, failing: boolean): boolean {
+  const waited = `${formatSeconds(event.waitedMs)} waited`;
+  if (event.kind === "polled") {
+    const status = read(MESSAGE, event.message, "latestStatus") ?? "no status";
+    progress.update(`Waiting for ${options.messageId}: ${status}, ${waited}`);
+    if (failing) ctx.note("the service answers again; still waiting");
+    return false;
+  }
+  progress.update(`Waiting for ${options.messageId}: the service is failing, trying again in ${formatSeconds(event.retryInMs)} (${waited})`);
+  if (!failing) ctx.warn(`${event.error.message}; still waiting, trying again in ${formatSeconds(event.retryInMs)}`);
+  return true;
+}
+
+/** How the wait ended, as an exit code: the message was printed either way. */
+function endOfWait(options: MessageRun, message: CheckedMessage, final: boolean): void {
+  const status = read(MESSAGE, message, "latestStatus") ?? "no status";
+  if (!final) {
+    throw new NotFinalInTimeError(`${options.messageId} is still ${status} after ${formatSeconds(options.wait!.timeoutMs)} (--wait-timeout)`);
+  }
+  if (status === "failure") {
+    const error = newestFailedAttempt(message);
+    const why = [error?.errorType, error?.errorCode].filter(Boolean).join(" / ");
+    throw new MessageFailedError(`${options.messageId} ended in failure${why ? ` (${why})` : ""}`);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
 }

@@ -3,6 +3,7 @@
 // The parsers run while commander reads the command line, so nothing is sent before they pass.
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
+import { parseDuration } from "../../core/time.js";
 
 /** A command without options yet: where a flags type is derived from (typeof addXOptions<[], NoOptions, NoOptions>). */
 export type NoOptions = Record<never, never>;
@@ -73,6 +74,17 @@ export function percentOption<const Usage extends string>(flags: Usage, descript
     const percent = DECIMAL.test(digits) ? Number(digits) : Number.NaN;
     if (!(percent >= 0 && percent <= 100)) refuse(flag, "a percent from 0 to 100 (5 or 5% mean 5 %)", text);
     return { percent, bare };
+  });
+}
+
+/** An option holding a length of time (`2s`, `10m`, `1h`; a bare number is seconds), in milliseconds. */
+export function durationOption<const Usage extends string>(flags: Usage, description: string, range: { minMs: number; maxMs: number }) {
+  const flag = longFlag(flags);
+  const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
+  return new Option(flags, description).argParser((text: string) => {
+    const ms = parseDuration(text);
+    if (ms === undefined || ms < range.minMs || ms > range.maxMs) refuse(flag, `a duration from ${seconds(range.minMs)} to ${seconds(range.maxMs)} (e.g. 2s, 90s, 10m)`, text);
+    return ms;
   });
 }
 
