@@ -76,7 +76,7 @@ describe("help layout", () => {
     const help = await helpOf([], 80);
     const table = help.split("\nExit codes:\n")[1]!.split("\n\n")[0]!.split("\n");
     const rows = table.filter((line) => /^ {2}\d+ +\S/.test(line));
-    expect(rows.map((line) => line.trim().split(/\s+/)[0])).toEqual(["0", "1", "2", "3", "4", "5", "130", "143"]);
+    expect(rows.map((line) => line.trim().split(/\s+/)[0])).toEqual(["0", "1", "2", "3", "4", "5", "6", "7", "130", "143"]);
     const columns = new Set(rows.map((line) => /^ {2}\d+ +/.exec(line)![0].length));
     expect([...columns]).toHaveLength(1);
     // A wrapped description continues under its own first word.
