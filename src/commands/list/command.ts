@@ -20,7 +20,10 @@ async function run(setup: CommandSetup, listing: { campaignId: string; batchId?:
   const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
   requireId("campaignId", listing.campaignId);
   if (listing.batchId !== undefined) requireId("batchId", listing.batchId);
-  await runListing(listing, options, ctx);
+  if (options.follow) {
+    const { runFollow } = await import("./follow.js");
+    await runFollow(listing, options, ctx);
+  } else await runListing(listing, options, ctx);
 }
 
 export function messagesCommand(setup: CommandSetup) {

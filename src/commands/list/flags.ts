@@ -2,7 +2,7 @@
 // (shared/option-values.ts); what needs several flags at once is checked in options.ts.
 import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
 import { addFilterOptions } from "../shared/filters.js";
-import { choiceOption, textOption, wholeNumberOption, type NoOptions } from "../shared/option-values.js";
+import { choiceOption, durationOption, textOption, wholeNumberOption, type NoOptions } from "../shared/option-values.js";
 
 export const FORMATS = ["table", "tsv", "json", "jsonl", "csv"] as const;
 export type Format = (typeof FORMATS)[number];
@@ -22,6 +22,8 @@ export function addListingOptions<Args extends unknown[], Opts extends OptionVal
     .addOption(textOption("-o, --output <file>", "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson and .tsv set the format", "a file name"))
     .addOption(new Option("--wide", "table: every column, nothing cut, whatever the terminal's width"))
     .addOption(new Option("--no-headers", "table: no header line (piped: rows only)"))
+    .option("--follow", "the newest messages (-n, default 10, or --since), then every new one as it appears, oldest first, until Ctrl-C")
+    .addOption(durationOption("--every <duration>", "with --follow: time between polls for new messages (default 2s)", { minMs: 1_000, maxMs: 3_600_000 }))
     .addOption(new Option("--no-formula-guard", "CSV: do not prefix cells that start with = + - @ tab or CR (spreadsheet formula guard)"));
 }
 

@@ -23,7 +23,12 @@ export interface ListingOptions extends FilterOptions {
   wide: boolean;
   /** false for --no-headers (the table, piped or not). */
   headers: boolean;
+  /** --follow: after the newest messages, every new one until interrupted; `everyMs` between polls. */
+  follow?: { everyMs: number };
 }
+
+export const DEFAULT_FOLLOW_RECENT = 10;
+export const DEFAULT_FOLLOW_EVERY_MS = 2_000;
 
 export const DEFAULT_LIMIT = 50;
 
@@ -46,7 +51,9 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
   const filters = parseFilterOptions(raw, now, zone);
   if (raw.after !== undefined && raw.before !== undefined) throw new UsageError("--after and --before cannot be used together: page forward or back, not both");
   if (raw.all && raw.limit !== undefined) throw new UsageError("--all and --limit cannot be used together");
-  const limit = raw.all ? Number.POSITIVE_INFINITY : (raw.limit ?? DEFAULT_LIMIT);
+  if (raw.every !== undefined && !raw.follow) throw new UsageError("--every goes with --follow: add --follow to keep reading new messages");
+  if (raw.follow) checkFollow(raw);
+  const limit = raw.all ? Number.POSITIVE_INFINITY : (raw.limit ?? (raw.follow ? DEFAULT_FOLLOW_RECENT : DEFAULT_LIMIT));
   const filtered = filters.statuses !== undefined || filters.since !== undefined || filters.until !== undefined;
   const pageSize = raw.pageSize ?? (Number.isFinite(limit) && !filtered ? Math.min(limit, 1000) : 1000);
   const fields = raw.fields?.split(",").map((field) => field.trim()).filter((field) => field !== "");
@@ -64,5 +71,13 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
     guardFormulas: raw.formulaGuard !== false,
     wide: raw.wide === true,
     headers: raw.headers !== false,
+    follow: raw.follow ? { everyMs: raw.every ?? DEFAULT_FOLLOW_EVERY_MS } : undefined,
   };
+}
+
+/** What cannot go with --follow, which starts at the newest message and never ends by itself. */
+function checkFollow(raw: ListingFlags): void {
+  const clash = raw.all ? "--all" : raw.after !== undefined ? "--after" : raw.before !== undefined ? "--before" : raw.until !== undefined ? "--until" : undefined;
+  if (clash) throw new UsageError(`--follow cannot be used with ${clash}: it starts at the newest messages and goes on until interrupted`);
+  if (raw.since !== undefined && raw.limit !== undefined) throw new UsageError("--follow starts with the newest -n messages, or with those --since: not both");
 }

@@ -45,7 +45,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   reportOutcome(selector, options, ctx);
 }
 
-async function render(options: ListingOptions, fields: Field[] | undefined, listing: ListingRef, chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
+export async function render(options: ListingOptions, fields: Field[] | undefined, listing: ListingRef, chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
   switch (options.format) {
     case "json":
       return renderJson(chunks, sink, { fields, pretty: toTerminal });

@@ -1,0 +1,73 @@
+// `msgstat messages <campaignId> --follow` (and `batch ... --follow`): the newest messages, then every
+// new one as it appears, oldest first, until interrupted. The same renderers as a listing, fed by the
+// follower instead of the selector; each poll's messages are flushed as soon as they are rendered, so a
+// pipeline (`--jsonl | jq`) sees them at once. Output goes straight through, -o included: there is no
+// end at which a temporary file could be moved into place, and what was received must survive Ctrl-C.
+import { createWriteStream } from "node:fs";
+import type { CheckedMessage } from "../../core/message.js";
+import { compileFields } from "../../render/fields.js";
+import { streamSink, type Sink } from "../../render/sink.js";
+import type { ListingRef } from "../../service/endpoints.js";
+import { ListingFollower, type FollowEvent } from "../../service/follow-listing.js";
+import type { Context } from "../context.js";
+import { explainNotFound } from "../shared/service-errors.js";
+import type { ListingOptions } from "./options.js";
+import { render } from "./run.js";
+
+export async function runFollow(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
+  for (const warning of options.warnings) ctx.warn(warning);
+  const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
+  const client = await ctx.client();
+  const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
+  const output = options.outputFile !== undefined ? await fileSink(options.outputFile) : { sink: streamSink(ctx.stdout), close: async () => undefined };
+  const follower = new ListingFollower(
+    client,
+    {
+      listing,
+      search: options.search,
+      statuses: options.statuses,
+      recent: options.limit,
+      since: options.since,
+      everyMs: options.follow!.everyMs,
+      // Polls read whatever arrived, so pages are as large as the API allows unless --page-size says otherwise.
+      pageSize: options.pageSize === Math.min(options.limit, 1000) ? 1000 : options.pageSize,
+    },
+    ctx.timer,
+    ctx.signal,
+    (event) => report(event, ctx),
+  );
+  try {
+    await render(options, fields, listing, flushedAfterEach(follower.chunks(), output.sink), output.sink, ctx, toTerminal);
+  } catch (error) {
+    // Whole records only: what was rendered is flushed, a partial record never is.
+    await output.sink.discard();
+    throw explainNotFound(error, listing);
+  } finally {
+    await output.close();
+  }
+}
+
+/** Each chunk's records reach the reader before the next poll: a follow is read as it happens. */
+async function* flushedAfterEach(chunks: AsyncIterable<CheckedMessage[]>, sink: Sink): AsyncGenerator<CheckedMessage[]> {
+  for await (const chunk of chunks) {
+    yield chunk;
+    await sink.flush();
+  }
+}
+
+function report(event: FollowEvent, ctx: Context): void {
+  const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+  if (event.kind === "failing") ctx.warn(`${event.error.message}; still following, trying again in ${seconds(event.retryInMs)}`);
+  else ctx.note(`the service answers again after ${seconds(event.downMs)}; following on, nothing missed`);
+}
+
+/** -o in follow mode: written straight through, so the file holds every complete record so far. */
+async function fileSink(file: string): Promise<{ sink: Sink; close: () => Promise<void> }> {
+  const stream = createWriteStream(file);
+  await new Promise<void>((resolve, reject) => {
+    stream.once("open", () => resolve());
+    stream.once("error", reject);
+  });
+  const sink = streamSink(stream);
+  return { sink, close: () => new Promise<void>((resolve) => stream.end(resolve)) };
+}
