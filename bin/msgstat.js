@@ -34,6 +34,7 @@ async function run() {
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     columns: process.stdout.columns || Number(process.env.COLUMNS) || 80,
+    rows: process.stdout.rows || undefined,
     env: process.env,
     now: () => Date.now(),
     signal: controller.signal,

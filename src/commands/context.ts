@@ -13,6 +13,8 @@ export interface Io {
   stderrIsTTY: boolean;
   /** Terminal width for tables; 80 when unknown. */
   columns: number;
+  /** Terminal height, when stdout is a terminal that says (a screen redrawn in place must fit it). */
+  rows?: number;
   env: Record<string, string | undefined>;
   now: () => number;
   /** Aborted, with an InterruptedError as its reason, on SIGINT or SIGTERM. */

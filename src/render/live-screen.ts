@@ -17,8 +17,9 @@ export class LiveScreen {
     private readonly terminal: boolean,
   ) {}
 
-  draw(frame: string): void {
-    this.last = frame;
+  /** `whole`: what to keep on the normal screen if this is the last frame (a frame may be cut to fit). */
+  draw(frame: string, whole = frame): void {
+    this.last = whole;
     if (!this.terminal) {
       this.stream.write(frame);
       return;

@@ -16,6 +16,7 @@ export interface CliOptions {
   tty?: boolean;
   stderrTty?: boolean;
   columns?: number;
+  rows?: number;
   env?: Record<string, string | undefined>;
   now?: number;
   /** A clock that moves (each call may return a later time), where `now` is a fixed one. */
@@ -41,6 +42,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stdoutIsTTY: options.tty ?? false,
     stderrIsTTY: options.stderrTty ?? false,
     columns: options.columns ?? 80,
+    rows: options.rows,
     env: { MSGSTAT_RETRY_BASE_MS: "5", ...options.env },
     now: options.clock ?? (() => options.now ?? Date.now()),
     signal: options.signal ?? new AbortController().signal,

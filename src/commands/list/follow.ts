@@ -3,7 +3,6 @@
 // follower instead of the selector; each poll's messages are flushed as soon as they are rendered, so a
 // pipeline (`--jsonl | jq`) sees them at once. Output goes straight through, -o included: there is no
 // end at which a temporary file could be moved into place, and what was received must survive Ctrl-C.
-import { createWriteStream } from "node:fs";
 import type { CheckedMessage } from "../../core/message.js";
 import { compileFields } from "../../render/fields.js";
 import { streamSink, type Sink } from "../../render/sink.js";
@@ -11,6 +10,7 @@ import type { ListingRef } from "../../service/endpoints.js";
 import { ListingFollower, type FollowEvent } from "../../service/follow-listing.js";
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
+import { straightFileSink } from "../shared/straight-file.js";
 import type { ListingOptions } from "./options.js";
 import { render } from "./run.js";
 
@@ -19,7 +19,7 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
-  const output = options.outputFile !== undefined ? await fileSink(options.outputFile) : { sink: streamSink(ctx.stdout), close: async () => undefined };
+  const output = options.outputFile !== undefined ? await straightFileSink(options.outputFile) : { sink: streamSink(ctx.stdout), close: async () => undefined };
   const follower = new ListingFollower(
     client,
     {
@@ -59,15 +59,4 @@ function report(event: FollowEvent, ctx: Context): void {
   const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
   if (event.kind === "failing") ctx.warn(`${event.error.message}; still following, trying again in ${seconds(event.retryInMs)}`);
   else ctx.note(`the service answers again after ${seconds(event.downMs)}; following on, nothing missed`);
-}
-
-/** -o in follow mode: written straight through, so the file holds every complete record so far. */
-async function fileSink(file: string): Promise<{ sink: Sink; close: () => Promise<void> }> {
-  const stream = createWriteStream(file);
-  await new Promise<void>((resolve, reject) => {
-    stream.once("open", () => resolve());
-    stream.once("error", reject);
-  });
-  const sink = streamSink(stream);
-  return { sink, close: () => new Promise<void>((resolve) => stream.end(resolve)) };
 }

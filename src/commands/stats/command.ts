@@ -18,7 +18,11 @@ export function statsCommand(setup: CommandSetup) {
       const ctx = setup.context(cmd);
       const [{ parseStatsOptions }, { runStats }] = await Promise.all([import("./options.js"), import("./run.js")]);
       requireId("campaignId", campaignId);
-      await runStats({ campaignId, batchId: raw.batch }, parseStatsOptions(raw, ctx.now(), ctx.timeZone), ctx);
+      const options = parseStatsOptions(raw, ctx.now(), ctx.timeZone);
+      if (options.watch) {
+        const { runWatch } = await import("./watch.js");
+        await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
+      } else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
     });
   addHelpSections(command, { heading: "The report:", text: REPORT_HELP }, {
     heading: "Examples:",

@@ -3,7 +3,7 @@ import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { TABLE_CHOICES } from "../../stats/tables.js";
 import { INTERVALS } from "../../stats/time-buckets.js";
 import { addFilterOptions } from "../shared/filters.js";
-import { choiceOption, percentOption, textOption, type NoOptions } from "../shared/option-values.js";
+import { choiceOption, durationOption, percentOption, textOption, type NoOptions } from "../shared/option-values.js";
 
 export function addStatsOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
   return addFilterOptions(command)
@@ -13,7 +13,9 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     .option("--json", "the report as JSON (structure in docs/stats.md)")
     .option("--csv", "one table of the report as CSV: choose it with --by")
     .addOption(choiceOption("--by <table>", "the table --csv writes", TABLE_CHOICES))
-    .addOption(textOption("-o, --output <file>", "write the report to this file (atomically) instead of stdout; .json and .csv set the format", "a file name"));
+    .addOption(textOption("-o, --output <file>", "write the report to this file (atomically) instead of stdout; .json and .csv set the format", "a file name"))
+    .option("--watch", "read the listing again and again and show the report each time, with what changed since the start (on a terminal, redrawn in place; else a JSON line a round) until Ctrl-C")
+    .addOption(durationOption("--every <duration>", "with --watch: time between rounds (default 10s, or the time a round took if longer)", { minMs: 1_000, maxMs: 86_400_000 }));
 }
 
 export type StatsFlags = ReturnType<ReturnType<typeof addStatsOptions<[], NoOptions, NoOptions>>["opts"]>;

@@ -17,7 +17,11 @@ export interface StatsOptions extends FilterOptions {
   format: StatsFormat;
   /** -o: the file to write (atomically) instead of stdout. */
   outputFile?: string;
+  /** --watch: a round every `everyMs` (or the time a round took, if longer), until interrupted. */
+  watch?: { everyMs: number };
 }
+
+export const DEFAULT_WATCH_EVERY_MS = 10_000;
 
 export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone): StatsOptions {
   const options: StatsOptions = {
@@ -27,6 +31,11 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
     format: chosenFormat(raw),
     outputFile: raw.output,
   };
+  if (raw.every !== undefined && !raw.watch) throw new UsageError("--every goes with --watch: add --watch to read the listing again and again");
+  if (raw.watch) {
+    if (options.format.kind === "csv") throw new UsageError("--watch shows the report, or a JSON line a round: it does not write CSV tables");
+    options.watch = { everyMs: raw.every ?? DEFAULT_WATCH_EVERY_MS };
+  }
   const rate = raw.maxFailureRate;
   // The JSON report gives rates as fractions (0.137); a threshold copied from it would be 100 times too low.
   if (rate?.bare && rate.percent > 0 && rate.percent < 1) options.warnings.push(`--max-failure-rate ${rate.percent} means ${rate.percent} %; for ${rate.percent * 100} % write ${rate.percent * 100}`);

@@ -24,21 +24,12 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   for (const warning of options.warnings) ctx.warn(warning);
   const window = describeWindow(options, ctx.timeZone);
   if (window && ctx.verbose) ctx.note(window);
-  const client = await ctx.client();
   // The file is opened first, so a folder that does not exist is known before a long count.
   const toFile = options.outputFile !== undefined;
   const sink = toFile ? await atomicFileSink(options.outputFile!) : streamSink(ctx.stdout);
-  const progress = await startProgress(ctx, "Counting messages…");
-  const onPage = () => progress.update(progressText("Counting messages…", selector));
-  const selector: MessageSelector = new MessageSelector(client, { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000, onPage });
   let report: StatsReport;
   try {
-    const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval, timeZone: ctx.timeZone }), progress);
-    warnAboutReading(selector, ctx);
-    report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone });
-    if (options.interval !== undefined && report.overTime.interval !== options.interval) {
-      ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
-    }
+    report = await countReport(listing, options, ctx, await startProgress(ctx, "Counting messages…"));
     await write(report, options, sink, ctx, !toFile && ctx.stdoutIsTTY);
     await sink.finish();
   } catch (error) {
@@ -46,6 +37,25 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
     throw explainNotFound(error, listing);
   }
   if (toFile) ctx.note(`wrote the report of ${countOf(report.totals.messages, "message")} to ${options.outputFile}`);
+  alertOnThreshold(report);
+}
+
+/** Reads the whole listing through the same selector as `messages --all` and builds the report. */
+export async function countReport(listing: ListingRef, options: StatsOptions, ctx: Context, progress: Progress): Promise<StatsReport> {
+  const client = await ctx.client();
+  const onPage = () => progress.update(progressText("Counting messages…", selector));
+  const selector: MessageSelector = new MessageSelector(client, { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000, onPage });
+  const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval, timeZone: ctx.timeZone }), progress);
+  warnAboutReading(selector, ctx);
+  const report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone });
+  if (options.interval !== undefined && report.overTime.interval !== options.interval) {
+    ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
+  }
+  return report;
+}
+
+/** --max-failure-rate: the report was written; the exit code raises the alarm. */
+export function alertOnThreshold(report: StatsReport): void {
   const { threshold, delivery } = report;
   if (threshold?.exceeded) {
     throw new ThresholdError(`failure rate ${percent(delivery.failureRate)} (${delivery.failure.toLocaleString("en-US")} of ${delivery.final.toLocaleString("en-US")} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`);
@@ -76,7 +86,7 @@ function warnAboutReading(selector: MessageSelector, ctx: Context): void {
 }
 
 /** `toTerminal`: the report goes to a terminal (not a pipe, not -o), so it may be pretty and coloured. */
-async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
+export async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
   switch (options.format.kind) {
     case "json":
       return sink.write(JSON.stringify(report, null, toTerminal ? 2 : undefined) + "\n");

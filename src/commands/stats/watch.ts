@@ -1,0 +1,114 @@
+// `msgstat stats <campaignId> --watch`: the report again and again, until Ctrl-C. Each round reads the
+// listing through the same counting as `stats` and is shown with what changed since watching began:
+// on a terminal, redrawn in place in the alternate screen (render/live-screen.ts); piped, to a file or
+// with --json, one JSON object per line per round, the `stats --json` structure plus a `watch` part.
+// A failing service is waited out, rounds go on when it recovers; --max-failure-rate ends the watch
+// with exit 5 on the first round above it.
+import { ServiceError } from "../../core/errors.js";
+import { displayWidth } from "../../core/text.js";
+import { formatWallTime } from "../../core/time.js";
+import { LiveScreen } from "../../render/live-screen.js";
+import { loadPalette } from "../../render/palette.js";
+import { renderStatsReport } from "../../render/stats-report.js";
+import { streamSink, type Sink } from "../../render/sink.js";
+import type { ListingRef } from "../../service/endpoints.js";
+import { changesSince, type ReportChanges } from "../../stats/changes.js";
+import type { StatsReport } from "../../stats/report.js";
+import type { Context } from "../context.js";
+import { explainNotFound } from "../shared/service-errors.js";
+import { straightFileSink } from "../shared/straight-file.js";
+import type { StatsOptions } from "./options.js";
+import { alertOnThreshold, countReport } from "./run.js";
+
+const silentProgress = { update: () => undefined, pause: () => undefined, resume: () => undefined, stop: () => undefined };
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
+  for (const warning of options.warnings) ctx.warn(warning);
+  const onScreen = options.format.kind === "report" && options.outputFile === undefined && ctx.stdoutIsTTY;
+  const output = options.outputFile !== undefined ? await straightFileSink(options.outputFile) : { sink: streamSink(ctx.stdout), close: async () => undefined };
+  const screen = onScreen ? new LiveScreen(ctx.stdout, true) : undefined;
+  const everyMs = options.watch!.everyMs;
+  let first: StatsReport | undefined;
+  let outage: { since: number; failures: number } | undefined;
+  try {
+    for (let round = 1; ; round++) {
+      const started = ctx.timer.now();
+      let report: StatsReport;
+      try {
+        report = await countReport(listing, options, ctx, silentProgress);
+      } catch (error) {
+        if (!(error instanceof ServiceError) || !error.transient || ctx.signal.aborted) throw error;
+        outage = { since: outage?.since ?? started, failures: (outage?.failures ?? 0) + 1 };
+        const retryInMs = Math.min(everyMs * 2 ** outage.failures, MAX_BACKOFF_MS);
+        if (outage.failures === 1) ctx.warn(`${error.message}; still watching, trying again in ${Math.round(retryInMs / 1000)} s`);
+        round--;
+        await ctx.timer.sleep(retryInMs, ctx.signal);
+        continue;
+      }
+      if (outage) ctx.note(`the service answers again after ${Math.round((ctx.timer.now() - outage.since) / 1000)} s; watching on`);
+      outage = undefined;
+      first ??= report;
+      const changes = changesSince(first, report);
+      if (screen) {
+        const whole = await frame(report, changes, { round, everyMs, first }, ctx);
+        screen.draw(fitRows(whole, ctx.rows), whole);
+      }
+      else await writeRound(output.sink, report, changes, round, first);
+      alertOnThreshold(report);
+      // A slow read sets a slower pace: the service is never asked more often than it can answer.
+      await ctx.timer.sleep(Math.max(everyMs, ctx.timer.now() - started), ctx.signal);
+    }
+  } catch (error) {
+    throw explainNotFound(error, listing);
+  } finally {
+    screen?.close();
+    await output.sink.flush().catch(() => undefined);
+    await output.close();
+  }
+}
+
+/** One round as a JSON line: the report, and where the watch stands. */
+async function writeRound(sink: Sink, report: StatsReport, changes: ReportChanges, round: number, first: StatsReport): Promise<void> {
+  await sink.write(JSON.stringify({ ...report, watch: { round, startedAt: first.generatedAt, changes } }) + "\n");
+  await sink.flush();
+}
+
+/** What the terminal shows for a round: where the watch stands, what changed, then the report. */
+async function frame(report: StatsReport, changes: ReportChanges, round: { round: number; everyMs: number; first: StatsReport }, ctx: Context): Promise<string> {
+  const palette = await loadPalette(ctx.color);
+  const at = (iso: string) => formatWallTime(Date.parse(iso), ctx.timeZone, "second").slice(11);
+  const heading = `Watching ${report.batchId ?? report.campaignId}: round ${round.round}, updated ${at(report.generatedAt)} ${ctx.timeZone.name}, every ${Math.round(round.everyMs / 1000)} s. Ctrl-C to stop.`;
+  const moved = changes.byStatus.map(({ status, change }) => `${change > 0 ? "+" : "−"}${Math.abs(change).toLocaleString("en-US")} ${status ?? "no status"}`);
+  const pace = changes.messagesPerMinute === null ? "" : ` (${Math.round(changes.messagesPerMinute).toLocaleString("en-US")} new a minute)`;
+  const since = round.round === 1 ? "First round: changes show from the next one." : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ${duration(changes.elapsedMs)}${pace}.`;
+  const report_ = renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone });
+  return `${palette.bold(fit(heading, ctx.columns))}\n${fit(since, ctx.columns)}\n\n${report_}`;
+}
+
+/** The frame cut to the terminal's height, so the alternate screen never scrolls its first lines away. */
+function fitRows(text: string, rows: number | undefined): string {
+  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  if (rows === undefined || lines.length < rows) return text;
+  const kept = lines.slice(0, Math.max(1, rows - 2));
+  return `${kept.join("\n")}\n… ${lines.length - kept.length} more lines: a taller terminal shows the whole report\n`;
+}
+
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
+}
+
+/** A line cut to the terminal's width: the frame must not wrap, or it would scroll the alternate screen. */
+function fit(line: string, columns: number): string {
+  if (displayWidth(line) <= columns) return line;
+  let out = "";
+  for (const char of line) {
+    if (displayWidth(out + char) > columns - 1) break;
+    out += char;
+  }
+  return `${out}…`;
+}
