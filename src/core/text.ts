@@ -47,3 +47,14 @@ export function displayWidth(value: string): number {
   }
   return width;
 }
+
+/** Text cut to `width` terminal cells, ending in "…" when anything was cut. */
+export function cutToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = "";
+  for (const char of text) {
+    if (displayWidth(out + char) > width - 1) break;
+    out += char;
+  }
+  return `${out}…`;
+}

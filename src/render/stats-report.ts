@@ -4,7 +4,7 @@
 import type { StatsReport, TimeRow } from "../stats/report.js";
 import { BucketClock, INTERVAL_MS, type Interval } from "../stats/time-buckets.js";
 import type { Palette } from "./palette.js";
-import { displayWidth, inlineSafe } from "../core/text.js";
+import { cutToWidth, displayWidth, inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
 import { hanging, wrapText } from "./wrap.js";
 
@@ -287,15 +287,7 @@ function more(hidden: number, noun: string, flags: string, palette: Palette): st
 
 // ---- text ----
 
-function fit(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  let out = "";
-  for (const char of text) {
-    if (displayWidth(out + char) > width - 1) break;
-    out += char;
-  }
-  return `${out}…`;
-}
+const fit = cutToWidth;
 
 function pad(text: string, width: number): string {
   return text + " ".repeat(Math.max(0, width - displayWidth(text)));

@@ -3,24 +3,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { InterruptedError } from "../../src/core/errors.js";
 import { displayWidth } from "../../src/core/text.js";
 import { scratchFolder } from "../support/scratch.js";
+import { VirtualClock } from "../support/virtual-clock.js";
 import type { Message } from "../../src/core/message.js";
 import { startSandbox, type FaultRule, type Sandbox } from "../../src/sandbox/index.js";
 import { runCli, type CliOptions } from "../support/run-cli.js";
 
 const START = Date.parse("2026-11-22T09:00:00.000Z");
 
-class VirtualClock {
-  constructor(public at: number) {}
-  now = () => this.at;
-  sleep = async (ms: number, signal?: AbortSignal) => {
-    if (signal?.aborted) throw signal.reason;
-    this.at += ms;
-    await new Promise((resolve) => setImmediate(resolve));
-  };
-}
 
 let sandbox: Sandbox | undefined;
 afterEach(() => sandbox?.close());
@@ -117,19 +108,6 @@ describe("message --wait", () => {
 });
 
 describe("messages --follow", () => {
-  /** A clock whose Nth sleep is a Ctrl-C: the follow then ends as a user's would. */
-  function interruptAfter(clock: VirtualClock, sleeps: number): { sleep: VirtualClock["sleep"]; signal: AbortSignal } {
-    const controller = new AbortController();
-    let count = 0;
-    return {
-      signal: controller.signal,
-      sleep: async (ms, signal) => {
-        if (++count > sleeps) controller.abort(new InterruptedError("SIGINT"));
-        await clock.sleep(ms, signal);
-      },
-    };
-  }
-
   async function truthBetween(clock: VirtualClock, firstId: string): Promise<string[]> {
     const all: Message[] = [];
     let after: string | undefined;
@@ -145,7 +123,7 @@ describe("messages --follow", () => {
 
   it("prints the ten newest, then every new message once, oldest first, until Ctrl-C (exit 130)", async () => {
     const { clock, run } = await live();
-    const stop = interruptAfter(clock, 20);
+    const stop = clock.interruptAfter(20);
     const { code, stdout, stderr } = await run(["messages", "cmp-live", "--follow", "--jsonl"], { ...stop });
     expect(code).toBe(130);
     expect(stderr).toBe("msgstat: interrupted\n");
@@ -156,7 +134,7 @@ describe("messages --follow", () => {
 
   it("reads a burst of several pages between two polls, and rides out an outage", async () => {
     const { clock, run } = await live([{ path: "before=", times: 6, kind: "status", status: 503 }]);
-    const stop = interruptAfter(clock, 12);
+    const stop = clock.interruptAfter(12);
     const { code, stdout, stderr } = await run(["messages", "cmp-live", "--follow", "--jsonl", "--every", "30s", "--page-size", "25", "--retries", "0"], { ...stop });
     expect(code).toBe(130);
     const lines = stderr.split("\n").filter(Boolean);
@@ -170,7 +148,7 @@ describe("messages --follow", () => {
     const { clock, run } = await live();
     const dir = scratchFolder("msgstat-follow-");
     const file = path.join(dir, "live.jsonl");
-    const stop = interruptAfter(clock, 8);
+    const stop = clock.interruptAfter(8);
     const { code, stdout } = await run(["messages", "cmp-live", "--follow", "-o", file], { ...stop });
     expect(code).toBe(130);
     expect(stdout).toBe("");
@@ -183,7 +161,7 @@ describe("messages --follow", () => {
 
   it("--status failure prints failures only, each once", async () => {
     const { clock, run } = await live();
-    const stop = interruptAfter(clock, 40);
+    const stop = clock.interruptAfter(40);
     const { code, stdout } = await run(["messages", "cmp-live", "--follow", "--status", "failure", "--jsonl"], { ...stop });
     expect(code).toBe(130);
     const printed = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Message);
@@ -206,18 +184,6 @@ describe("messages --follow", () => {
 });
 
 describe("stats --watch", () => {
-  function interruptAfter(clock: VirtualClock, sleeps: number): { sleep: VirtualClock["sleep"]; signal: AbortSignal } {
-    const controller = new AbortController();
-    let count = 0;
-    return {
-      signal: controller.signal,
-      sleep: async (ms, signal) => {
-        if (++count > sleeps) controller.abort(new InterruptedError("SIGINT"));
-        await clock.sleep(ms, signal);
-      },
-    };
-  }
-
   interface Round {
     generatedAt: string;
     totals: { messages: number };
@@ -227,7 +193,7 @@ describe("stats --watch", () => {
 
   it("piped: one JSON object a round, counts that grow and agree with a snapshot at the same moment", async () => {
     const { clock, run } = await live();
-    const stop = interruptAfter(clock, 4);
+    const stop = clock.interruptAfter(4);
     const { code, stdout } = await run(["stats", "cmp-live", "--watch", "--every", "30s"], { ...stop });
     expect(code).toBe(130);
     const rounds = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Round);
@@ -247,7 +213,7 @@ describe("stats --watch", () => {
 
   it("--max-failure-rate ends the watch with exit 5 on the first round above it", async () => {
     const { clock, run } = await live();
-    const stop = interruptAfter(clock, 50);
+    const stop = clock.interruptAfter(50);
     const { code, stdout, stderr } = await run(["stats", "cmp-live", "--watch", "--json", "--max-failure-rate", "1"], { ...stop });
     expect(code).toBe(5);
     expect(stdout.trimEnd().split("\n")).toHaveLength(1);
@@ -256,7 +222,7 @@ describe("stats --watch", () => {
 
   it("on a terminal: redrawn in place in the alternate screen, the last round kept on the normal screen", async () => {
     const { clock, run } = await live();
-    const stop = interruptAfter(clock, 2);
+    const stop = clock.interruptAfter(2);
     const { code, stdout } = await run(["stats", "cmp-live", "--watch"], { ...stop, tty: true, columns: 80 });
     expect(code).toBe(130);
     expect(stdout.startsWith("\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J")).toBe(true);

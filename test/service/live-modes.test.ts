@@ -2,37 +2,27 @@
 // advances the clock at once, so nothing here waits for real time and nothing depends on speed.
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckedMessage, Message } from "../../src/core/message.js";
-import type { Timer } from "../../src/core/timer.js";
 import { ServiceError } from "../../src/core/errors.js";
 import { ApiClient } from "../../src/http/client.js";
 import { ListingFollower, type FollowEvent, type FollowPlan } from "../../src/service/follow-listing.js";
 import { waitForFinal, type WaitEvent } from "../../src/service/wait-for-message.js";
 import { startSandbox, type FaultRule, type Sandbox } from "../../src/sandbox/index.js";
+import { VirtualClock } from "../support/virtual-clock.js";
 
 const START = Date.parse("2026-11-22T09:00:00.000Z");
 
-/** A clock that moves only when slept on. */
-class VirtualTimer implements Timer {
-  constructor(public at: number) {}
-  now = () => this.at;
-  sleep = async (ms: number, signal?: AbortSignal) => {
-    if (signal?.aborted) throw signal.reason;
-    this.at += ms;
-    await new Promise((resolve) => setImmediate(resolve));
-  };
-}
 
 let sandbox: Sandbox | undefined;
 afterEach(() => sandbox?.close());
 
-async function liveSandbox(timer: VirtualTimer, faults: FaultRule[] = []): Promise<{ sandbox: Sandbox; client: ApiClient }> {
+async function liveSandbox(timer: VirtualClock, faults: FaultRule[] = []): Promise<{ sandbox: Sandbox; client: ApiClient }> {
   sandbox = await startSandbox({ live: { ratePerSecond: 5 }, clock: timer.now, now: START, faults });
   const client = new ApiClient({ baseUrl: new URL(sandbox.url), headers: [], timeoutMs: 10_000, retries: 0, retryBaseMs: 1, warn: () => undefined });
   return { sandbox, client };
 }
 
 /** Every message of the live listing as the sandbox has it at `at`, oldest first. */
-async function truth(at: number, timer: VirtualTimer): Promise<Message[]> {
+async function truth(at: number, timer: VirtualClock): Promise<Message[]> {
   const saved = timer.at;
   timer.at = at;
   const all: Message[] = [];
@@ -49,7 +39,7 @@ async function truth(at: number, timer: VirtualTimer): Promise<Message[]> {
 }
 
 /** The fate of a message: its status long after it was created. */
-async function fateOf(id: string, timer: VirtualTimer): Promise<string> {
+async function fateOf(id: string, timer: VirtualClock): Promise<string> {
   const saved = timer.at;
   timer.at += 120_000;
   const message = (await (await fetch(`${sandbox!.url}/campaigns/cmp-live/messages/${id}`)).json()) as Message;
@@ -57,7 +47,7 @@ async function fateOf(id: string, timer: VirtualTimer): Promise<string> {
   return message.latestStatus;
 }
 
-async function newestAt(timer: VirtualTimer): Promise<Message[]> {
+async function newestAt(timer: VirtualClock): Promise<Message[]> {
   const response = await fetch(`${sandbox!.url}/campaigns/cmp-live/messages?limit=50`);
   void timer;
   return ((await response.json()) as { data: Message[] }).data;
@@ -65,7 +55,7 @@ async function newestAt(timer: VirtualTimer): Promise<Message[]> {
 
 describe("waitForFinal", () => {
   it.each(["success", "failure"])("follows a new message until it ends in %s", async (fate) => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     const candidates = (await newestAt(timer)).filter((m) => m.latestStatus === "created");
     let target: Message | undefined;
@@ -81,7 +71,7 @@ describe("waitForFinal", () => {
   });
 
   it("gives back the last state, not final, when the time runs out", async () => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     const fresh = (await newestAt(timer))[0]!;
     const outcome = await waitForFinal(client, { campaignId: "cmp-live", messageId: fresh.id, everyMs: 1000, timeoutMs: 1000 }, timer, new AbortController().signal);
@@ -91,7 +81,7 @@ describe("waitForFinal", () => {
   });
 
   it("keeps waiting through a burst of 503s, then gets the final state", async () => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer, [{ path: "/messages/msg-live", times: 5, kind: "status", status: 503 }]);
     const fresh = (await newestAt(timer))[0]!;
     const events: WaitEvent[] = [];
@@ -102,7 +92,7 @@ describe("waitForFinal", () => {
   });
 
   it("ends at once on a 404", async () => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     await expect(waitForFinal(client, { campaignId: "cmp-live", messageId: "msg-live-9999999", everyMs: 1000, timeoutMs: 600_000 }, timer, new AbortController().signal)).rejects.toMatchObject({ exitCode: 3 });
     await client.close();
@@ -126,7 +116,7 @@ const plan = (extra: Partial<FollowPlan> = {}): FollowPlan => ({ listing: { camp
 
 describe("ListingFollower", () => {
   it("prints the ten newest, then every new message exactly once, oldest first", async () => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     const chunks = await followFor(new ListingFollower(client, plan(), timer, new AbortController().signal), 15);
     const printed = chunks.flat().map((m) => m.id);
@@ -140,7 +130,7 @@ describe("ListingFollower", () => {
   });
 
   it("reads a burst of several pages between two polls whole", async () => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     // 30 s between polls at 5 a second is about 150 messages: eight pages of 20.
     const chunks = await followFor(new ListingFollower(client, plan({ everyMs: 30_000, pageSize: 20 }), timer, new AbortController().signal), 4);
@@ -153,7 +143,7 @@ describe("ListingFollower", () => {
   });
 
   it("rides out an outage of several polls: one event when it starts, one when it ends, nothing lost", async () => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer, [{ path: "before=", times: 4, kind: "status", status: 503 }]);
     const events: FollowEvent[] = [];
     const chunks = await followFor(new ListingFollower(client, plan(), timer, new AbortController().signal, (event) => events.push(event)), 6);
@@ -167,7 +157,7 @@ describe("ListingFollower", () => {
   });
 
   it("with --status failure prints each failure once, when it settles", async () => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     const startedAt = timer.at;
     const chunks = await followFor(new ListingFollower(client, plan({ statuses: new Set(["failure"]) }), timer, new AbortController().signal), 40);
@@ -185,7 +175,7 @@ describe("ListingFollower", () => {
   });
 
   it("stops when aborted, with the signal's reason", async () => {
-    const timer = new VirtualTimer(START);
+    const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     const controller = new AbortController();
     const iterator = new ListingFollower(client, plan(), timer, controller.signal).chunks();

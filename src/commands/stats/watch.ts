@@ -5,7 +5,7 @@
 // A failing service is waited out, rounds go on when it recovers; --max-failure-rate ends the watch
 // with exit 5 on the first round above it.
 import { ServiceError } from "../../core/errors.js";
-import { displayWidth } from "../../core/text.js";
+import { cutToWidth } from "../../core/text.js";
 import { formatWallTime } from "../../core/time.js";
 import { LiveScreen } from "../../render/live-screen.js";
 import { loadPalette } from "../../render/palette.js";
@@ -103,12 +103,4 @@ function duration(ms: number): string {
 }
 
 /** A line cut to the terminal's width: the frame must not wrap, or it would scroll the alternate screen. */
-function fit(line: string, columns: number): string {
-  if (displayWidth(line) <= columns) return line;
-  let out = "";
-  for (const char of line) {
-    if (displayWidth(out + char) > columns - 1) break;
-    out += char;
-  }
-  return `${out}…`;
-}
+const fit = cutToWidth;
