@@ -1,9 +1,9 @@
 // The layers of src/ and the one direction imports may run (README, "Development"). `npm test` runs
 // this through `npm run lint:layers`; a broken rule fails it with the rule's name and both files.
 //
-//   core -> http -> service -> stats -> render -> commands -> cli.ts      (each may import only to its left)
+//   core -> http -> service -> stats -> render -> config -> commands -> cli.ts      (each may import only to its left)
 //   sandbox: apart; imports only core's message shape, and only `msgstat sandbox` imports it.
-const LAYERS = ["core", "http", "service", "stats", "render", "commands"];
+const LAYERS = ["core", "http", "service", "stats", "render", "config", "commands"];
 
 /** Each layer may import the ones below it, never one above it (nor cli.ts, the top). */
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({
@@ -66,6 +66,14 @@ module.exports = {
     packagesAbove("service", ["commander", "chalk", "ora", "cli-table3"]),
     packagesAbove("stats", ["undici", "commander", "chalk", "ora", "cli-table3"]),
     packagesAbove("render", ["undici", "commander"]),
+    packagesAbove("config", ["undici", "commander", "chalk", "ora", "cli-table3"]),
+    {
+      name: "keyring-at-one-boundary",
+      comment: "only src/config/keyring.ts loads the OS keyring module, so every failure of it becomes a note in one place (and tests replace it there)",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/config/keyring\\.ts$" },
+      to: { path: "node_modules/@napi-rs/keyring" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -38,6 +38,8 @@ async function run() {
     env: process.env,
     now: () => Date.now(),
     signal: controller.signal,
+    stdin: process.stdin,
+    stdinIsTTY: process.stdin.isTTY === true,
   });
 }
 

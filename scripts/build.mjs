@@ -43,6 +43,8 @@ await build({
   minifySyntax: true,
   legalComments: "none",
   chunkNames: "chunks/[name]-[hash]",
+  // A native module (it loads a prebuilt binary for the platform): required from node_modules at run time.
+  external: ["@napi-rs/keyring"],
   // Bundled CommonJS dependencies (commander, cli-table3) call require() for Node built-ins.
   banner: { js: 'import { createRequire as __msgstatRequire } from "node:module"; const require = __msgstatRequire(import.meta.url);' },
   plugins: [

@@ -1,13 +1,22 @@
 // `npm run demo`: a short tour of msgstat against the built-in sandbox, each command shown before its output.
 import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const bin = fileURLToPath(new URL("../bin/msgstat.js", import.meta.url));
 
+// The tour's settings live in a profile of a config folder of its own, as a user's would after
+// `msgstat sandbox --save-profile`: nothing of the user's own configuration is read or changed.
+const configDir = mkdtempSync(path.join(tmpdir(), "msgstat-demo-"));
+const env = { ...process.env, MSGSTAT_CONFIG_DIR: configDir };
+for (const name of ["MSGSTAT_BASE_URL", "MSGSTAT_TOKEN", "MSGSTAT_PROFILE"]) delete env[name];
+
 function startSandbox() {
-  // The sandbox's stderr is kept back (it greets a terminal) and shown only if it fails to start.
-  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--messages", "5000"], { stdio: ["ignore", "pipe", "pipe"] });
+  // The sandbox's stderr is kept back (it says how to reach it) and shown only if it fails to start.
+  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--messages", "5000", "--save-profile", "default"], { stdio: ["ignore", "pipe", "pipe"], env });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -35,12 +44,12 @@ function capture(args, env) {
 }
 
 const { child, url, lines } = await startSandbox();
-const env = { ...process.env, MSGSTAT_BASE_URL: url };
 const campaign = lines.find((line) => line.startsWith("campaign "))?.split(" ")[1] ?? "cmp-spring-sale";
 const batchLine = lines.find((line) => line.startsWith(`batch ${campaign} `));
 const batch = batchLine?.split(" ")[2];
 try {
-  process.stdout.write(`msgstat tour against the sandbox at ${url} (MSGSTAT_BASE_URL is set to it)\n`);
+  process.stdout.write(`msgstat tour against the sandbox at ${url}, which saved its URL as the default profile\n(msgstat sandbox --save-profile default) in a config folder of the tour's own\n`);
+  show(["config", "list"], env);
   show(["messages", campaign, "--limit", "8"], env);
   show(["messages", campaign, "--search", "44 1", "--limit", "5"], env);
   show(["messages", campaign, "--status", "failure", "--since", "7d", "--limit", "5"], env);
@@ -54,4 +63,5 @@ try {
   show(["messages", "no-such-campaign"], env);
 } finally {
   child.kill("SIGINT");
+  rmSync(configDir, { recursive: true, force: true });
 }

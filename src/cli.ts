@@ -6,11 +6,13 @@ import { colorWanted, stderrLine, type Context, type Io } from "./commands/conte
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
-import { resolveTimeZone } from "./commands/shared/time-zone.js";
+import { chosenTimeZone } from "./commands/shared/time-zone.js";
 import { sleep } from "./core/timer.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
 import { sandboxCommand } from "./commands/sandbox/command.js";
+import { authCommand } from "./commands/auth/command.js";
+import { configCommand } from "./commands/config/command.js";
 import { statsCommand } from "./commands/stats/command.js";
 import { completionCommand } from "./commands/completion/command.js";
 import type { CommandSetup } from "./commands/shared/setup.js";
@@ -37,14 +39,21 @@ const PROGRAM_HELP: HelpSection[] = [
     heading: "Environment:",
     items: [
       ["MSGSTAT_BASE_URL", "service base URL (or --base-url)"],
-      ["MSGSTAT_TOKEN", "bearer token (or --token)"],
+      ["MSGSTAT_TOKEN", "bearer token: safer than --token, which ps and shell history show"],
+      ["MSGSTAT_PROFILE", "the profile to use (or --profile; else \"default\")"],
+      ["MSGSTAT_CONFIG_DIR", "where profiles are kept (else $XDG_CONFIG_HOME/msgstat, else ~/.config/msgstat)"],
+      ["MSGSTAT_TIMEOUT, MSGSTAT_RETRIES, MSGSTAT_TZ", "as --timeout, --retries, --tz"],
       ["NO_COLOR, FORCE_COLOR", "no colour; colour even when piped"],
     ],
   },
   {
+    heading: "Settings:",
+    text: "Each comes from its flag, else its environment variable, else the profile (msgstat config, msgstat auth), else its default.",
+  },
+  {
     heading: "Examples:",
     examples: [
-      { command: "msgstat sandbox", comment: "a local service to try all of this against" },
+      { command: "msgstat sandbox --save-profile", comment: "a local service to try all of this against, saved as the profile sandbox" },
       { command: "msgstat messages cmp-spring-sale --search 11" },
       { command: "msgstat message cmp-spring-sale msg-spring-0000042" },
       { command: "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv" },
@@ -72,8 +81,10 @@ function assemble(io: Io, state: RunState, argv: readonly string[]) {
   addHelpSections(program, ...PROGRAM_HELP);
 
   const setup: CommandSetup = { context: (command) => contextFor(command, io, state, argv) };
-  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), statsCommand(setup), sandboxCommand(setup), completionCommand(setup)]) program.addCommand(command);
-  for (const command of [program, ...program.commands]) {
+  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), statsCommand(setup), sandboxCommand(setup), authCommand(setup), configCommand(setup), completionCommand(setup)]) program.addCommand(command);
+  // Every command, the ones under auth and config too.
+  const all = (command: AnyCommand): AnyCommand[] => [command, ...command.commands.flatMap(all)];
+  for (const command of all(program)) {
     command
       .exitOverride()
       .showHelpAfterError("(add --help for usage)")
@@ -92,7 +103,7 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
     argv,
     color: colorWanted(io, globals.color === false),
     stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
-    timeZone: resolveTimeZone(globals.tz, io.env),
+    timeZone: chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
     timer: { now: io.now, sleep: io.sleep ?? sleep },
     verbose: state.verbose,
     warn,
@@ -100,7 +111,7 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
     client: async () => {
       if (state.client) return state.client;
       const [{ clientSettings }, { ApiClient }] = await Promise.all([import("./commands/shared/client-config.js"), import("./http/client.js")]);
-      const settings = clientSettings(globals, io.env);
+      const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), { env: io.env, signal: io.signal, note: (line) => stderrLine(io, "", line), log: state.verbose ? (line) => stderrLine(io, "", line) : undefined });
       state.client = new ApiClient({
         ...settings,
         signal: io.signal,

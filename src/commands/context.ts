@@ -1,6 +1,6 @@
 // What a command's run function is given instead of reaching for process globals, so tests can
 // inject streams, a terminal or not, a clock, and an abort signal.
-import type { Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { ApiClient } from "../http/client.js";
 import { inlineSafe } from "../core/text.js";
 import type { TimeZone } from "../core/time.js";
@@ -21,6 +21,9 @@ export interface Io {
   signal: AbortSignal;
   /** How the live modes wait between polls; real timers unless a test runs a virtual clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Read only by `auth login` (a piped token, or a prompt on a terminal). */
+  stdin?: Readable & { setRawMode?: (raw: boolean) => unknown };
+  stdinIsTTY?: boolean;
 }
 
 export interface Context extends Io {

@@ -54,6 +54,11 @@ export class AuthError extends ServiceError {
 /** A response arrived but is not what the API reference describes (not JSON, wrong shape, too large). */
 export class ResponseError extends ServiceError {}
 
+/** No usable credentials: a token-command that failed, a credentials file others can read, a profile without a token. */
+export class CredentialsError extends MsgstatError {
+  readonly exitCode = ExitCode.unauthorized;
+}
+
 /** The run was stopped by a signal; the exit code follows the shell's 128 + signal number convention. */
 export class InterruptedError extends MsgstatError {
   readonly exitCode: number;

@@ -1,8 +1,11 @@
 // Tier 1: the command line turned into typed options, and every usage error found there.
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clientSettings } from "../../src/commands/shared/client-config.js";
 import { parseListingOptions } from "../../src/commands/list/options.js";
 import type { ListingFlags } from "../../src/commands/list/flags.js";
+import type { GlobalOptions } from "../../src/commands/shared/global-options.js";
 import { normaliseSearch } from "../../src/commands/shared/filters.js";
 import { UsageError } from "../../src/core/errors.js";
 import { parseTimeBound, TimeZone } from "../../src/core/time.js";
@@ -201,46 +204,58 @@ describe("compileFields", () => {
 });
 
 describe("clientSettings", () => {
-  it("takes --base-url before MSGSTAT_BASE_URL, keeps the path prefix, and reads the token and headers", () => {
-    const settings = clientSettings({ baseUrl: "https://api.example.com/api/v2/", token: "t1", header: ["X-Api-Key: k 1"], timeout: 2.5, retries: 0 }, { MSGSTAT_BASE_URL: "https://other.example.com" });
+  // No profile: a config folder that does not exist, so a developer's own profiles never leak in.
+  const settingsOf = (raw: Partial<GlobalOptions>, env: Record<string, string> = {}) =>
+    clientSettings(raw, { env: { MSGSTAT_CONFIG_DIR: path.join(tmpdir(), "msgstat-no-config-here"), ...env }, note: () => undefined });
+  const usageErrorFrom = async (settings: Promise<unknown>): Promise<UsageError> => {
+    const error = await settings.then(() => undefined, (caught: unknown) => caught);
+    if (error instanceof UsageError) return error;
+    throw error ?? new Error("expected a usage error");
+  };
+
+  it("takes --base-url before MSGSTAT_BASE_URL, keeps the path prefix, and reads the token and headers", async () => {
+    const settings = await settingsOf({ baseUrl: "https://api.example.com/api/v2/", token: "t1", header: ["X-Api-Key: k 1"], timeout: 2.5, retries: 0 }, { MSGSTAT_BASE_URL: "https://other.example.com" });
     expect(settings).toMatchObject({ token: "t1", headers: [["X-Api-Key", "k 1"]], timeoutMs: 2500, retries: 0 });
     expect(settings.baseUrl.href).toBe("https://api.example.com/api/v2/");
   });
 
-  it("falls back to the environment; defaults are 30 s and 3 retries", () => {
-    const settings = clientSettings({}, { MSGSTAT_BASE_URL: "http://127.0.0.1:9/p", MSGSTAT_TOKEN: "env-token" });
+  it("falls back to the environment; defaults are 30 s and 3 retries", async () => {
+    const settings = await settingsOf({}, { MSGSTAT_BASE_URL: "http://127.0.0.1:9/p", MSGSTAT_TOKEN: "env-token" });
     expect(settings).toMatchObject({ token: "env-token", headers: [], timeoutMs: 30_000, retries: 3 });
     expect(settings.baseUrl.pathname).toBe("/p");
   });
 
-  it("an empty MSGSTAT_TOKEN sends no token", () => {
-    expect(clientSettings({ baseUrl: "http://localhost:1" }, { MSGSTAT_TOKEN: "" }).token).toBeUndefined();
+  it("an empty MSGSTAT_TOKEN sends no token", async () => {
+    expect((await settingsOf({ baseUrl: "http://localhost:1" }, { MSGSTAT_TOKEN: "" })).token).toBeUndefined();
   });
 
-  it("credentials over http:// to another host need --allow-insecure-http", () => {
-    expect(clientSettings({ baseUrl: "http://api.example.com", token: "t", allowInsecureHttp: true }, {}).token).toBe("t");
-    expect(clientSettings({ baseUrl: "http://[::1]:8080", token: "t" }, {}).token).toBe("t");
+  it("credentials over http:// to another host need --allow-insecure-http", async () => {
+    expect((await settingsOf({ baseUrl: "http://api.example.com", token: "t", allowInsecureHttp: true })).token).toBe("t");
+    expect((await settingsOf({ baseUrl: "http://[::1]:8080", token: "t" })).token).toBe("t");
   });
 
-  it.each<[string, Parameters<typeof clientSettings>[0], Record<string, string>, string]>([
-    ["no base URL at all", {}, {}, "no service URL: pass --base-url <url> or set MSGSTAT_BASE_URL"],
-    ["a blank MSGSTAT_BASE_URL", {}, { MSGSTAT_BASE_URL: " " }, "no service URL: pass --base-url <url> or set MSGSTAT_BASE_URL"],
+  it.each<[string, Partial<GlobalOptions>, Record<string, string>, string]>([
+    ["no base URL at all", {}, {}, "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)"],
+    ["a blank MSGSTAT_BASE_URL", {}, { MSGSTAT_BASE_URL: " " }, "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)"],
     ["a base URL that is not a URL", { baseUrl: "api.example.com" }, {}, "--base-url is not a URL (expected e.g. https://api.example.com/v2)"],
     ["an ftp base URL", { baseUrl: "ftp://api.example.com" }, {}, "--base-url must be http:// or https://, not ftp://"],
     ["a password in the base URL", { baseUrl: "https://me:pw@api.example.com" }, {}, "--base-url may not carry a user name or password"],
     ["a query in the base URL", { baseUrl: "https://api.example.com/?x=1" }, {}, "--base-url may not carry a query or fragment"],
     ["a fragment in the base URL", { baseUrl: "https://api.example.com/#x" }, {}, "--base-url may not carry a query or fragment"],
+    ["an ftp MSGSTAT_BASE_URL", {}, { MSGSTAT_BASE_URL: "ftp://api.example.com" }, "MSGSTAT_BASE_URL must be http:// or https://, not ftp://"],
     ["a token over plain http to a remote host", { baseUrl: "http://api.example.com", token: "t" }, {}, "refusing to send credentials over plain http:// to api.example.com: anyone on the network path could read them"],
     ["a header over plain http to a remote host", { baseUrl: "http://api.example.com", header: ["X-Key: v"] }, {}, "refusing to send credentials over plain http:// to api.example.com: anyone on the network path could read them"],
     ["a header without a name", { baseUrl: "https://a.example", header: ["no colon here"] }, {}, '-H expects "Name: value"; got a header without a valid name'],
     ["a header with a bad name", { baseUrl: "https://a.example", header: ["Bad Name: v"] }, {}, '-H expects "Name: value"; got a header without a valid name'],
     ["a header value with a line break", { baseUrl: "https://a.example", header: ["X-Key: a\r\nEvil: 1"] }, {}, "-H X-Key: the value may not contain control characters or line breaks"],
-  ])("refuses %s", (_name, raw, env, message) => {
-    expect(usageErrorOf(() => clientSettings(raw, env)).message).toBe(message);
+    ["MSGSTAT_TIMEOUT soon", { baseUrl: "https://a.example" }, { MSGSTAT_TIMEOUT: "soon" }, 'MSGSTAT_TIMEOUT must be a number of seconds above 0 (at most 3600), not "soon"'],
+    ["MSGSTAT_RETRIES 1.5", { baseUrl: "https://a.example" }, { MSGSTAT_RETRIES: "1.5" }, 'MSGSTAT_RETRIES must be a whole number from 0 to 20, not "1.5"'],
+  ])("refuses %s", async (_name, raw, env, message) => {
+    expect((await usageErrorFrom(settingsOf(raw, env))).message).toBe(message);
   });
 
-  it("never echoes a header's value back in an error", () => {
-    const error = usageErrorOf(() => clientSettings({ baseUrl: "https://a.example", header: ["Bad Name: secret-value"] }, {}));
+  it("never echoes a header's value back in an error", async () => {
+    const error = await usageErrorFrom(settingsOf({ baseUrl: "https://a.example", header: ["Bad Name: secret-value"] }));
     expect(error.message + error.hints.join("")).not.toContain("secret-value");
   });
 });

@@ -79,7 +79,7 @@ describe("base URLs", () => {
     ["ftp://example.com", "msgstat: --base-url must be http:// or https://, not ftp://\n"],
     ["file:///etc/passwd", "msgstat: --base-url must be http:// or https://, not file://\n"],
     ["not a url", "msgstat: --base-url is not a URL (expected e.g. https://api.example.com/v2)\n"],
-    ["https://user:pass@example.com", "msgstat: --base-url may not carry a user name or password\n  Pass credentials with --token (or MSGSTAT_TOKEN) or -H instead, so they are never shown in URLs or logs.\n"],
+    ["https://user:pass@example.com", "msgstat: --base-url may not carry a user name or password\n  Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown in URLs or logs.\n"],
   ])("%s is refused before any request", async (url, stderr) => {
     const result = await runCli(["--base-url", url, "messages", "c"]);
     expect(result.code).toBe(2);

@@ -42,6 +42,8 @@ describe("the layer rules", () => {
     ["the sandbox leaning on the client", { "src/sandbox/server.ts": 'import { table } from "../render/table.js";\nexport const serve = table;\n' }, "error sandbox-stands-apart: src/sandbox/server.ts → src/render/table.ts"],
     ["the client importing the sandbox", { "src/render/table.ts": 'import { serve } from "../sandbox/server.js";\nexport const table = serve;\n' }, "error client-not-into-sandbox: src/render/table.ts → src/sandbox/server.ts"],
     ["one command importing another", { "src/commands/stats/run.ts": 'import { run } from "../list/run.js";\nexport const stats = run;\n' }, "error commands-apart: src/commands/stats/run.ts → src/commands/list/run.ts"],
+    ["the config layer importing a command", { "src/config/profile.ts": 'import { run } from "../commands/list/run.js";\nexport const profile = run;\n' }, "error config-imports-only-below: src/config/profile.ts → src/commands/list/run.ts"],
+    ["render importing the config layer", { "src/config/profile.ts": "export const profile = 1;\n", "src/render/table.ts": 'import { profile } from "../config/profile.js";\nexport const table = profile;\n' }, "error render-imports-only-below: src/render/table.ts → src/config/profile.ts"],
     ["a module outside every layer", { "src/helpers.ts": 'import { MESSAGE } from "./core/message.js";\nexport const h = MESSAGE;\n' }, "error only-files-in-a-layer: src/helpers.ts → src/core/message.ts"],
   ])("fail on %s, naming the rule", (_what, change, expected) => {
     const { code, output } = cruise({ ...base, ...change });

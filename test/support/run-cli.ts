@@ -1,7 +1,9 @@
 // Runs msgstat in-process with injected streams (the run-function tier), or as a child process
 // from bin/msgstat.js (the end-to-end tier), and collects exactly what it wrote.
 import { spawn } from "node:child_process";
-import { PassThrough } from "node:stream";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { main } from "../../src/cli.js";
 
@@ -24,7 +26,16 @@ export interface CliOptions {
   /** How the live modes wait: with a virtual clock, a sleep that moves it at once. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
+  /** What msgstat reads on stdin (a piped token); a stream for a terminal of the test's own making. */
+  stdin?: string | (Readable & { setRawMode?: (raw: boolean) => unknown });
+  stdinTty?: boolean;
 }
+
+/**
+ * A config folder that does not exist: msgstat run by a test sees no profile unless the test sets
+ * MSGSTAT_CONFIG_DIR itself, so a developer's own profiles and tokens never leak into a test.
+ */
+export const NO_CONFIG_DIR = path.join(tmpdir(), "msgstat-tests-no-config");
 
 function collector(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -43,10 +54,12 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stderrIsTTY: options.stderrTty ?? false,
     columns: options.columns ?? 80,
     rows: options.rows,
-    env: { MSGSTAT_RETRY_BASE_MS: "5", ...options.env },
+    env: { MSGSTAT_RETRY_BASE_MS: "5", MSGSTAT_CONFIG_DIR: NO_CONFIG_DIR, ...options.env },
     now: options.clock ?? (() => options.now ?? Date.now()),
     signal: options.signal ?? new AbortController().signal,
     sleep: options.sleep,
+    stdin: typeof options.stdin === "string" ? Readable.from([Buffer.from(options.stdin)]) : (options.stdin ?? Readable.from([])),
+    stdinIsTTY: options.stdinTty ?? false,
   });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };
@@ -60,6 +73,8 @@ export interface SpawnOptions {
   /** Called with the child once it started, e.g. to send it a signal. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   timeoutMs?: number;
+  /** Written to the child's stdin, which is then closed. */
+  stdin?: string;
 }
 
 /** The real executable as a user runs it; the environment is minimal so a developer's own settings do not leak in. */
@@ -67,19 +82,20 @@ export function runBin(args: string[], options: SpawnOptions = {}): Promise<CliR
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: "UTC", MSGSTAT_RETRY_BASE_MS: "5", ...options.env },
-      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: "UTC", MSGSTAT_RETRY_BASE_MS: "5", MSGSTAT_CONFIG_DIR: NO_CONFIG_DIR, ...options.env },
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
     child.on("error", reject);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr });
     });
+    if (options.stdin !== undefined) child.stdin!.end(options.stdin);
     options.onSpawn?.(child);
   });
 }

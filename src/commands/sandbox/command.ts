@@ -2,7 +2,7 @@
 import { Command } from "@commander-js/extra-typings";
 import { addHelpSections } from "../shared/help.js";
 import type { CommandSetup } from "../shared/setup.js";
-import { addSandboxOptions } from "./flags.js";
+import { addSandboxOptions, SANDBOX_PORT } from "./flags.js";
 
 export function sandboxCommand(setup: CommandSetup) {
   const command = addSandboxOptions(
@@ -10,14 +10,18 @@ export function sandboxCommand(setup: CommandSetup) {
   ).action(async (raw, cmd) => {
     const ctx = setup.context(cmd);
     const [{ parseSandboxOptions }, { runSandbox }] = await Promise.all([import("./options.js"), import("./run.js")]);
-    await runSandbox(parseSandboxOptions(raw), ctx);
+    await runSandbox(parseSandboxOptions(raw), ctx, { saveProfile: raw.saveProfile === true ? "sandbox" : raw.saveProfile || undefined });
   });
-  addHelpSections(command, {
-    heading: "Examples:",
-    examples: [
-      { command: "msgstat sandbox", comment: "then: msgstat --base-url <printed URL> messages cmp-spring-sale" },
-      { command: "msgstat sandbox --port 0 --messages 1000000 --latency 20 --token s3cret" },
-    ],
-  });
+  addHelpSections(
+    command,
+    { heading: "Where:", text: `It listens on 127.0.0.1:${SANDBOX_PORT} unless told otherwise, and says on stderr how to point msgstat at it.` },
+    {
+      heading: "Examples:",
+      examples: [
+        { command: "msgstat sandbox --save-profile", comment: "then: msgstat --profile sandbox messages cmp-spring-sale" },
+        { command: "msgstat sandbox --port 0 --messages 1000000 --latency 20 --token s3cret" },
+      ],
+    },
+  );
   return command;
 }

@@ -4,10 +4,13 @@
 import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
 import { listOption, numberOption, textOption, wholeNumberOption, type NoOptions } from "../shared/option-values.js";
 
+/** The sandbox's own port, fixed so a saved profile or an exported URL keeps working from one start to the next. */
+export const SANDBOX_PORT = 12180;
+
 export function addSandboxOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
   return command
     .addOption(textOption("--host <host>", "address to listen on", "an address").default("127.0.0.1"))
-    .addOption(wholeNumberOption("--port <port>", "port (0 picks a free one)", { min: 0, max: 65535 }).default(0))
+    .addOption(wholeNumberOption("--port <port>", "port (0 picks a free one)", { min: 0, max: 65535 }).default(SANDBOX_PORT))
     .addOption(wholeNumberOption("--seed <n>", "seed of the generated data").default(1))
     .addOption(wholeNumberOption("--messages <n>", "messages in the largest campaign", { min: 0, max: 100_000_000 }).default(5000))
     .addOption(textOption("--token <token>", "require Authorization: Bearer <token>", "a token"))
@@ -18,7 +21,8 @@ export function addSandboxOptions<Args extends unknown[], Opts extends OptionVal
     .addOption(numberOption("--rate-limit <n>", "requests per second; past it 429 with Retry-After", { above: 0 }))
     .option("--live", "add cmp-live, a campaign that keeps sending (new messages settle on success or failure within seconds)")
     .addOption(numberOption("--live-rate <n>", "new messages per second in cmp-live (default 5)", { above: 0, max: 1000 }))
-    .addOption(listOption("--fault <spec>", 'scripted faults by request number, e.g. "2:503,3:reset,4:stall=5000" (see README)'));
+    .addOption(listOption("--fault <spec>", 'scripted faults by request number, e.g. "2:503,3:reset,4:stall=5000" (see README)'))
+    .option("--save-profile [name]", 'save its URL (and --token, stored as auth login stores one) as a profile, "sandbox" unless named');
 }
 
 export type SandboxFlags = ReturnType<ReturnType<typeof addSandboxOptions<[], NoOptions, NoOptions>>["opts"]>;

@@ -12,11 +12,12 @@ export const GLOBAL_OPTIONS_HEADING = "Global options:";
 // Made fresh for each command: an Option belongs to the command it is added to.
 const declare = () => ({
   baseUrl: new Option("--base-url <url>", "service base URL, may include a path prefix (env: MSGSTAT_BASE_URL)"),
-  token: new Option("--token <token>", "sent as Authorization: Bearer <token> (env: MSGSTAT_TOKEN)"),
+  token: new Option("--token <token>", "sent as Authorization: Bearer <token>; ps and shell history show it to others, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command"),
   header: listOption("-H, --header <header>", 'extra request header "Name: value", repeatable'),
   timeout: numberOption("--timeout <seconds>", "time allowed for each request, connect to last byte", { above: 0, max: 3600, unit: "seconds" }).default(30),
   retries: wholeNumberOption("--retries <n>", "retries of a failed request (network errors, 408, 429, 5xx)", { min: 0, max: 20 }).default(3),
   tz: new Option("--tz <zone>", "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC").default("local"),
+  profile: new Option("--profile <name>", 'settings and token from this profile of the config file (env: MSGSTAT_PROFILE; default "default")'),
   color: new Option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR forces it)"),
   verbose: new Option("-v, --verbose", "one line per request on stderr; stack traces on errors"),
   allowInsecureHttp: new Option("--allow-insecure-http", "allow sending credentials over plain http:// to a host other than this machine"),
@@ -42,9 +43,18 @@ export function addGlobalOptions<Args extends unknown[], Opts extends OptionValu
     .addOption(o.timeout)
     .addOption(o.retries)
     .addOption(o.tz)
+    .addOption(o.profile)
     .addOption(o.color)
     .addOption(o.verbose)
     .addOption(o.allowInsecureHttp);
+}
+
+/** Only --profile, for the commands about the config file itself (msgstat config). */
+export function addProfileOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>, heading?: string) {
+  const { profile } = declare();
+  madeHere.add(profile);
+  if (heading !== undefined) profile.helpGroup(heading);
+  return command.addOption(profile);
 }
 
 export type GlobalOptions = ReturnType<ReturnType<typeof addGlobalOptions<[], NoOptions, NoOptions>>["opts"]>;
@@ -63,9 +73,10 @@ const given = (source: string | undefined) => source !== undefined && source !==
 /**
  * The global options in force for a command: a value given after the command's name wins over one
  * given before it; a default applies only when neither was given. Only options made here count, so
- * a command's own option of the same name (sandbox --token) is never read as the global.
+ * a command's own option of the same name (sandbox --token) is never read as the global. Without
+ * `defaults`, only the values given: what a profile's settings give way to (config/settings.ts).
  */
-export function globalOptionsOf(command: AnyCommand): GlobalOptions {
+export function globalOptionsOf(command: AnyCommand, { defaults = true } = {}): GlobalOptions {
   const chain: AnyCommand[] = [];
   for (let at: AnyCommand | null = command; at; at = at.parent) chain.push(at);
   const values: Record<string, unknown> = {};
@@ -81,7 +92,7 @@ export function globalOptionsOf(command: AnyCommand): GlobalOptions {
       }
       fallback ??= value;
     }
-    if (!(name in values) && fallback !== undefined) values[name] = fallback;
+    if (defaults && !(name in values) && fallback !== undefined) values[name] = fallback;
   }
   return values as GlobalOptions;
 }

@@ -1,6 +1,23 @@
 // --tz: the one time zone every time for a person is shown in, and --since/--until are read in.
 import { UsageError } from "../../core/errors.js";
 import { TimeZone } from "../../core/time.js";
+import { loadProfileSync, type Profile } from "../../config/profile.js";
+import { resolveSetting } from "../../config/settings.js";
+import type { GlobalOptions } from "./global-options.js";
+
+/**
+ * --tz, else MSGSTAT_TZ, else the profile's tz, else local. A profile that cannot be read here
+ * counts as having no tz: the command that uses the profile reports why, before it sends anything.
+ */
+export function chosenTimeZone(given: Partial<GlobalOptions>, env: Record<string, string | undefined>): TimeZone {
+  let profile: Pick<Profile, "name" | "values"> = { name: "default", values: {} };
+  try {
+    profile = loadProfileSync(given.profile, env);
+  } catch {
+    // Reported by the command itself (ctx.client(), auth, config).
+  }
+  return resolveTimeZone(String(resolveSetting("tz", given, env, profile)!.value), env);
+}
 
 /**
  * `local` (the default) is the process's zone: TZ from the environment msgstat was given, else the

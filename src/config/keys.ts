@@ -1,0 +1,154 @@
+// Every setting a profile may hold, declared once: its key in the config file, the environment
+// variable and global flag that override it, its built-in default, and the rule a value must keep.
+// The same checks serve flags, environment variables, the config file and `msgstat config set`.
+import path from "node:path";
+import { TimeZone } from "../core/time.js";
+import { splitCommand } from "./command-line.js";
+
+export type SettingName = "base-url" | "timeout" | "retries" | "proxy" | "ca-file" | "tz" | "token-command" | "token-command-timeout";
+
+/** Where a value was read: it is named in every complaint about it. */
+export type SourceKind = "flag" | "environment" | "profile" | "default";
+
+export interface Source {
+  kind: SourceKind;
+  /** "--timeout", "MSGSTAT_TIMEOUT", 'timeout of profile "staging"', "built-in default". */
+  label: string;
+}
+
+/** A value as the config file stores it, or why the text is not one. */
+export type Checked = { value: string | number } | { reason: string; hint?: string };
+
+export interface SettingKey {
+  name: SettingName;
+  about: string;
+  env?: string;
+  /** The commander attribute of the global flag, when there is one (or will be: --proxy, --ca-file, --tz). */
+  flag?: string;
+  builtIn?: string | number;
+  check(text: string, source: SourceKind): Checked;
+}
+
+/** A number within bounds, or undefined. Plain checks rather than zod: this runs on every command that talks to the service. */
+function numberIn(text: string, min: number, max: number, whole: boolean): number | undefined {
+  const value = text.trim() === "" ? Number.NaN : Number(text);
+  if (!Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) return undefined;
+  return value;
+}
+
+export function checkBaseUrl(text: string): Checked {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return { reason: "is not a URL (expected e.g. https://api.example.com/v2)" };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { reason: `must be http:// or https://, not ${url.protocol}//` };
+  if (url.username !== "" || url.password !== "") {
+    return { reason: "may not carry a user name or password", hint: "Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown in URLs or logs." };
+  }
+  if (url.search !== "" || url.hash !== "") return { reason: "may not carry a query or fragment" };
+  return { value: text.trim() };
+}
+
+export function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** A base URL as one string for comparing: the origin and the path prefix without trailing slashes. */
+export function baseUrlIdentity(text: string): string {
+  const url = new URL(text.trim());
+  return url.origin + url.pathname.replace(/\/+$/, "");
+}
+
+function checkProxy(text: string, source: SourceKind): Checked {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return { reason: "is not a URL (expected e.g. http://proxy.example.com:3128)" };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { reason: `must be an http:// or https:// proxy URL, not ${url.protocol}//` };
+  if (source === "profile" && (url.username !== "" || url.password !== "")) {
+    return { reason: "may not carry a user name or password: no credential is kept in the config file", hint: "Give a proxy that needs credentials with HTTPS_PROXY (or --proxy) for the session instead." };
+  }
+  return { value: text.trim() };
+}
+
+function checkTimeZone(text: string): Checked {
+  const zone = text.trim();
+  if (zone.toLowerCase() === "local" || (zone !== "" && TimeZone.named(zone) !== undefined)) return { value: zone };
+  return { reason: `"${text}" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"` };
+}
+
+function checkCaFile(text: string, source: SourceKind): Checked {
+  if (text.trim() === "") return { reason: "needs a file name (a PEM file of certificates)" };
+  // In the file a path must not depend on where msgstat is run from; `config set` makes it absolute.
+  if (source === "profile" && !path.isAbsolute(text)) return { reason: `must be an absolute path, not "${text}"` };
+  return { value: text };
+}
+
+function checkTokenCommand(text: string): Checked {
+  const split = splitCommand(text);
+  return "words" in split ? { value: text.trim() } : { reason: split.reason, hint: split.hint };
+}
+
+const seconds = (max: number) => (text: string): Checked => {
+  const value = numberIn(text, Number.MIN_VALUE, max, false);
+  return value === undefined ? { reason: `must be a number of seconds above 0 (at most ${max}), not "${text}"` } : { value };
+};
+
+export const SETTING_KEYS: readonly SettingKey[] = [
+  { name: "base-url", about: "the service's base URL, may include a path prefix", env: "MSGSTAT_BASE_URL", flag: "baseUrl", check: checkBaseUrl },
+  { name: "timeout", about: "seconds allowed for each request, connect to last byte", env: "MSGSTAT_TIMEOUT", flag: "timeout", builtIn: 30, check: seconds(3600) },
+  {
+    name: "retries",
+    about: "retries of a failed request (network errors, 408, 429, 5xx)",
+    env: "MSGSTAT_RETRIES",
+    flag: "retries",
+    builtIn: 3,
+    check: (text) => {
+      const value = numberIn(text, 0, 20, true);
+      return value === undefined ? { reason: `must be a whole number from 0 to 20, not "${text}"` } : { value };
+    },
+  },
+  { name: "proxy", about: "HTTP proxy for requests to the service (default: HTTPS_PROXY, HTTP_PROXY, NO_PROXY)", env: "MSGSTAT_PROXY", flag: "proxy", check: checkProxy },
+  { name: "ca-file", about: "PEM file of certificates trusted besides the default ones", env: "MSGSTAT_CA_FILE", flag: "caFile", check: checkCaFile },
+  { name: "tz", about: "time zone for times shown to people: an IANA name, UTC or local", env: "MSGSTAT_TZ", flag: "tz", builtIn: "local", check: checkTimeZone },
+  { name: "token-command", about: "a command that prints the token on stdout (run without a shell)", check: checkTokenCommand },
+  { name: "token-command-timeout", about: "seconds token-command may take", builtIn: 30, check: seconds(600) },
+];
+
+export function settingKey(name: string): SettingKey | undefined {
+  return SETTING_KEYS.find((key) => key.name === name);
+}
+
+// Headers a profile may set are the non-secret ones: these names carry credentials.
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|passw|api-?key|auth/i;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// A header value with a control character cannot be sent; saying so is better than undici's refusal.
+export const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+export function checkHeaderName(name: string): string | undefined {
+  return HEADER_NAME.test(name) ? undefined : "is not a valid header name";
+}
+
+export function checkHeaderValue(value: string): string | undefined {
+  return CONTROL.test(value) ? "may not contain control characters or line breaks" : undefined;
+}
+
+/** A header for the config file: valid, and not one that carries a credential. */
+export function checkProfileHeader(name: string, value: string): Checked {
+  const problem = checkHeaderName(name) ?? checkHeaderValue(value);
+  if (problem !== undefined) return { reason: problem };
+  if (SECRET_HEADER.test(name)) {
+    return { reason: "looks like a credential, and no credential is kept in the config file", hint: "Store a token with msgstat auth login or a token-command; give other secret headers with -H for the session." };
+  }
+  return { value: value.trim() };
+}
+
+/** Keys of the config file that people do not set: `auth login` and `auth logout` manage where the token is. */
+export const TOKEN_STORE_KEY = "token-store";
+export type TokenStore = "keyring" | "file";
+
+export const ALL_KEY_NAMES = [...SETTING_KEYS.map((key) => key.name), "headers", "headers.<Name>"];
