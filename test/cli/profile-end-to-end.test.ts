@@ -3,7 +3,7 @@
 // `--profile sandbox messages`; a login from a pipe; the sandbox's fixed port.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { createServer, type AddressInfo, type Server } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
@@ -104,24 +104,25 @@ describe("profiles, end to end with the built bin", () => {
     expect(readFileSync(path.join(dir, "config.json"), "utf8")).not.toContain("piped-token-8b1d4e");
   });
 
-  it("the sandbox's fixed default port is 12180; when it is taken, a usage error says how to pick another", async () => {
+  it("the sandbox listens on 12180 unless told otherwise; a port that is taken is a usage error saying how to pick another", async () => {
+    // The default is read from the help rather than tried: 12180 may be in use by a person's own sandbox.
+    const help = await runBin(["sandbox", "--help"]);
+    expect(help.stdout.replace(/\s+/g, " ")).toContain("--port <port> port (0 picks a free one) (default: 12180)");
     const blocker: Server = createServer();
-    const held = await new Promise<boolean>((resolve) => {
-      blocker.once("error", () => resolve(false));
-      blocker.listen(12180, "127.0.0.1", () => resolve(true));
-    });
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const { port } = blocker.address() as AddressInfo;
     try {
-      const result = await runBin(["sandbox", "--messages", "10"]);
-      expect(result).toEqual({ code: 2, stdout: "", stderr: "msgstat: port 12180 of 127.0.0.1 is taken (another sandbox?)\n  Pass --port 0 for a free port, or --port <n> for another one.\n" });
+      const result = await runBin(["sandbox", "--port", String(port), "--messages", "10"]);
+      expect(result).toEqual({ code: 2, stdout: "", stderr: `msgstat: port ${port} of 127.0.0.1 is taken (another sandbox?)\n  Pass --port 0 for a free port, or --port <n> for another one.\n` });
     } finally {
-      if (held) await new Promise((resolve) => blocker.close(resolve));
+      await new Promise((resolve) => blocker.close(resolve));
     }
   });
 
   it("--help names the profile commands and says why --token is the last resort", async () => {
     const { code, stdout } = await runBin(["--help"]);
     expect(code).toBe(0);
-    for (const text of ["auth", "config", "--profile <name>", "MSGSTAT_PROFILE", "visible to other users in ps and kept in shell history, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command"]) {
+    for (const text of ["auth", "config", "--profile <name>", "MSGSTAT_PROFILE", "ps and shell history show it to others, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command"]) {
       expect(stdout.replace(/\s+/g, " ")).toContain(text);
     }
   });

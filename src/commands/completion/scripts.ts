@@ -8,7 +8,10 @@ import { fieldPaths } from "../../render/fields.js";
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
 
-type Values = { kind: "none" } | { kind: "words"; words: string[] } | { kind: "list"; words: string[] } | { kind: "files" };
+/** "profiles": the names `msgstat config profiles` prints when the completion runs, since they change. */
+type Values = { kind: "none" } | { kind: "words"; words: string[] } | { kind: "list"; words: string[] } | { kind: "files" } | { kind: "profiles" };
+
+const PROFILE_NAMES = "msgstat config profiles 2>/dev/null";
 
 interface Flag {
   names: string[];
@@ -36,6 +39,8 @@ function knownValues(option: Option): Values | undefined {
       return { kind: "words", words: ["local", "UTC", ...Intl.supportedValuesOf("timeZone")] };
     case "--output":
       return { kind: "files" };
+    case "--profile":
+      return { kind: "profiles" };
     default:
       return undefined;
   }
@@ -99,6 +104,8 @@ function bashScript(model: CommandModel[]): string {
         return `COMPREPLY=($(compgen -W "${words(values.words)}" -- "$cur")); return`;
       case "list":
         return `__msgstat_list "${words(values.words)}"; return`;
+      case "profiles":
+        return `COMPREPLY=($(compgen -W "$(${PROFILE_NAMES})" -- "$cur")); return`;
     }
   };
   return `# msgstat completion for bash (written by \`msgstat completion bash\`).
@@ -156,6 +163,8 @@ function zshScript(model: CommandModel[]): string {
         return `compadd -- ${words(values.words)}; return`;
       case "list":
         return `compset -P '*,'; compadd -S '' -- ${words(values.words)}; return`;
+      case "profiles":
+        return `compadd -- \${(f)"$(${PROFILE_NAMES})"}; return`;
     }
   };
   return `#compdef msgstat
@@ -214,6 +223,7 @@ function fishScript(model: CommandModel[]): string {
       if (values?.kind === "files") parts.push("-r -F");
       else if (values?.kind === "words") parts.push(`-x -a ${fishQuote(words(values.words))}`);
       else if (values?.kind === "list") parts.push(`-x -a ${fishQuote(`(__fish_complete_list , "printf '%s\\n' ${words(values.words)}")`)}`);
+      else if (values?.kind === "profiles") parts.push(`-x -a ${fishQuote(`(${PROFILE_NAMES})`)}`);
       else if (values?.kind === "none") parts.push("-x");
       parts.push(`-d ${fishQuote(flag.description)}`);
       lines.push(parts.join(" "));
