@@ -2,6 +2,7 @@
 // variable and global flag that override it, its built-in default, and the rule a value must keep.
 // The same checks serve flags, environment variables, the config file and `msgstat config set`.
 import path from "node:path";
+import { describeNumber, numberWithin, type Range } from "../core/numbers.js";
 import { TimeZone } from "../core/time.js";
 import { splitCommand } from "./command-line.js";
 
@@ -29,11 +30,12 @@ export interface SettingKey {
   check(text: string, source: SourceKind): Checked;
 }
 
-/** A number within bounds, or undefined. Plain checks rather than zod: this runs on every command that talks to the service. */
-function numberIn(text: string, min: number, max: number, whole: boolean): number | undefined {
-  const value = text.trim() === "" ? Number.NaN : Number(text);
-  if (!Number.isFinite(value) || value < min || value > max || (whole && !Number.isInteger(value))) return undefined;
-  return value;
+/** A number by the same rule, and in the same words, as a flag's (core/numbers.ts). */
+function number(whole: boolean, range: Range) {
+  return (text: string): Checked => {
+    const value = numberWithin(text, whole, range);
+    return value === undefined ? { reason: `must be ${describeNumber(whole, range)}, not "${text}"` } : { value };
+  };
 }
 
 export function checkBaseUrl(text: string): Checked {
@@ -93,30 +95,19 @@ function checkTokenCommand(text: string): Checked {
   return "words" in split ? { value: text.trim() } : { reason: split.reason, hint: split.hint };
 }
 
-const seconds = (max: number) => (text: string): Checked => {
-  const value = numberIn(text, Number.MIN_VALUE, max, false);
-  return value === undefined ? { reason: `must be a number of seconds above 0 (at most ${max}), not "${text}"` } : { value };
-};
+/** The bounds of the numbers a flag and a profile share (global-options.ts declares the flags with them). */
+export const TIMEOUT_RANGE: Range = { above: 0, max: 3600, unit: "seconds" };
+export const RETRIES_RANGE: Range = { min: 0, max: 20 };
 
 export const SETTING_KEYS: readonly SettingKey[] = [
   { name: "base-url", about: "the service's base URL, may include a path prefix", env: "MSGSTAT_BASE_URL", flag: "baseUrl", check: checkBaseUrl },
-  { name: "timeout", about: "seconds allowed for each request, connect to last byte", env: "MSGSTAT_TIMEOUT", flag: "timeout", builtIn: 30, check: seconds(3600) },
-  {
-    name: "retries",
-    about: "retries of a failed request (network errors, 408, 429, 5xx)",
-    env: "MSGSTAT_RETRIES",
-    flag: "retries",
-    builtIn: 3,
-    check: (text) => {
-      const value = numberIn(text, 0, 20, true);
-      return value === undefined ? { reason: `must be a whole number from 0 to 20, not "${text}"` } : { value };
-    },
-  },
+  { name: "timeout", about: "seconds allowed for each request, connect to last byte", env: "MSGSTAT_TIMEOUT", flag: "timeout", builtIn: 30, check: number(false, TIMEOUT_RANGE) },
+  { name: "retries", about: "retries of a failed request (network errors, 408, 429, 5xx)", env: "MSGSTAT_RETRIES", flag: "retries", builtIn: 3, check: number(true, RETRIES_RANGE) },
   { name: "proxy", about: "HTTP proxy for requests to the service (default: HTTPS_PROXY, HTTP_PROXY, NO_PROXY)", env: "MSGSTAT_PROXY", flag: "proxy", check: checkProxy },
   { name: "ca-file", about: "PEM file of certificates trusted besides the default ones", env: "MSGSTAT_CA_FILE", flag: "caFile", check: checkCaFile },
   { name: "tz", about: "time zone for times shown to people: an IANA name, UTC or local", env: "MSGSTAT_TZ", flag: "tz", builtIn: "local", check: checkTimeZone },
   { name: "token-command", about: "a command that prints the token on stdout (run without a shell)", check: checkTokenCommand },
-  { name: "token-command-timeout", about: "seconds token-command may take", builtIn: 30, check: seconds(600) },
+  { name: "token-command-timeout", about: "seconds token-command may take", builtIn: 30, check: number(false, { above: 0, max: 600, unit: "seconds" }) },
 ];
 
 export function settingKey(name: string): SettingKey | undefined {

@@ -5,6 +5,7 @@
 // global, so its own option is never shadowed.
 import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
 import type { CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
+import { RETRIES_RANGE, TIMEOUT_RANGE } from "../../config/keys.js";
 import { listOption, numberOption, wholeNumberOption, type NoOptions } from "./option-values.js";
 
 export const GLOBAL_OPTIONS_HEADING = "Global options:";
@@ -14,8 +15,8 @@ const declare = () => ({
   baseUrl: new Option("--base-url <url>", "service base URL, may include a path prefix (env: MSGSTAT_BASE_URL)"),
   token: new Option("--token <token>", "sent as Authorization: Bearer <token>; ps and shell history show it to others, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command"),
   header: listOption("-H, --header <header>", 'extra request header "Name: value", repeatable'),
-  timeout: numberOption("--timeout <seconds>", "time allowed for each request, connect to last byte", { above: 0, max: 3600, unit: "seconds" }).default(30),
-  retries: wholeNumberOption("--retries <n>", "retries of a failed request (network errors, 408, 429, 5xx)", { min: 0, max: 20 }).default(3),
+  timeout: numberOption("--timeout <seconds>", "time allowed for each request, connect to last byte", TIMEOUT_RANGE).default(30),
+  retries: wholeNumberOption("--retries <n>", "retries of a failed request (network errors, 408, 429, 5xx)", RETRIES_RANGE).default(3),
   tz: new Option("--tz <zone>", "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC").default("local"),
   profile: new Option("--profile <name>", 'settings and token from this profile of the config file (env: MSGSTAT_PROFILE; default "default")'),
   color: new Option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR forces it)"),

@@ -3,6 +3,7 @@
 // The parsers run while commander reads the command line, so nothing is sent before they pass.
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
+import { DECIMAL, describeNumber, numberWithin, type Range } from "../../core/numbers.js";
 import { parseDuration } from "../../core/time.js";
 
 /** A command without options yet: where a flags type is derived from (typeof addXOptions<[], NoOptions, NoOptions>). */
@@ -17,38 +18,11 @@ function refuse(flag: string, rule: string, text: string): never {
   throw new UsageError(`${flag} must be ${rule}, not "${text}"`);
 }
 
-export interface Range {
-  min?: number;
-  /** Exclusive lower bound. */
-  above?: number;
-  max?: number;
-  /** What the number counts, for the error: "seconds". */
-  unit?: string;
-  /** Why the bound is there, for the error: "the API's limit". */
-  why?: string;
-}
-
-function describe(whole: boolean, range: Range): string {
-  const what = `${whole ? "a whole number" : "a number"}${range.unit ? ` of ${range.unit}` : ""}`;
-  const lower = range.above !== undefined ? `above ${range.above}` : range.min !== undefined ? `${range.max !== undefined ? "from" : "of at least"} ${range.min}` : "";
-  let bounds = lower;
-  if (range.max !== undefined) bounds = range.above !== undefined ? `${lower} (at most ${range.max})` : range.min !== undefined ? `${lower} to ${range.max}` : `of at most ${range.max}`;
-  return `${what}${bounds ? ` ${bounds}` : ""}${range.why ? ` (${range.why})` : ""}`;
-}
-
-// Decimal notation only: "1e3", "0x10" and "" are not what a person means by a number here.
-const WHOLE = /^[+-]?\d+$/;
-const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+export type { Range } from "../../core/numbers.js";
 
 export function numberParser(flag: string, whole: boolean, range: Range = {}): (text: string) => number {
-  const rule = describe(whole, range);
-  return (text) => {
-    const trimmed = text.trim();
-    const value = (whole ? WHOLE : DECIMAL).test(trimmed) ? Number(trimmed) : Number.NaN;
-    const inRange = (range.min === undefined || value >= range.min) && (range.above === undefined || value > range.above) && (range.max === undefined || value <= range.max);
-    if (!Number.isFinite(value) || !inRange) refuse(flag, rule, text);
-    return value;
-  };
+  const rule = describeNumber(whole, range);
+  return (text) => numberWithin(text, whole, range) ?? refuse(flag, rule, text);
 }
 
 /** An option holding a whole number within a range. */

@@ -1,0 +1,34 @@
+// The one rule for a number a person types, wherever it comes from: a flag (option-values.ts), an
+// environment variable or a profile's key (config/keys.ts). One rule, so one wording in errors.
+
+export interface Range {
+  min?: number;
+  /** Exclusive lower bound. */
+  above?: number;
+  max?: number;
+  /** What the number counts, for the error: "seconds". */
+  unit?: string;
+  /** Why the bound is there, for the error: "the API's limit". */
+  why?: string;
+}
+
+/** "a whole number from 0 to 20", "a number of seconds above 0 (at most 3600)". */
+export function describeNumber(whole: boolean, range: Range): string {
+  const what = `${whole ? "a whole number" : "a number"}${range.unit ? ` of ${range.unit}` : ""}`;
+  const lower = range.above !== undefined ? `above ${range.above}` : range.min !== undefined ? `${range.max !== undefined ? "from" : "of at least"} ${range.min}` : "";
+  let bounds = lower;
+  if (range.max !== undefined) bounds = range.above !== undefined ? `${lower} (at most ${range.max})` : range.min !== undefined ? `${lower} to ${range.max}` : `of at most ${range.max}`;
+  return `${what}${bounds ? ` ${bounds}` : ""}${range.why ? ` (${range.why})` : ""}`;
+}
+
+// Decimal notation only: "1e3", "0x10" and "" are not what a person means by a number here.
+const WHOLE = /^[+-]?\d+$/;
+export const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** The number the text holds when it keeps the rule, else undefined. */
+export function numberWithin(text: string, whole: boolean, range: Range = {}): number | undefined {
+  const trimmed = text.trim();
+  const value = (whole ? WHOLE : DECIMAL).test(trimmed) ? Number(trimmed) : Number.NaN;
+  const inRange = (range.min === undefined || value >= range.min) && (range.above === undefined || value > range.above) && (range.max === undefined || value <= range.max);
+  return Number.isFinite(value) && inRange ? value : undefined;
+}
