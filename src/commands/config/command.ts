@@ -50,8 +50,8 @@ export function configCommand(setup: CommandSetup) {
   addHelpSections(config, KEYS, {
     heading: "Examples:",
     examples: [
-      { command: "msgstat config set --profile staging base-url https://staging.example.com/v2" },
-      { command: "msgstat config set --profile staging token-command 'pass show msgstat/staging'" },
+      { command: "msgstat config set --profile staging base-url https://staging.example.com" },
+      { command: 'msgstat config set --profile staging token-command "pass show msgstat"' },
       { command: "msgstat config set --profile staging headers.X-Team support" },
       { command: "msgstat config list --profile staging" },
       { command: "msgstat config profiles" },
