@@ -33,7 +33,8 @@ async function run() {
     stderr: process.stderr,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    columns: process.stdout.columns || Number(process.env.COLUMNS) || 80,
+    // COLUMNS, when set, wins over the terminal's own width, as for ls: a script can ask for a layout.
+    columns: Number(process.env.COLUMNS) || process.stdout.columns || 80,
     rows: process.stdout.rows || undefined,
     env: process.env,
     now: () => Date.now(),

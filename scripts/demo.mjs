@@ -11,12 +11,13 @@ const bin = fileURLToPath(new URL("../bin/msgstat.js", import.meta.url));
 // The tour's settings live in a profile of a config folder of its own, as a user's would after
 // `msgstat sandbox --save-profile`: nothing of the user's own configuration is read or changed.
 const configDir = mkdtempSync(path.join(tmpdir(), "msgstat-demo-"));
-const env = { ...process.env, MSGSTAT_CONFIG_DIR: configDir };
+// The tour is laid out for 80 columns, the width support staff often have, whatever this terminal's.
+const env = { ...process.env, MSGSTAT_CONFIG_DIR: configDir, COLUMNS: "80" };
 for (const name of ["MSGSTAT_BASE_URL", "MSGSTAT_TOKEN", "MSGSTAT_PROFILE"]) delete env[name];
 
 function startSandbox() {
   // The sandbox's stderr is kept back (it says how to reach it) and shown only if it fails to start.
-  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--messages", "5000", "--save-profile", "default"], { stdio: ["ignore", "pipe", "pipe"], env });
+  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--messages", "5000", "--live", "--save-profile", "default"], { stdio: ["ignore", "pipe", "pipe"], env });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -37,6 +38,14 @@ function show(args, env) {
   process.stdout.write(`\n\x1b[1m$ msgstat ${args.map((a) => (/[\s"']/.test(a) ? `'${a}'` : a)).join(" ")}\x1b[0m\n`);
   const result = spawnSync(process.execPath, [bin, ...args], { stdio: "inherit", env });
   if (result.status !== 0) process.stdout.write(`(exit code ${result.status})\n`);
+}
+
+/** A live mode runs until Ctrl-C: shown for a few seconds, then interrupted as a user would. */
+function showFor(args, env, ms) {
+  process.stdout.write(`\n\x1b[1m$ msgstat ${args.join(" ")}\x1b[0m   (Ctrl-C after ${ms / 1000} s)\n`);
+  const child = spawn(process.execPath, [bin, ...args], { stdio: "inherit", env });
+  const timer = setTimeout(() => child.kill("SIGINT"), ms);
+  return new Promise((resolve) => child.on("exit", () => resolve(clearTimeout(timer))));
 }
 
 function capture(args, env) {
@@ -61,6 +70,12 @@ try {
   show(["messages", campaign, "--status", "failure", "--limit", "4", "--csv"], env);
   show(["stats", campaign], env);
   show(["messages", "no-such-campaign"], env);
+  // The live campaign (msgstat sandbox --live) keeps sending: wait for one message, follow, watch.
+  const fresh = capture(["messages", "cmp-live", "--limit", "1", "--fields", "id", "--jsonl"], env);
+  const freshId = fresh ? JSON.parse(fresh.split("\n")[0]).id : undefined;
+  if (freshId) show(["message", "cmp-live", freshId, "--wait", "--every", "1s"], env);
+  await showFor(["messages", "cmp-live", "--follow", "--every", "1s", "-n", "5"], env, 5_000);
+  await showFor(["stats", "cmp-live", "--watch", "--every", "2s"], env, 6_000);
 } finally {
   child.kill("SIGINT");
   rmSync(configDir, { recursive: true, force: true });
