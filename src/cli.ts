@@ -44,6 +44,7 @@ const PROGRAM_HELP: HelpSection[] = [
       ["MSGSTAT_CONFIG_DIR", "where profiles are kept (else $XDG_CONFIG_HOME/msgstat, else ~/.config/msgstat)"],
       ["MSGSTAT_TIMEOUT, MSGSTAT_RETRIES, MSGSTAT_TZ", "as --timeout, --retries, --tz"],
       ["NO_COLOR, FORCE_COLOR", "no colour; colour even when piped"],
+      ["COLUMNS", "width to lay out for (default: the terminal's)"],
     ],
   },
   {
