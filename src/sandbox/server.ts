@@ -39,6 +39,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const live = options.live ? planLive(settings.seed, settings.clock(), options.live === true ? {} : options.live) : undefined;
   const handler = new RequestHandler(settings, plans, options, live);
   const server = createServer((req, res) => void handler.handle(req, res));
+  // Idle keep-alive connections are left for the client to close. With Node's default 5 s timeout the
+  // server may close one just as a client reuses it (a client whose event loop was busy, such as a test
+  // in this very process, has not yet seen its own idle timer fire), and the request dies with ECONNRESET.
+  // Without the timeout no Keep-Alive hint is sent, so clients close idle sockets themselves; close() ends the rest.
+  server.keepAliveTimeout = 0;
   await listen(server, settings);
   const address = server.address() as AddressInfo;
   const host = address.address.includes(":") ? `[${address.address}]` : address.address;
