@@ -28,7 +28,7 @@ async function run() {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
   });
 
-  process.exitCode = await main(argv, {
+  const code = await main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
     stdoutIsTTY: process.stdout.isTTY === true,
@@ -42,6 +42,9 @@ async function run() {
     stdin: process.stdin,
     stdinIsTTY: process.stdin.isTTY === true,
   });
+  // Interrupted: output still queued for a reader that may never read is dropped, not waited for.
+  if (signalled) process.exit(code);
+  process.exitCode = code;
 }
 
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {

@@ -85,3 +85,8 @@ export class NotFinalInTimeError extends MsgstatError {
 
 /** stdout was closed by the reader (`msgstat ... | head -1`): not an error for the user. */
 export class OutputClosedError extends Error {}
+
+/** The output could not be written (disk full, a device that refuses): says what failed and what became of the target. */
+export class OutputError extends MsgstatError {
+  readonly exitCode = ExitCode.failure;
+}

@@ -1,10 +1,10 @@
-// Where rendered text goes: stdout, or a file written atomically. Text is gathered into large
-// writes (a write per record would cost more than rendering it), and backpressure is honoured so
-// memory stays flat however fast pages arrive.
-import { createWriteStream, promises as fs, type WriteStream } from "node:fs";
+// Where rendered text goes: stdout, or the file of -o. Text is gathered into large writes (a write per
+// record would cost more than rendering it), and backpressure is honoured so memory stays flat however
+// fast pages arrive. A regular file is written atomically; see `openOutput` for links, FIFOs and devices.
+import { createWriteStream, promises as fs, type Stats, type WriteStream } from "node:fs";
 import path from "node:path";
 import type { Writable } from "node:stream";
-import { OutputClosedError, UsageError } from "../core/errors.js";
+import { OutputClosedError, OutputError, UsageError } from "../core/errors.js";
 
 export interface Sink {
   /**
@@ -23,14 +23,30 @@ export interface Sink {
 
 const FLUSH_AT = 64 * 1024;
 
+/** The words of a system error ("no space left on device"), from Node's "ENOSPC: no space left on device, write". */
+function describeWriteError(error: NodeJS.ErrnoException): string {
+  const words = /^[A-Z0-9_]+: ([^,]+)/.exec(error.message)?.[1];
+  return error.code && words ? `${words} (${error.code})` : error.message;
+}
+
 class BufferedSink implements Sink {
   private buffer = "";
   private closed: Error | undefined;
 
-  constructor(protected readonly stream: Writable) {
+  /** `name`: what the user calls the destination, for an error line; `afterFailure`: what became of it then. */
+  constructor(
+    protected readonly stream: Writable,
+    private readonly signal: AbortSignal,
+    private readonly name: string,
+    private readonly afterFailure: string,
+  ) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
-      this.closed = error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED" ? new OutputClosedError("output closed") : error;
+      this.closed ??= error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED" ? new OutputClosedError("output closed") : this.failure(error);
     });
+  }
+
+  protected failure(error: NodeJS.ErrnoException): OutputError {
+    return new OutputError(`cannot write to ${this.name}: ${describeWriteError(error)}; ${this.afterFailure}`);
   }
 
   write(text: string): void | Promise<void> {
@@ -48,17 +64,25 @@ class BufferedSink implements Sink {
     if (this.closed) throw this.closed;
   }
 
+  /** Waits until the reader took the data, the stream failed, or the run was interrupted (a reader that never reads must not hold a signal off). */
   private drained(): Promise<void> {
-    return new Promise((resolve) => {
+    this.signal.throwIfAborted();
+    return new Promise((resolve, reject) => {
       const done = () => {
         this.stream.off("drain", done);
         this.stream.off("error", done);
         this.stream.off("close", done);
+        this.signal.removeEventListener("abort", aborted);
         resolve();
+      };
+      const aborted = () => {
+        done();
+        reject(this.signal.reason);
       };
       this.stream.on("drain", done);
       this.stream.on("error", done);
       this.stream.on("close", done);
+      this.signal.addEventListener("abort", aborted);
     });
   }
 
@@ -68,12 +92,20 @@ class BufferedSink implements Sink {
 
   async discard(): Promise<void> {
     // Whole records only: what is buffered is complete records, so it is written; a partial one never is.
-    await this.flush().catch(() => undefined);
+    if (!this.signal.aborted) await this.flush().catch(() => undefined);
   }
-}
 
-export function streamSink(stream: Writable): Sink {
-  return new BufferedSink(stream);
+  /** Ends the stream and waits until its last byte is written (or it failed). */
+  protected async end(): Promise<void> {
+    await this.flush();
+    await new Promise<void>((resolve, reject) => {
+      this.stream.once("error", reject);
+      this.stream.end((error?: Error | null) => (error ? reject(error) : resolve()));
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw this.closed ?? this.failure(error);
+    });
+    if (this.closed) throw this.closed;
+  }
 }
 
 /** Writes to a temporary file beside the target and renames it at the end, so the target is never half-written. */
@@ -82,17 +114,22 @@ class AtomicFileSink extends BufferedSink {
     private readonly target: string,
     private readonly temporary: string,
     stream: WriteStream,
+    signal: AbortSignal,
+    name: string,
   ) {
-    super(stream);
+    super(stream, signal, name, `${name} was left as it was`);
   }
 
   override async finish(): Promise<void> {
-    await this.flush();
-    await new Promise<void>((resolve, reject) => {
-      (this.stream as WriteStream).once("error", reject);
-      this.stream.end(resolve);
-    });
-    await fs.rename(this.temporary, this.target);
+    try {
+      await this.end();
+      await fs.rename(this.temporary, this.target).catch((error: NodeJS.ErrnoException) => {
+        throw this.failure(error);
+      });
+    } catch (error) {
+      await this.discard();
+      throw error;
+    }
   }
 
   override async discard(): Promise<void> {
@@ -101,18 +138,119 @@ class AtomicFileSink extends BufferedSink {
   }
 }
 
-export async function atomicFileSink(target: string): Promise<Sink> {
-  const directory = path.dirname(path.resolve(target));
-  const stat = await fs.stat(directory).catch(() => undefined);
-  if (!stat?.isDirectory()) throw new UsageError(`-o ${target}: the folder ${directory} does not exist`);
+/** A FIFO or a device: written straight through, since it cannot be replaced (and must never be). */
+class StraightThroughSink extends BufferedSink {
+  override async finish(): Promise<void> {
+    await this.end();
+  }
+
+  override async discard(): Promise<void> {
+    await super.discard();
+    this.stream.destroy();
+  }
+}
+
+type Streams = { stdout: Writable; stderr: Writable; signal: AbortSignal };
+
+/** A sink on a stream already open: stdout, or a file the caller opened (`name` says which in an error line). */
+export function streamSink(stream: Writable, signal: AbortSignal, name = "stdout"): Sink {
+  return new BufferedSink(stream, signal, name, "the output is incomplete");
+}
+
+/** Where a command writes: stdout, or the file named by -o (`output`). */
+export async function openOutput(output: string | undefined, io: Streams): Promise<Sink> {
+  if (output === undefined) return streamSink(io.stdout, io.signal);
+  return fileSink(output, io);
+}
+
+/**
+ * -o never destroys what it does not own: a symbolic link is followed and the file it points to is
+ * replaced atomically, in that file's folder, the link kept; a FIFO, a character device (/dev/null,
+ * /dev/full) or an open descriptor (/dev/stdout, /dev/fd/3) is written straight through, without a
+ * temporary file, so not atomically; a folder, a socket or a block device is a usage error.
+ */
+async function fileSink(output: string, io: Streams): Promise<Sink> {
+  const { target, descriptor } = await followLinks(output);
+  // This process's own stdout or stderr: the stream already open on it (a socket cannot be opened by path).
+  const own = descriptor === 1 ? io.stdout : descriptor === 2 ? io.stderr : undefined;
+  if (own) return streamSink(own, io.signal, output);
   const existing = await fs.stat(target).catch(() => undefined);
-  if (existing?.isDirectory()) throw new UsageError(`-o ${target} is a folder; name a file`);
-  const temporary = path.join(directory, `.${path.basename(target)}.msgstat-${process.pid}-${Date.now().toString(36)}.tmp`);
+  if (descriptor !== undefined || existing?.isFIFO() || existing?.isCharacterDevice()) return straightThrough(output, target, io.signal);
+  if (existing && !existing.isFile()) throw new UsageError(`-o ${output} is ${existing.isDirectory() ? "a folder; name a file" : "neither a file, a FIFO nor a character device; name a file"}`);
+  const directory = path.dirname(target);
+  const folder = await fs.stat(directory).catch(() => undefined);
+  if (!folder?.isDirectory()) throw new UsageError(`-o ${output}: the folder ${directory} does not exist`);
+  return atomic(output, target, existing, io.signal);
+}
+
+// Linux's SYMLOOP_MAX: a longer chain is a loop.
+const MAX_LINKS = 40;
+// /dev/stdout links to /proc/self/fd/1, whose "target" names an open file description, not a path.
+const DESCRIPTOR = /^\/(?:proc\/(self|\d+)|dev)\/fd\/(\d+)$/;
+
+/**
+ * Where a chain of symbolic links ends (which need not exist yet: writing there creates it), or the open
+ * descriptor it names (`descriptor`: its number when it is this process's, else -1).
+ */
+async function followLinks(output: string): Promise<{ target: string; descriptor?: number }> {
+  let current = path.resolve(output);
+  for (let hops = 0; hops <= MAX_LINKS; hops++) {
+    const named = DESCRIPTOR.exec(current);
+    if (named) return { target: current, descriptor: named[1] === undefined || named[1] === "self" || Number(named[1]) === process.pid ? Number(named[2]) : -1 };
+    const link = await fs.readlink(current).catch(() => undefined);
+    if (link === undefined) return { target: current };
+    // Relative to the link's real folder, as the kernel resolves it (a "../" in it climbs from there).
+    const folder = await fs.realpath(path.dirname(current)).catch(() => path.dirname(current));
+    current = path.resolve(folder, link);
+  }
+  throw new UsageError(`-o ${output}: too many levels of symbolic links`);
+}
+
+async function straightThrough(output: string, target: string, signal: AbortSignal): Promise<Sink> {
+  // O_NONBLOCK is not used: opening a FIFO waits for its reader, as a shell redirection does.
+  const stream = await opened(createWriteStream(target, { flags: "a" }), output, signal);
+  return new StraightThroughSink(stream, signal, output, "the output is incomplete");
+}
+
+async function atomic(output: string, target: string, existing: Stats | undefined, signal: AbortSignal): Promise<Sink> {
+  const temporary = path.join(path.dirname(target), temporaryName(path.basename(target)));
   // The replacement keeps the target's permissions (an export may be private); a new file gets the umask's.
-  const stream = createWriteStream(temporary, { flags: "wx", mode: existing ? existing.mode & 0o777 : 0o666 });
-  await new Promise<void>((resolve, reject) => {
-    stream.once("open", () => resolve());
-    stream.once("error", (error) => reject(new UsageError(`-o ${target}: cannot write there (${(error as NodeJS.ErrnoException).code ?? error.message})`)));
+  const stream = await opened(createWriteStream(temporary, { flags: "wx", mode: existing ? existing.mode & 0o777 : 0o666 }), output, signal);
+  return new AtomicFileSink(target, temporary, stream, signal, output);
+}
+
+// NAME_MAX of Linux, macOS and Windows file systems, in bytes.
+const NAME_MAX = 255;
+
+/** `.<target name>.<unique>.tmp`, the target's name cut (at a character) so the whole fits in NAME_MAX bytes. */
+export function temporaryName(base: string): string {
+  const suffix = `.msgstat-${process.pid}-${Date.now().toString(36)}.tmp`;
+  let room = NAME_MAX - 1 - Buffer.byteLength(suffix);
+  let kept = "";
+  for (const character of base) {
+    room -= Buffer.byteLength(character);
+    if (room < 0) break;
+    kept += character;
+  }
+  return `.${kept}${suffix}`;
+}
+
+/** The stream once its file is open. Opening a FIFO waits for a reader, so an interrupt ends the wait too. */
+function opened(stream: WriteStream, output: string, signal: AbortSignal): Promise<WriteStream> {
+  return new Promise<WriteStream>((resolve, reject) => {
+    const aborted = () => {
+      stream.destroy();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return aborted();
+    signal.addEventListener("abort", aborted, { once: true });
+    stream.once("open", () => {
+      signal.removeEventListener("abort", aborted);
+      resolve(stream);
+    });
+    stream.once("error", (error: NodeJS.ErrnoException) => {
+      signal.removeEventListener("abort", aborted);
+      reject(new UsageError(`-o ${output}: cannot write there: ${describeWriteError(error)}`));
+    });
   });
-  return new AtomicFileSink(target, temporary, stream);
 }

@@ -19,7 +19,7 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
-  const output = options.outputFile !== undefined ? await straightFileSink(options.outputFile) : { sink: streamSink(ctx.stdout), close: async () => undefined };
+  const output = options.outputFile !== undefined ? await straightFileSink(options.outputFile, ctx.signal) : { sink: streamSink(ctx.stdout, ctx.signal), close: async () => undefined };
   const follower = new ListingFollower(
     client,
     {

@@ -8,7 +8,7 @@ import { renderCsv } from "../../render/csv.js";
 import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../render/fields.js";
 import { renderJson, renderJsonl } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
-import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
+import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { formatWallTime } from "../../core/time.js";
 import { renderTable } from "../../render/table.js";
@@ -26,7 +26,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
-  const sink = options.outputFile !== undefined ? await atomicFileSink(options.outputFile) : streamSink(ctx.stdout);
+  const sink = await openOutput(options.outputFile, ctx);
   // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
   const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
   const selector: MessageSelector = new MessageSelector(client, { listing, ...options, onPage: () => progress.update(progressText("Loading messages…", selector)) });

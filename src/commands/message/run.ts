@@ -9,7 +9,7 @@ import { waitForFinal, type WaitEvent } from "../../service/wait-for-message.js"
 import { renderJsonValue } from "../../render/json.js";
 import { renderMessage } from "../../render/message-view.js";
 import { loadPalette } from "../../render/palette.js";
-import { atomicFileSink, streamSink } from "../../render/sink.js";
+import { openOutput } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
@@ -20,7 +20,7 @@ type MessageRun = MessageOptions & { campaignId: string; messageId: string };
 export async function runMessage(options: MessageRun, ctx: Context): Promise<void> {
   const client = await ctx.client();
   // The file first: a folder that does not exist is a usage error, found before anything is sent.
-  const sink = options.outputFile !== undefined ? await atomicFileSink(options.outputFile) : streamSink(ctx.stdout);
+  const sink = await openOutput(options.outputFile, ctx);
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
   let final = true;
   let message: CheckedMessage;

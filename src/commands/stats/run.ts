@@ -7,7 +7,7 @@ import { ThresholdError } from "../../core/errors.js";
 import { MessageSelector } from "../../service/select.js";
 import { csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
-import { atomicFileSink, streamSink, type Sink } from "../../render/sink.js";
+import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow } from "../shared/filters.js";
@@ -26,7 +26,7 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   if (window && ctx.verbose) ctx.note(window);
   // The file is opened first, so a folder that does not exist is known before a long count.
   const toFile = options.outputFile !== undefined;
-  const sink = toFile ? await atomicFileSink(options.outputFile!) : streamSink(ctx.stdout);
+  const sink = await openOutput(options.outputFile, ctx);
   let report: StatsReport;
   try {
     report = await countReport(listing, options, ctx, await startProgress(ctx, "Counting messages…"));

@@ -26,7 +26,7 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
   const onScreen = options.format.kind === "report" && options.outputFile === undefined && ctx.stdoutIsTTY;
-  const output = options.outputFile !== undefined ? await straightFileSink(options.outputFile) : { sink: streamSink(ctx.stdout), close: async () => undefined };
+  const output = options.outputFile !== undefined ? await straightFileSink(options.outputFile, ctx.signal) : { sink: streamSink(ctx.stdout, ctx.signal), close: async () => undefined };
   const screen = onScreen ? new LiveScreen(ctx.stdout, true) : undefined;
   const everyMs = options.watch!.everyMs;
   let first: StatsReport | undefined;
