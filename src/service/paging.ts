@@ -40,7 +40,10 @@ export class PagingError extends ServiceError {
 
 // Ids of this many recent pages are remembered to drop a message the server sends twice
 // (a page re-served after a retry); a window keeps memory flat however long the listing.
-const DEDUPE_WINDOW_PAGES = 3;
+export const DEDUPE_WINDOW_PAGES = 3;
+// Empty pages that say more follow, with a fresh cursor, are followed (a server may skip deleted or
+// hidden messages page by page) up to this many in a row; one more is taken for a loop.
+export const EMPTY_PAGES_FOLLOWED = 10;
 
 export class PageReader {
   /** The cursor after (or before) which nothing has been handed out yet: where a resumed run starts. */
@@ -49,6 +52,7 @@ export class PageReader {
   duplicatesDropped = 0;
   private readonly usedCursors = new Set<string>();
   private readonly recentIds: Set<string>[] = [];
+  private emptyInARow = 0;
 
   constructor(
     private readonly client: ApiClient,
@@ -114,14 +118,16 @@ export class PageReader {
     if (!more) return undefined;
     const cursor = read(PAGE_DATA, page.pageData, forward ? "endCursor" : "startCursor");
     const field = forward ? "endCursor" : "startCursor";
-    if (typeof cursor !== "string" || cursor === "" || page.data.length === 0) {
-      throw new PagingError(new ServiceError(`the service says more messages follow but sent ${page.data.length === 0 ? "an empty page" : `no ${field}`}; stopping instead of looping`), this.resumeCursor, this.plan.direction);
-    }
-    if (this.usedCursors.has(cursor) || cursor === this.plan.cursor) {
-      throw new PagingError(new ServiceError(`the service sent the ${field} ${inlineSafe(cursor)} a second time; stopping instead of looping`), this.resumeCursor, this.plan.direction);
-    }
+    if (typeof cursor !== "string" || cursor === "") this.stop(`the service says more messages follow but sent ${page.data.length === 0 ? "an empty page without" : "no"} ${field}`);
+    if (this.usedCursors.has(cursor) || cursor === this.plan.cursor) this.stop(`the service sent the ${field} ${inlineSafe(cursor)} a second time`);
+    this.emptyInARow = page.data.length === 0 ? this.emptyInARow + 1 : 0;
+    if (this.emptyInARow > EMPTY_PAGES_FOLLOWED) this.stop(`the service sent ${this.emptyInARow} empty pages in a row, each saying more messages follow`);
     this.usedCursors.add(cursor);
     return cursor;
+  }
+
+  private stop(what: string): never {
+    throw new PagingError(new ServiceError(`${what}; stopping instead of looping`), this.resumeCursor, this.plan.direction);
   }
 
   private dropRepeats(messages: CheckedMessage[]): CheckedMessage[] {
@@ -129,16 +135,23 @@ export class PageReader {
     let kept = messages;
     for (let i = 0; i < messages.length; i++) {
       const id = messages[i]!.id;
-      if (ids.has(id) || this.recentIds.some((window) => window.has(id))) {
+      const repeated = ids.has(id) || this.recentIds.some((window) => window.has(id));
+      // Held whether kept or dropped: an id the server keeps sending stays known as long as it does.
+      ids.add(id);
+      if (repeated) {
         if (kept === messages) kept = messages.slice(0, i);
         this.duplicatesDropped++;
         continue;
       }
-      ids.add(id);
       if (kept !== messages) kept.push(messages[i]!);
     }
     this.recentIds.push(ids);
     if (this.recentIds.length > DEDUPE_WINDOW_PAGES) this.recentIds.shift();
     return kept;
   }
+}
+
+/** The warning's first half when the server repeated messages: how many, and what counts as a repeat. */
+export function repeatsLine(dropped: number): string {
+  return `the service sent ${dropped} ${dropped === 1 ? "message" : "messages"} again (an id already seen in the last ${DEDUPE_WINDOW_PAGES} pages)`;
 }

@@ -7,6 +7,7 @@ import { PageReader, type PageRead } from "./paging.js";
 import type { ListingRef } from "./endpoints.js";
 import { MESSAGE, PAGE_DATA, read as readField, type CheckedMessage } from "../core/message.js";
 import { instantOf } from "../core/time.js";
+import { ServiceError } from "../core/errors.js";
 
 export interface Selection {
   listing: ListingRef;
@@ -49,6 +50,7 @@ export class MessageSelector {
   readonly filtered: boolean;
   private newestFirstSoFar = true;
   private previousInstant = Number.POSITIVE_INFINITY;
+  private pagesOrdered = 0;
 
   constructor(
     private readonly client: ApiClient,
@@ -166,9 +168,12 @@ export class MessageSelector {
   }
 
   /**
-   * True once a whole page has been read in newest-first order and its oldest message is before --since:
-   * nothing later can then fall inside the window. The reference does not promise the order, so a single
-   * message out of order anywhere turns the early stop off for the rest of the run.
+   * True once a page ends before --since and the order has been seen to hold: newest first inside every
+   * page so far and across every boundary between them (a page's newest no newer than the previous
+   * page's oldest). The reference does not promise the order, so it is trusted only where checked: never
+   * on the first page alone (a server whose pages run oldest-first, each newest-first inside, looks
+   * ordered until the second page), and a single message out of order anywhere turns the early stop off
+   * for the rest of the run.
    */
   private passedSince(messages: CheckedMessage[]): boolean {
     let oldest: number | undefined;
@@ -179,8 +184,10 @@ export class MessageSelector {
       this.previousInstant = at;
       oldest = at;
     }
+    if (oldest !== undefined) this.pagesOrdered++;
     const since = this.selection.since;
-    return since !== undefined && this.newestFirstSoFar && oldest !== undefined && oldest < since;
+    // Two dated pages: at least one boundary between them was checked.
+    return since !== undefined && this.newestFirstSoFar && this.pagesOrdered >= 2 && oldest !== undefined && oldest < since;
   }
 
   /**
@@ -200,8 +207,10 @@ export class MessageSelector {
       const probe = await fetchPage(this.client, this.selection.listing, { limit: index, after: startCursor, search: this.selection.search });
       const reached = probe.data[probe.data.length - 1];
       return reached?.id === target?.id ? readField(PAGE_DATA, probe.pageData, "endCursor") : undefined;
-    } catch {
-      return undefined; // the hint then suggests --all instead of a cursor
+    } catch (error) {
+      // A failed probe costs only the cursor (the hint then suggests --all); an interrupt is not a failure.
+      if (error instanceof ServiceError) return undefined;
+      throw error;
     }
   }
 }

@@ -95,7 +95,7 @@ describe("transient faults are retried and nothing is lost or repeated", () => {
     const result = await runCli(["--base-url", sandbox.url, "messages", CAMPAIGN, "--all", "--page-size", "10", "--jsonl", "--fields", "id"]);
     expect(result.code).toBe(0);
     expect(idsOf(result.stdout)).toEqual(expected);
-    expect(result.stderr).toMatch(/^warning: the service sent \d+ message\(s\) twice; each was printed once\n$/);
+    expect(result.stderr).toMatch(/^warning: the service sent \d+ messages again \(an id already seen in the last 3 pages\); the repeats were left out\n$/);
   });
 
   it("a whole page served again is a loop: exit 1, no message printed twice", async () => {

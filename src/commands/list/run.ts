@@ -1,7 +1,7 @@
 // `msgstat messages` and `msgstat batch`: page through a listing, select, render, and say how to go on.
 import type { ListingRef } from "../../service/endpoints.js";
 import type { CheckedMessage } from "../../core/message.js";
-import { PagingError } from "../../service/paging.js";
+import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { Context } from "../context.js";
 import { MessageSelector } from "../../service/select.js";
 import { renderCsv } from "../../render/csv.js";
@@ -98,7 +98,7 @@ function explainResume(error: PagingError, options: ListingOptions, ctx: Context
 
 function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
   const { outcome } = selector;
-  if (selector.reader.duplicatesDropped > 0) ctx.warn(`the service sent ${selector.reader.duplicatesDropped} message(s) twice; each was printed once`);
+  if (selector.reader.duplicatesDropped > 0) ctx.warn(`${repeatsLine(selector.reader.duplicatesDropped)}; the repeats were left out`);
   if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
   if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since (${formatWallTime(options.since!, ctx.timeZone)} ${ctx.timeZone.name})`);
   if (outcome.printed === 0) ctx.note(nothingMatched(outcome.statusesSeen));

@@ -1,6 +1,6 @@
 // `msgstat stats`: read the whole listing through the same selector as `messages --all`, count as
 // pages arrive, then write the report once, as a picture, JSON or one CSV table.
-import { PagingError } from "../../service/paging.js";
+import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import type { Context } from "../context.js";
 import { ThresholdError } from "../../core/errors.js";
@@ -79,7 +79,7 @@ async function count(selector: MessageSelector, tally: StatsAccumulator, progres
 
 function warnAboutReading(selector: MessageSelector, ctx: Context): void {
   const { duplicatesDropped } = selector.reader;
-  if (duplicatesDropped > 0) ctx.warn(`the service sent ${duplicatesDropped} message(s) twice; each was counted once`);
+  if (duplicatesDropped > 0) ctx.warn(`${repeatsLine(duplicatesDropped)}; the repeats were not counted`);
   const { undatedSkipped, printed, statusesSeen } = selector.outcome;
   if (undatedSkipped > 0) ctx.warn(`${undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
   if (printed === 0 && statusesSeen.size > 0) ctx.note(nothingMatched(statusesSeen));
