@@ -1,12 +1,13 @@
 // JSON and JSONL: the server's message objects exactly as sent (unknown keys kept), or, with
 // --fields, an object of the chosen paths. Streamed: the array is written as pages arrive.
+import { jsonText } from "../core/json-text.js";
 import type { CheckedMessage } from "../core/message.js";
 import type { Chunks } from "./chunks.js";
 import type { Field } from "./fields.js";
 import type { Sink } from "./sink.js";
 
 
-function projector(fields: readonly Field[] | undefined): (message: CheckedMessage) => unknown {
+function projector(fields: readonly Field[] | undefined): (message: CheckedMessage) => object {
   if (!fields) return (message) => message;
   return (message) => {
     const picked: Record<string, unknown> = {};
@@ -19,7 +20,7 @@ export async function renderJsonl(chunks: Chunks, sink: Sink, fields?: readonly 
   const project = projector(fields);
   for await (const chunk of chunks) {
     for (const message of chunk) {
-      const flushing = sink.write(JSON.stringify(project(message)) + "\n");
+      const flushing = sink.write(jsonText(project(message)) + "\n");
       if (flushing) await flushing;
     }
   }
@@ -37,7 +38,7 @@ export async function renderJson(chunks: Chunks, sink: Sink, options: { fields?:
   // "[" goes out with the first message (or at the end): a listing that fails before any leaves stdout empty.
   for await (const chunk of chunks) {
     for (const message of chunk) {
-      let encoded = JSON.stringify(project(message), null, indent);
+      let encoded = jsonText(project(message), indent);
       if (options.pretty) encoded = encoded.replace(/\n/g, "\n  ");
       const flushing = sink.write((first ? "[\n" : ",\n") + pad + encoded);
       first = false;
@@ -49,5 +50,5 @@ export async function renderJson(chunks: Chunks, sink: Sink, options: { fields?:
 
 /** One object, exactly as sent: `msgstat message --json`. */
 export async function renderJsonValue(value: unknown, sink: Sink, pretty: boolean): Promise<void> {
-  await sink.write(JSON.stringify(value, null, pretty ? 2 : undefined) + "\n");
+  await sink.write(jsonText(value, pretty ? 2 : undefined) + "\n");
 }

@@ -5,6 +5,7 @@
 // again above it. Piped: tab-separated rows under a header, every value whole and as the server wrote
 // it (times included), no colour (the gh convention).
 import { attemptCount, batchFileOf, batchIdOf, newestFailedAttempt } from "../core/attempts.js";
+import { jsonText } from "../core/json-text.js";
 import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
 import { displayWidth, inlineSafe } from "../core/text.js";
 import { timestampInZone, type TimeZone } from "../core/time.js";
@@ -59,7 +60,7 @@ const WHOLE: Form = { header: [], shown: (text) => text };
 
 function text(value: unknown): string {
   if (value === undefined || value === null) return "";
-  return typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+  return typeof value === "string" ? value : typeof value === "object" ? jsonText(value) : String(value);
 }
 
 /** What people copy into the next command: `id`, `recipient`, `batchId`, `messageAttempts.0.id`. */
@@ -125,6 +126,7 @@ async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[], header
 
 const GAP = 2;
 const ELLIPSIS = "…";
+const ROWS_PER_TABLE = 1000;
 const NO_BORDERS = { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "" };
 
 /** A column as placed: its form and its width. */
@@ -172,7 +174,7 @@ const headerOf = (column: Column, form: Form): string[] => (form.header.length >
 
 async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
   const { default: Table } = await import("cli-table3");
-  const draw = (placed: Placed[], rows: string[][], withHeader: boolean): string => {
+  const drawSlice = (placed: Placed[], rows: string[][], withHeader: boolean): string => {
     const table = new Table({
       head: withHeader ? placed.map(({ index, form }) => headerOf(columns[index]!, formsOf(columns[index]!)[form]!).map(options.palette.heading).join("\n")) : [],
       // The gap is padding, not width: cli-table3 cuts text to the width less the padding, so a cut cell keeps its gap.
@@ -190,6 +192,14 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
       }));
     }
     return table.toString().split("\n").map((line) => line.trimEnd()).join("\n") + "\n";
+  };
+  // A table per slice of rows: cli-table3 spreads its rows into one call's arguments, which a page from a
+  // server ignoring `limit` could overflow. Widths are fixed and there are no borders, so slices join seamlessly.
+  const draw = (placed: Placed[], rows: string[][], withHeader: boolean): string => {
+    if (rows.length <= ROWS_PER_TABLE) return drawSlice(placed, rows, withHeader);
+    let text = "";
+    for (let start = 0; start < rows.length; start += ROWS_PER_TABLE) text += drawSlice(placed, rows.slice(start, start + ROWS_PER_TABLE), withHeader && start === 0);
+    return text;
   };
   const measures = new Measures(columns);
   let previous: string | undefined;
