@@ -58,24 +58,23 @@ describe("transient faults are retried and nothing is lost or repeated", () => {
     expect(urls[1]).toBe(urls[2]);
   });
 
+  // The stalls last a minute, longer than a test may run: a run that ends at all did not wait for them.
   it("after a stalled response, once --timeout passes", async () => {
     const expected = await referenceIds();
-    const s = await serve([{ request: 2, kind: "stall", ms: 5000 }]);
-    const started = Date.now();
+    const s = await serve([{ request: 2, kind: "stall", ms: 60_000 }]);
     const result = await runCli(["--base-url", s.url, "--timeout", "0.3", "messages", CAMPAIGN, "--all", "--page-size", "10", "--jsonl", "--fields", "id"]);
     expect(result.code).toBe(0);
     expect(idsOf(result.stdout)).toEqual(expected);
-    expect(Date.now() - started).toBeLessThan(4000);
+    const urls = listingRequests(s).map((r) => r.url);
+    expect(urls[2]).toBe(urls[1]);
   });
 
   it("a body that stalls half way is bounded by --timeout too", async () => {
-    const s = await serve([{ kind: "stall", ms: 5000, phase: "body" }]);
-    const started = Date.now();
+    const s = await serve([{ kind: "stall", ms: 60_000, phase: "body" }]);
     const result = await runCli(["--base-url", s.url, "--timeout", "0.3", "--retries", "1", "messages", CAMPAIGN, "--jsonl"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("after 2 attempts");
     expect(result.stderr).toContain("--timeout");
-    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it("a message the server sends again (pages that overlap) is printed once", async () => {
@@ -114,17 +113,20 @@ describe("Retry-After", () => {
     const result = await runCli(["--base-url", s.url, "messages", CAMPAIGN, "-n", "3", "--jsonl"]);
     expect(result.code).toBe(0);
     const [first, second] = s.requests;
+    // At least what was asked (the backoff alone would be milliseconds here); no upper bound in wall
+    // time, which a loaded machine stretches: waiting longer than asked is a warning, tested below.
     const waited = second!.receivedAt - first!.receivedAt;
     expect(waited).toBeGreaterThanOrEqual(950);
-    expect(waited).toBeLessThan(3000);
+    expect(result.stderr).not.toContain("warning");
   });
 
   it("accepts an HTTP date", async () => {
-    const s = await serve([{ request: 1, kind: "status", status: 503, retryAfter: new Date(Date.now() + 1500).toUTCString() }]);
+    const retryAt = new Date(Date.now() + 1500).toUTCString();
+    const s = await serve([{ request: 1, kind: "status", status: 503, retryAfter: retryAt }]);
     const result = await runCli(["--base-url", s.url, "messages", CAMPAIGN, "-n", "3", "--jsonl"]);
     expect(result.code).toBe(0);
-    const waited = s.requests[1]!.receivedAt - s.requests[0]!.receivedAt;
-    expect(waited).toBeGreaterThanOrEqual(400);
+    // Not before the date the server named (to the millisecond a timer may round), however late the first try came.
+    expect(s.requests[1]!.receivedAt).toBeGreaterThanOrEqual(Date.parse(retryAt) - 5);
   });
 
   it("is capped, and says so", async () => {
@@ -135,8 +137,8 @@ describe("Retry-After", () => {
       const started = Date.now();
       const response = await client.getJson(["campaigns", CAMPAIGN, "messages"], { limit: "1" });
       expect(response.status).toBe(200);
+      // The wait is the cap, as the warning says (the run ending within the test's time shows it was not an hour).
       expect(Date.now() - started).toBeGreaterThanOrEqual(280);
-      expect(Date.now() - started).toBeLessThan(3000);
       expect(warnings).toEqual(["the service asked to wait 3600 s before retrying; waiting 1 s, the most msgstat waits"]);
     } finally {
       await client.close();

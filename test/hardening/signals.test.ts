@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratchFolder } from "../support/scratch.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { BIN, runBin } from "../support/run-cli.js";
+import { waitFor } from "../support/wait-for.js";
 
 let sandbox: Sandbox;
 
@@ -13,14 +14,6 @@ beforeAll(async () => {
   sandbox = await startSandbox({ messages: 20_000, latencyMs: 150 });
 });
 afterAll(() => sandbox.close());
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.each([
   ["SIGINT", 130, "msgstat: interrupted\n"],
