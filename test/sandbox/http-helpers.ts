@@ -15,8 +15,19 @@ export interface JsonResponse<T> {
   body: T;
 }
 
+/**
+ * fetch without compression unless a test asks for it: these tests read what the sandbox serves, not how
+ * it is packed (test/sandbox/front-end.test.ts tests that), and packing a million messages costs a third
+ * more CPU, which a loaded machine can ill spare.
+ */
+export function fetchPlain(url: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (!headers.has("accept-encoding")) headers.set("accept-encoding", "identity");
+  return fetch(url, { ...init, headers });
+}
+
 export async function getJson<T = unknown>(url: string, init?: RequestInit): Promise<JsonResponse<T>> {
-  const response = await fetch(url, init);
+  const response = await fetchPlain(url, init);
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: JSON.parse(text) as T };
 }
