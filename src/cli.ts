@@ -24,7 +24,7 @@ const PROGRAM_HELP: HelpSection[] = [
     heading: "Exit codes:",
     items: [
       ["0", "success, an empty result included"],
-      ["1", "the service failed, was unreachable, or sent a response msgstat cannot read"],
+      ["1", "the service failed, was unreachable, or sent a response msgstat cannot read; or the output could not be written"],
       ["2", "usage error (nothing was sent)"],
       ["3", "not found (HTTP 404)"],
       ["4", "not authorised (HTTP 401 or 403)"],
