@@ -23,6 +23,8 @@ export interface CliOptions {
   now?: number;
   /** A clock that moves (each call may return a later time), where `now` is a fixed one. */
   clock?: () => number;
+  /** Sees stdout as msgstat writes it (the result still holds all of it). */
+  onStdout?: (text: string) => void;
   /** How the live modes wait: with a virtual clock, a sleep that moves it at once. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
@@ -47,6 +49,7 @@ function collector(): { stream: PassThrough; text: () => string } {
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const stdout = collector();
   const stderr = collector();
+  if (options.onStdout) stdout.stream.on("data", (chunk: Buffer) => options.onStdout!(chunk.toString("utf8")));
   const code = await main(args, {
     stdout: stdout.stream,
     stderr: stderr.stream,

@@ -3,9 +3,9 @@
 // follower instead of the selector; each poll's messages are flushed as soon as they are rendered, so a
 // pipeline (`--jsonl | jq`) sees them at once. Output goes straight through, -o included: there is no
 // end at which a temporary file could be moved into place, and what was received must survive Ctrl-C.
-import type { CheckedMessage } from "../../core/message.js";
 import { compileFields } from "../../render/fields.js";
-import { streamSink, type Sink } from "../../render/sink.js";
+import { flushAtPageBoundaries } from "../../render/page-flush.js";
+import { streamSink } from "../../render/sink.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import { ListingFollower, type FollowEvent } from "../../service/follow-listing.js";
 import type { Context } from "../context.js";
@@ -37,21 +37,13 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
     (event) => report(event, ctx),
   );
   try {
-    await render(options, fields, listing, flushedAfterEach(follower.chunks(), output.sink), output.sink, ctx, toTerminal);
+    await render(options, fields, listing, flushAtPageBoundaries(follower.chunks(), output.sink), output.sink, ctx, toTerminal);
   } catch (error) {
     // Whole records only: what was rendered is flushed, a partial record never is.
     await output.sink.discard();
     throw explainNotFound(error, listing);
   } finally {
     await output.close();
-  }
-}
-
-/** Each chunk's records reach the reader before the next poll: a follow is read as it happens. */
-async function* flushedAfterEach(chunks: AsyncIterable<CheckedMessage[]>, sink: Sink): AsyncGenerator<CheckedMessage[]> {
-  for await (const chunk of chunks) {
-    yield chunk;
-    await sink.flush();
   }
 }
 

@@ -12,6 +12,7 @@ import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { formatWallTime } from "../../core/time.js";
 import { renderTable } from "../../render/table.js";
+import { flushAtPageBoundaries } from "../../render/page-flush.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
@@ -67,16 +68,10 @@ export async function render(options: ListingOptions, fields: Field[] | undefine
 /**
  * When the output goes to the same terminal, the spinner leaves the line while a page's rows are
  * written, and comes back while the next pages load: with filters, many may go by without a row.
+ * Rows reach the reader at every page boundary where the next page is not there yet.
  */
 async function* withProgress(selector: MessageSelector, progress: Progress, sink: Sink, sharesTerminal: boolean): AsyncGenerator<CheckedMessage[]> {
-  for await (const chunk of selector.chunks()) {
-    if (sharesTerminal) progress.pause();
-    yield chunk;
-    if (sharesTerminal) {
-      await sink.flush();
-      progress.resume();
-    }
-  }
+  yield* flushAtPageBoundaries(selector.chunks(), sink, sharesTerminal ? { beforePage: () => progress.pause(), afterPage: () => progress.resume() } : {});
   progress.stop();
 }
 

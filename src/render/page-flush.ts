@@ -1,0 +1,46 @@
+// Time to first row: a renderer's text reaches the reader at every page boundary where the next page is
+// not already there, so the first rows of a slow listing (or a filter that keeps few) show as soon as
+// their page is parsed. When pages arrive faster than they are written, the sink's large writes stay
+// large: a flush happens only when the renderer would otherwise sit idle with text in hand.
+import type { CheckedMessage } from "../core/message.js";
+import type { Sink } from "./sink.js";
+
+export interface PageBoundaryHooks {
+  /** Before a page's rows are rendered (e.g. a spinner on the same terminal steps aside). */
+  beforePage?: () => void;
+  /** After they were rendered and, when the next page was not there yet, flushed. */
+  afterPage?: () => void;
+}
+
+export async function* flushAtPageBoundaries(chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, hooks: PageBoundaryHooks = {}): AsyncGenerator<CheckedMessage[]> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  let next = iterator.next();
+  try {
+    for (;;) {
+      const result = await next;
+      if (result.done) return;
+      hooks.beforePage?.();
+      yield result.value;
+      next = iterator.next();
+      if (!(await settlesAtOnce(next))) await sink.flush();
+      hooks.afterPage?.();
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/** Whether a promise is already settled (or settles within this turn of the event loop). */
+function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = () => {
+      settled = true;
+      resolve(true);
+    };
+    promise.then(done, done);
+    setImmediate(() => {
+      if (!settled) resolve(false);
+    });
+  });
+}
