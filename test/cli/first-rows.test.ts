@@ -16,11 +16,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe.each([
-  ["csv", ["--csv"]],
-  ["jsonl", ["--jsonl"]],
-  ["the piped table", []],
+  ["csv", ["--csv"], false],
+  ["jsonl", ["--jsonl"], false],
+  ["the piped table", [], false],
   ["csv to a terminal", ["--csv"], true],
-] as const)("%s", (_name, flags, tty = false) => {
+] as const)("%s", (_name, flags, tty) => {
   it("shows a filtered page's rows while the next page is still on its way", async () => {
     const controller = new AbortController();
     let seen = "";
