@@ -20,12 +20,12 @@ describe.each([
   ["jsonl", ["--jsonl"]],
   ["the piped table", []],
   ["csv to a terminal", ["--csv"], true],
-] as const)("%s", (_name, flags, tty = false) => {
+] as const)("%s", (_name, flags, tty?: boolean) => {
   it("shows a filtered page's rows while the next page is still on its way", async () => {
     const controller = new AbortController();
     let seen = "";
     const run = cli(sandbox, ["messages", "cmp-spring-sale", "--status", "failure", "--all", ...flags], {
-      tty,
+      tty: tty === true,
       signal: controller.signal,
       onStdout: (text) => (seen += text),
     });
