@@ -1,13 +1,6 @@
 #!/usr/bin/env node
 // The executable: real process streams and signals in, an exit code out. Everything else is in dist/cli.js.
 import { readFileSync } from "node:fs";
-import v8 from "node:v8";
-
-// undici parses HTTP with llhttp compiled to WebAssembly. Left alone, V8 compiles it a second time,
-// optimised, on a background thread, and Node waits for that compile before the process may exit,
-// which delays the end of every command that talks to the service. The quick first compile is
-// enough: response bodies pass through llhttp without being scanned. Measured in docs/bench.md.
-v8.setFlagsFromString("--liftoff-only");
 
 const argv = process.argv.slice(2);
 

@@ -54,20 +54,6 @@ await build({
         builder.onResolve({ filter: /^undici$/ }, () => ({ path: slimUndici }));
       },
     },
-    {
-      // commander requires child_process only to run executable subcommands, which msgstat has none of;
-      // loading it (with net and dgram) is a third of `msgstat --help`. Commander gets a stand-in that
-      // fails loudly if that path is ever taken.
-      name: "commander-without-child-process",
-      setup(builder) {
-        builder.onResolve({ filter: /^node:child_process$/ }, (args) =>
-          /[\\/]commander[\\/]/.test(args.importer) ? { path: "child-process-unused", namespace: "msgstat-stub" } : undefined);
-        builder.onLoad({ filter: /.*/, namespace: "msgstat-stub" }, () => ({
-          contents: 'const unused = () => { throw new Error("msgstat has no executable subcommands"); }; module.exports = { spawn: unused };',
-          loader: "js",
-        }));
-      },
-    },
   ],
   logLevel: "warning",
 });

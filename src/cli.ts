@@ -6,6 +6,7 @@ import { colorWanted, stderrLine, type Context, type Io } from "./commands/conte
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
+import { advise } from "./commands/shared/advice.js";
 import { chosenTimeZone } from "./commands/shared/time-zone.js";
 import { sleep } from "./core/timer.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
@@ -154,6 +155,7 @@ function report(error: unknown, io: Io, state: RunState): number {
     return interrupted.exitCode;
   }
   if (error instanceof MsgstatError) {
+    advise(error);
     stderrLine(io, "msgstat: ", error.message);
     for (const hint of error.hints) for (const line of hint.split("\n")) stderrLine(io, "  ", line);
     if (state.verbose && error.stack) io.stderr.write(`${error.stack}\n`);

@@ -117,15 +117,20 @@ export function settingKey(name: string): SettingKey | undefined {
 // Headers a profile may set are the non-secret ones: these names carry credentials.
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|passw|api-?key|auth/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// A header value with a control character cannot be sent; saying so is better than undici's refusal.
+// What a header value cannot hold, found here rather than refused by undici once connected: control
+// characters (they would end the header), and characters above U+00FF (a header value is bytes,
+// Latin-1 at most: `€` cannot be sent). The problem is named, never the value: it may be a credential.
 export const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
 export function checkHeaderName(name: string): string | undefined {
   return HEADER_NAME.test(name) ? undefined : "is not a valid header name";
 }
 
 export function checkHeaderValue(value: string): string | undefined {
-  return CONTROL.test(value) ? "may not contain control characters or line breaks" : undefined;
+  if (CONTROL.test(value)) return "may not contain control characters or line breaks";
+  if (BEYOND_LATIN1.test(value)) return "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
+  return undefined;
 }
 
 /** A header for the config file: valid, and not one that carries a credential. */

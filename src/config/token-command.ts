@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { CredentialsError } from "../core/errors.js";
 import { splitCommand } from "./command-line.js";
-import { CONTROL } from "./keys.js";
+import { checkHeaderValue, CONTROL } from "./keys.js";
 import type { Env } from "./paths.js";
 
 export interface TokenCommand {
@@ -34,6 +34,8 @@ export async function runTokenCommand(command: TokenCommand, env: Env, signal?: 
   const token = outcome.stdout.replace(/\r?\n$/, "").trim();
   if (token === "") throw new CredentialsError(`${subject} printed no token on stdout${saying}`);
   if (CONTROL.test(token)) throw new CredentialsError(`${subject} printed more than one line, or control characters; it should print the token alone`);
+  const problem = checkHeaderValue(token);
+  if (problem !== undefined) throw new CredentialsError(`${subject} printed a token that ${problem}`);
   return token;
 }
 

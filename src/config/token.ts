@@ -2,7 +2,7 @@
 // token-command or stored token, with one more rule: a profile's token is sent only to that
 // profile's own base URL, never to one a flag or a variable put in its place.
 import { CredentialsError, UsageError } from "../core/errors.js";
-import { baseUrlIdentity, CONTROL } from "./keys.js";
+import { baseUrlIdentity, checkHeaderValue } from "./keys.js";
 import type { Env } from "./paths.js";
 import type { Profile } from "./profile.js";
 import { resolveSetting, type Given, type Resolved, type Settings } from "./settings.js";
@@ -27,7 +27,8 @@ export function profileHasToken(profile: Profile): boolean {
 
 export async function resolveToken(given: Given, env: Env, settings: Settings, io: StoreIo): Promise<TokenChoice> {
   const checkedToken = (token: string, source: TokenSourceKind, where: string): TokenChoice => {
-    if (CONTROL.test(token)) throw new UsageError(`the token may not contain control characters or line breaks (check ${where})`);
+    const problem = checkHeaderValue(token);
+    if (problem !== undefined) throw new UsageError(`the token ${problem} (check ${where})`);
     return { token, source, where };
   };
   if (typeof given.token === "string") return checkedToken(given.token, "flag", "--token");
@@ -44,7 +45,8 @@ export async function resolveToken(given: Given, env: Env, settings: Settings, i
   }
   const stored = await readStoredToken(profile, io);
   if (stored === undefined) return {};
-  if (CONTROL.test(stored.token)) throw new CredentialsError(`the stored token of profile "${profile.name}" has control characters or line breaks`).withHint(`Store it again: msgstat auth login --profile ${profile.name}`);
+  const problem = checkHeaderValue(stored.token);
+  if (problem !== undefined) throw new CredentialsError(`the stored token of profile "${profile.name}" ${problem}`).withHint(`Store it again: msgstat auth login --profile ${profile.name}`);
   return { token: stored.token, source: stored.store, where: stored.where };
 }
 

@@ -1,6 +1,14 @@
 // JSON text of a value the service sent. JSON.parse accepts any nesting depth, but JSON.stringify
 // recurses and overflows the stack a few thousand levels down; so a value that deep is written by the
 // loop below instead, with an explicit stack, as JSON.stringify would write it had it the stack.
+//
+// And the text a message was parsed from, kept beside it when JSON output could not give it back
+// otherwise: JSON.parse reads numbers as doubles, so 9007199254740993 becomes ...992, 1e400 Infinity
+// (null when stringified), a 30-digit integer 1.2345678901234568e+29, and 0.1000000000000000055 0.1.
+// A message whose numbers are all plain safe integers (most of them: the API's numbers are counts)
+// is written by jsonText, which gives every value back as it was; only the others keep their text,
+// so a page's text is not held twice. The text is a non-enumerable symbol property: no key list,
+// spread, JSON.stringify or for-in sees it, and it lives and dies with its message.
 
 type Frame =
   | { array: readonly unknown[]; index: number }
@@ -67,4 +75,35 @@ function deepJsonText(root: object): string {
     open(top.object[key]);
   }
   return parts.join("");
+}
+
+const TEXT = Symbol("json text");
+
+export function keepJsonText(value: object, text: string): void {
+  Object.defineProperty(value, TEXT, { value: text });
+}
+
+/** The text `value` was parsed from, if it was kept. */
+export function jsonTextOf(value: unknown): string | undefined {
+  return isContainer(value) ? (value as { [TEXT]?: string })[TEXT] : undefined;
+}
+
+/**
+ * Whether JSON output could write a number of `value` otherwise than it was sent: one that is not a
+ * safe integer (a fraction, an exponent, -0, beyond 2^53, infinite). Integers written as 1E2 or
+ * 100.0 are read as 100 and do not count: they come out as 100. A loop, not recursion: any depth.
+ */
+export function needsOwnText(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === "number") {
+      if (!Number.isSafeInteger(next) || Object.is(next, -0)) return true;
+    } else if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else if (isContainer(next)) {
+      for (const key in next) pending.push((next as Record<string, unknown>)[key]);
+    }
+  }
+  return false;
 }

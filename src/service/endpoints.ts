@@ -1,10 +1,12 @@
 // The three endpoints of the reference, each returning checked data: the server's own objects, untouched
-// (so JSON output is exactly what was sent), known to hold what msgstat cannot work without (the
-// `required` fields of core/message.ts). Everything else is read tolerantly where it is used.
+// (each with the text it was parsed from, so JSON output is exactly what was sent), known to hold what
+// msgstat cannot work without (the `required` fields of core/message.ts). Everything else is read
+// tolerantly where it is used.
 import { ResponseError } from "../core/errors.js";
 import { MESSAGE, MESSAGE_PAGE, problemIn, type CheckedMessage, type CheckedPage, type Shape } from "../core/message.js";
 import { inlineSafe } from "../core/text.js";
 import type { ApiClient } from "../http/client.js";
+import type { JsonBody, JsonList } from "../http/json-body.js";
 
 export interface ListingRef {
   campaignId: string;
@@ -16,7 +18,30 @@ export interface PageQuery {
   after?: string;
   before?: string;
   search?: string;
+  /** Keep each message's own text, for JSON output (core/json-text.ts). */
+  jsonText?: boolean;
 }
+
+/** A listing page as it came: its pageData now, its messages checked and handed out a part at a time. */
+export interface FetchedPage {
+  readonly pageData: CheckedPage["pageData"];
+  /** How many messages the page holds. */
+  readonly size: number;
+  /** Too large to hold parsed at once (only a server ignoring `limit` sends such a page): read in parts. */
+  readonly inParts: boolean;
+  /**
+   * The page's messages as pages of their own: the whole page at once, or, for a page read in parts,
+   * one part after another (from the end when `fromEnd`), each with only the cursors that are true of it.
+   */
+  parts(fromEnd?: boolean): Iterable<CheckedPage>;
+}
+
+// A page of the API (at most 1000 messages) is 2-3 MB, parsed whole. Past this size its messages are
+// parsed a part at a time while its bytes are held, so memory stays near the body's size whatever it
+// holds (a 62 MB page of 775k messages, parsed whole, cost 820 MB).
+const PARTS_FROM_BYTES = 8 * 1024 * 1024;
+const PART_MESSAGES = 1000;
+const PART_BYTES = 1024 * 1024;
 
 export function listingSegments(listing: ListingRef): string[] {
   return listing.batchId === undefined
@@ -28,23 +53,96 @@ export function messageSegments(campaignId: string, messageId: string): string[]
   return ["campaigns", campaignId, "messages", messageId];
 }
 
-export async function fetchPage(client: ApiClient, listing: ListingRef, query: PageQuery): Promise<CheckedPage> {
-  const { body } = await client.getJson(listingSegments(listing), {
+export async function fetchPage(client: ApiClient, listing: ListingRef, query: PageQuery): Promise<FetchedPage> {
+  const body = await client.get(listingSegments(listing), {
     limit: String(query.limit),
     after: query.after,
     before: query.before,
     search: query.search,
   });
-  return checked<CheckedPage>(MESSAGE_PAGE, body, "listing");
+  return decodePage(body, query.jsonText === true);
 }
 
-export async function fetchMessage(client: ApiClient, campaignId: string, messageId: string): Promise<CheckedMessage> {
-  const { body } = await client.getJson(messageSegments(campaignId, messageId));
-  return checked<CheckedMessage>(MESSAGE, body, "message");
+/** One message; with `jsonText`, it keeps its own text for JSON output. */
+export async function fetchMessage(client: ApiClient, campaignId: string, messageId: string, jsonText = false): Promise<CheckedMessage> {
+  const body = await client.get(messageSegments(campaignId, messageId));
+  return checked<CheckedMessage>(MESSAGE, body.value(jsonText), "message");
+}
+
+export function decodePage(body: JsonBody, jsonText: boolean): FetchedPage {
+  const list = body.bytes.length > PARTS_FROM_BYTES ? body.listAt("data") : undefined;
+  if (list === undefined) {
+    // A page of the API, or a body that is not one (the check then says what is wrong).
+    const page = checked<CheckedPage>(MESSAGE_PAGE, body.value(), "listing");
+    if (jsonText) body.keepElementTexts(page.data, "data");
+    return wholePage(page);
+  }
+  const rest = checked<CheckedPage>(MESSAGE_PAGE, list.rest, "listing");
+  return {
+    pageData: rest.pageData,
+    size: list.count,
+    inParts: true,
+    *parts(fromEnd = false) {
+      const bounds = partBounds(list);
+      if (fromEnd) bounds.reverse();
+      for (const [start, end] of bounds) yield partPage(rest.pageData, messagesOf(list, start, end, jsonText), start === 0, end === list.count);
+    },
+  };
+}
+
+function wholePage(page: CheckedPage): FetchedPage {
+  return { pageData: page.pageData, size: page.data.length, inParts: false, parts: () => [page] };
+}
+
+/** Messages start..end of a list, parsed and checked. */
+function messagesOf(list: JsonList, start: number, end: number, jsonText: boolean): CheckedMessage[] {
+  const messages: CheckedMessage[] = [];
+  for (let i = start; i < end; i++) {
+    const message = list.parse(i, jsonText);
+    const problem = problemIn(MESSAGE, message, `data.${i}`);
+    if (problem !== undefined) throw shapeError("listing", problem);
+    messages.push(message as CheckedMessage);
+  }
+  return messages;
+}
+
+/** [start, end) of each part: up to PART_MESSAGES messages and about PART_BYTES of their text. */
+function partBounds(list: JsonList): Array<[number, number]> {
+  const bounds: Array<[number, number]> = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < list.count; i++) {
+    bytes += list.sizeOf(i);
+    if (i + 1 - start >= PART_MESSAGES || bytes >= PART_BYTES || i + 1 === list.count) {
+      bounds.push([start, i + 1]);
+      start = i + 1;
+      bytes = 0;
+    }
+  }
+  return bounds;
+}
+
+/** A part as a page: more follows it unless it ends the page; a cursor only where the page's is true of it. */
+function partPage(pageData: CheckedPage["pageData"], data: CheckedMessage[], first: boolean, last: boolean): CheckedPage {
+  const { startCursor, endCursor, ...rest } = pageData;
+  return {
+    data,
+    pageData: {
+      ...rest,
+      hasNextPage: last ? pageData.hasNextPage : true,
+      hasPreviousPage: first ? pageData.hasPreviousPage : true,
+      ...(first ? { startCursor } : {}),
+      ...(last ? { endCursor } : {}),
+    },
+  };
 }
 
 function checked<T>(shape: Shape, body: unknown, what: string): T {
   const problem = problemIn(shape, body);
-  if (problem !== undefined) throw new ResponseError(`the ${what} response is not the shape msgstat expects: ${inlineSafe(problem)}`);
+  if (problem !== undefined) throw shapeError(what, problem);
   return body as T;
+}
+
+function shapeError(what: string, problem: string): ResponseError {
+  return new ResponseError(`the ${what} response is not the shape msgstat expects: ${inlineSafe(problem)}`);
 }

@@ -26,6 +26,8 @@ export interface FollowPlan {
   since?: number;
   everyMs: number;
   pageSize: number;
+  /** Each message keeps its own text, for JSON output. */
+  jsonText?: boolean;
 }
 
 export type FollowEvent = { kind: "failing"; error: ServiceError; retryInMs: number } | { kind: "recovered"; downMs: number };
@@ -139,7 +141,7 @@ export class ListingFollower {
   }
 
   private reader(cursor: string | undefined, direction: "forward" | "backward", remaining: () => number, exact = false, pageSize = this.plan.pageSize): PageReader {
-    return new PageReader(this.client, this.plan.listing, { direction, cursor, pageSize: Math.min(pageSize, this.plan.pageSize), search: this.plan.search, exact, remaining });
+    return new PageReader(this.client, this.plan.listing, { direction, cursor, pageSize: Math.min(pageSize, this.plan.pageSize), search: this.plan.search, exact, remaining, jsonText: this.plan.jsonText });
   }
 
   /** Oldest first; messages without a readable createdAt keep their place after the dated ones. */

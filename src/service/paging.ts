@@ -4,8 +4,7 @@
 import { ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
 import type { ApiClient } from "../http/client.js";
-import { fetchPage } from "./endpoints.js";
-import type { ListingRef } from "./endpoints.js";
+import { fetchPage, type FetchedPage, type ListingRef } from "./endpoints.js";
 import { PAGE_DATA, read, type CheckedMessage, type CheckedPage } from "../core/message.js";
 
 export interface PagingPlan {
@@ -21,6 +20,8 @@ export interface PagingPlan {
   exact: boolean;
   /** How many more messages the consumer wants now (Infinity for all). */
   remaining: () => number;
+  /** Each message keeps its own text, for JSON output. */
+  jsonText?: boolean;
 }
 
 export interface PageRead {
@@ -31,7 +32,7 @@ export interface PageRead {
 /** Thrown when paging fails part way; says where a later run can take over. */
 export class PagingError extends ServiceError {
   override readonly exitCode: number;
-  constructor(cause: ServiceError, readonly resumeCursor: string | undefined, readonly direction: "forward" | "backward") {
+  constructor(override readonly cause: ServiceError, readonly resumeCursor: string | undefined, readonly direction: "forward" | "backward") {
     super(cause.message, cause.status, cause.serverMessage, cause.transient);
     this.exitCode = cause.exitCode;
     this.hints.push(...cause.hints);
@@ -63,19 +64,21 @@ export class PageReader {
   }
 
   async *pages(): AsyncGenerator<PageRead> {
-    let pending: Promise<CheckedPage> | undefined = this.request(this.plan.cursor, this.nextPageSize(this.plan.remaining()));
+    let pending: Promise<FetchedPage> | undefined = this.request(this.plan.cursor, this.nextPageSize(this.plan.remaining()));
     while (pending) {
       const page = await this.guard(pending);
       pending = undefined;
       this.pagesRead++;
-      const messages = this.dropRepeats(page.data);
       const next = this.nextCursor(page);
       const remainingBefore = this.plan.remaining();
-      if (next !== undefined && page.data.length < remainingBefore) {
-        pending = this.request(next, this.nextPageSize(remainingBefore - page.data.length));
+      // A page read in parts is too large to have another in flight beside it.
+      if (next !== undefined && page.size < remainingBefore && !page.inParts) {
+        pending = this.request(next, this.nextPageSize(remainingBefore - page.size));
         pending.catch(() => undefined); // surfaced when awaited; avoids an unhandled rejection if the consumer stops first
       }
-      yield { messages, page };
+      const ids = new Set<string>();
+      for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids), page: part };
+      this.rememberIds(ids);
       // The consumer asked for more: the page just yielded is complete.
       this.resumeCursor = this.plan.direction === "forward" ? read(PAGE_DATA, page.pageData, "endCursor") ?? this.resumeCursor : read(PAGE_DATA, page.pageData, "startCursor") ?? this.resumeCursor;
       if (next === undefined) return;
@@ -85,42 +88,59 @@ export class PageReader {
     }
   }
 
+  /** A page's parts, nearest first; a bad message in a later part fails the listing as a bad page would. */
+  private *partsOf(page: FetchedPage): Generator<CheckedPage> {
+    const parts = page.parts(this.plan.direction === "backward")[Symbol.iterator]();
+    for (;;) {
+      let step: IteratorResult<CheckedPage>;
+      try {
+        step = parts.next();
+      } catch (error) {
+        throw this.pagingError(error);
+      }
+      if (step.done) return;
+      yield step.value;
+    }
+  }
+
   private nextPageSize(stillWanted: number): number {
     if (!this.plan.exact) return this.plan.pageSize;
     return Math.max(1, Math.min(this.plan.pageSize, stillWanted));
   }
 
-  private request(cursor: string | undefined, limit: number): Promise<CheckedPage> {
+  private request(cursor: string | undefined, limit: number): Promise<FetchedPage> {
     const forward = this.plan.direction === "forward";
     return fetchPage(this.client, this.listing, {
       limit,
       after: forward ? cursor : undefined,
       before: forward ? undefined : cursor,
       search: this.plan.search,
+      jsonText: this.plan.jsonText,
     });
   }
 
-  private async guard(pending: Promise<CheckedPage>): Promise<CheckedPage> {
+  private async guard(pending: Promise<FetchedPage>): Promise<FetchedPage> {
     try {
       return await pending;
     } catch (error) {
-      if (error instanceof ServiceError && !(error instanceof PagingError)) {
-        throw new PagingError(error, this.resumeCursor, this.plan.direction);
-      }
-      throw error;
+      throw this.pagingError(error);
     }
   }
 
+  private pagingError(error: unknown): unknown {
+    return error instanceof ServiceError && !(error instanceof PagingError) ? new PagingError(error, this.resumeCursor, this.plan.direction) : error;
+  }
+
   /** The cursor for the following request, or undefined at the end; stops a server that would loop. */
-  private nextCursor(page: CheckedPage): string | undefined {
+  private nextCursor(page: FetchedPage): string | undefined {
     const forward = this.plan.direction === "forward";
     const more = forward ? page.pageData.hasNextPage : read(PAGE_DATA, page.pageData, "hasPreviousPage") === true;
     if (!more) return undefined;
     const cursor = read(PAGE_DATA, page.pageData, forward ? "endCursor" : "startCursor");
     const field = forward ? "endCursor" : "startCursor";
-    if (typeof cursor !== "string" || cursor === "") this.stop(`the service says more messages follow but sent ${page.data.length === 0 ? "an empty page without" : "no"} ${field}`);
+    if (typeof cursor !== "string" || cursor === "") this.stop(`the service says more messages follow but sent ${page.size === 0 ? "an empty page without" : "no"} ${field}`);
     if (this.usedCursors.has(cursor) || cursor === this.plan.cursor) this.stop(`the service sent the ${field} ${inlineSafe(cursor)} a second time`);
-    this.emptyInARow = page.data.length === 0 ? this.emptyInARow + 1 : 0;
+    this.emptyInARow = page.size === 0 ? this.emptyInARow + 1 : 0;
     if (this.emptyInARow > EMPTY_PAGES_FOLLOWED) this.stop(`the service sent ${this.emptyInARow} empty pages in a row, each saying more messages follow`);
     this.usedCursors.add(cursor);
     return cursor;
@@ -130,8 +150,8 @@ export class PageReader {
     throw new PagingError(new ServiceError(`${what}; stopping instead of looping`), this.resumeCursor, this.plan.direction);
   }
 
-  private dropRepeats(messages: CheckedMessage[]): CheckedMessage[] {
-    const ids = new Set<string>();
+  /** The messages not seen in this page so far (`ids`) nor in the last few pages. */
+  private dropRepeats(messages: CheckedMessage[], ids: Set<string>): CheckedMessage[] {
     let kept = messages;
     for (let i = 0; i < messages.length; i++) {
       const id = messages[i]!.id;
@@ -145,9 +165,12 @@ export class PageReader {
       }
       if (kept !== messages) kept.push(messages[i]!);
     }
+    return kept;
+  }
+
+  private rememberIds(ids: Set<string>): void {
     this.recentIds.push(ids);
     if (this.recentIds.length > DEDUPE_WINDOW_PAGES) this.recentIds.shift();
-    return kept;
   }
 }
 

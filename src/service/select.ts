@@ -22,6 +22,8 @@ export interface Selection {
   before?: string;
   /** Called after each page is read, e.g. to show progress while filters keep few or none of its messages. */
   onPage?: () => void;
+  /** Each message keeps its own text, for JSON output. */
+  jsonText?: boolean;
 }
 
 export interface SelectionOutcome {
@@ -65,6 +67,7 @@ export class MessageSelector {
       search: selection.search,
       exact: !this.filtered,
       remaining: () => this.selection.limit - this.outcome.printed,
+      jsonText: selection.jsonText,
     });
   }
 
@@ -205,7 +208,8 @@ export class MessageSelector {
     if (index < 0 || !startCursor) return undefined;
     try {
       const probe = await fetchPage(this.client, this.selection.listing, { limit: index, after: startCursor, search: this.selection.search });
-      const reached = probe.data[probe.data.length - 1];
+      let reached: CheckedMessage | undefined;
+      for (const part of probe.parts()) reached = part.data[part.data.length - 1] ?? reached;
       return reached?.id === target?.id ? readField(PAGE_DATA, probe.pageData, "endCursor") : undefined;
     } catch (error) {
       // A failed probe costs only the cursor (the hint then suggests --all); an interrupt is not a failure.

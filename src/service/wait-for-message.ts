@@ -16,6 +16,8 @@ export interface WaitPlan {
   everyMs: number;
   /** From the first poll. */
   timeoutMs: number;
+  /** The message keeps its own text, for JSON output. */
+  jsonText?: boolean;
 }
 
 export type WaitEvent =
@@ -40,7 +42,7 @@ export async function waitForFinal(client: ApiClient, plan: WaitPlan, timer: Tim
   for (;;) {
     let pauseMs = plan.everyMs;
     try {
-      last = await fetchMessage(client, plan.campaignId, plan.messageId);
+      last = await fetchMessage(client, plan.campaignId, plan.messageId, plan.jsonText);
       failures = 0;
       onEvent({ kind: "polled", message: last, waitedMs: waited() });
       if (isFinalStatus(read(MESSAGE, last, "latestStatus"))) return { message: last, final: true, waitedMs: waited() };

@@ -50,7 +50,7 @@ describe("bin/msgstat.js", () => {
 
   it("an error: exit 3 for a campaign that does not exist", async () => {
     const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-nope"]);
-    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n' });
+    expect(result).toEqual({ code: 3, stdout: "", stderr: `msgstat: not found: GET ${sandbox.url}/campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n` });
   });
 
   it("a usage error: exit 2 and no request", async () => {

@@ -143,7 +143,7 @@ describe("odd servers and terminals", () => {
     const s = await serve({ faults: [{ request: 1, kind: "redirect", location: "http://[::1" }] });
     const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("msgstat: the service redirected /campaigns/cmp-spring-sale/messages?limit=50 to something that is not a URL: http://[::1\n");
+    expect(result.stderr).toBe(`msgstat: GET ${s.url}/campaigns/cmp-spring-sale/messages?limit=50 redirected to something that is not a URL: http://[::1\n`);
   });
 
   it("no spinner on a terminal that reports no width (ora would spin forever)", async () => {

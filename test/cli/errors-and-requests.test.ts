@@ -91,7 +91,7 @@ describe("usage errors: exit 2, a plain message, no request", () => {
 describe("HTTP failures as exit codes", () => {
   it("a campaign that does not exist: exit 3, one line, stdout empty", async () => {
     const result = await cli(sandbox, ["messages", "cmp-nope", "--csv"]);
-    expect(result).toEqual({ code: 3, stdout: "", stderr: 'msgstat: not found: GET /campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n' });
+    expect(result).toEqual({ code: 3, stdout: "", stderr: `msgstat: not found: GET ${sandbox.url}/campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n` });
   });
 
   it.each([[[]], [["--json"]], [["--jsonl"]]])("a 404 leaves stdout empty in every format (%j)", async (format) => {
@@ -108,7 +108,7 @@ describe("HTTP failures as exit codes", () => {
     expect(result).toEqual({
       code: 4,
       stdout: "",
-      stderr: `msgstat: not authorised: GET /campaigns/cmp-spring-sale/messages?limit=50 answered HTTP 401: ${said} (unauthorized)\n  Check the token (--token or MSGSTAT_TOKEN) or the headers given with -H.\n`,
+      stderr: `msgstat: not authorised: GET ${locked.url}/campaigns/cmp-spring-sale/messages?limit=50 answered HTTP 401: ${said} (unauthorized)\n  Check the token (--token or MSGSTAT_TOKEN) or the headers given with -H.\n`,
     });
   });
 
@@ -138,7 +138,7 @@ describe("HTTP failures as exit codes", () => {
     try {
       const once = await cli(failing, ["messages", "cmp-otp-alerts", "--retries", "0"]);
       expect({ code: once.code, stdout: once.stdout, requests: failing.requests.length }).toEqual({ code: 1, stdout: "", requests: 1 });
-      expect(once.stderr).toMatch(/^msgstat: GET \/campaigns\/cmp-otp-alerts\/messages\?limit=50 failed after 1 attempt: HTTP 503/);
+      expect(once.stderr).toMatch(/^msgstat: GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=50 failed after 1 attempt: HTTP 503/);
       await cli(failing, ["messages", "cmp-otp-alerts", "--retries", "2"]);
       expect(failing.requests.length).toBe(4);
     } finally {

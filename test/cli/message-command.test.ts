@@ -78,7 +78,7 @@ Attempts (3, newest first)
     expect(result).toEqual({
       code: 3,
       stdout: "",
-      stderr: 'msgstat: not found: GET /campaigns/cmp-spring-sale/messages/msg-nope answered HTTP 404: Message "msg-nope" does not exist in campaign cmp-spring-sale. (message_not_found)\n  Check the message id msg-nope and the campaign id cmp-spring-sale: a message of another campaign is not found in this one.\n',
+      stderr: `msgstat: not found: GET ${sandbox.url}/campaigns/cmp-spring-sale/messages/msg-nope answered HTTP 404: Message "msg-nope" does not exist in campaign cmp-spring-sale. (message_not_found)\n  Check the message id msg-nope and the campaign id cmp-spring-sale: a message of another campaign is not found in this one.\n`,
     });
   });
 });

@@ -49,6 +49,13 @@ describe("token-command", () => {
     expect(await withCommand("msgstat-no-such-program --flag").run(LIST)).toEqual({ code: 4, stdout: "", stderr: 'msgstat: token-command of profile "ci" could not start msgstat-no-such-program (ENOENT: no such program)\n' });
   });
 
+  it("a token beyond Latin-1 (which no HTTP header can carry) is refused before any request, naming the profile and not the token", async () => {
+    const before = sandbox.requests.length;
+    const result = await withCommand(`${NODE} -e 'process.stdout.write("SECRET-\u20ac")'`).run(LIST);
+    expect(result).toEqual({ code: 4, stdout: "", stderr: 'msgstat: token-command of profile "ci" printed a token that may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them\n' });
+    expect(sandbox.requests.length).toBe(before);
+  });
+
   it("one that never ends is stopped at token-command-timeout, its children with it: exit 4", async () => {
     const folder = scratchFolder("msgstat-token-command-");
     const pidFile = path.join(folder, "grandchild.pid");

@@ -33,7 +33,7 @@ describe("bodies that are not JSON", () => {
     const result = await run({ faults: [fault] });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^msgstat: the response to GET \/campaigns\/cmp-otp-alerts\/messages\?limit=50 /);
+    expect(result.stderr).toMatch(/^msgstat: the response to GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=50 /);
     expect(result.stderr).toMatch(message);
     expectOneOrTwoLines(result.stderr);
   });
@@ -41,14 +41,14 @@ describe("bodies that are not JSON", () => {
   it("a body larger than any page (64 MiB)", async () => {
     const result = await run({ faults: [{ kind: "huge", bytes: 70 * 1024 * 1024 }] });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("the response body is larger than 64 MiB, more than any page of this API");
+    expect(result.stderr).toMatch(/^msgstat: the response to GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=50 is larger than 64 MiB, more than any page of this API$/m);
     expectOneOrTwoLines(result.stderr);
   });
 
   it("an error status whose body is not JSON", async () => {
     const result = await run({ faults: [{ kind: "status", status: 502, contentType: "text/html", body: "<html><body>Bad gateway</body></html>" }] });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^msgstat: GET \/campaigns\/cmp-otp-alerts\/messages\?limit=50 failed after 1 attempt: HTTP 502: the body was not JSON \(text\/html, 37 bytes\)\n/);
+    expect(result.stderr).toMatch(/^msgstat: GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=50 failed after 1 attempt: HTTP 502: the body was not JSON \(text\/html, 37 bytes\)\n/);
     expectOneOrTwoLines(result.stderr);
   });
 

@@ -133,9 +133,10 @@ describe("a page of 150,000 messages from a server that ignores limit", () => {
       expect(table.code).toBe(0);
       expect(table.stderr).toBe("");
       const lines = table.stdout.trimEnd().split("\n");
-      expect(lines).toHaveLength(COUNT + 1);
+      // A page this large is read in parts, each laid out as a page would be: the header comes again,
+      // after a blank line, above a part whose ids are wider (m1000 after m999).
       expect(lines[0]).toBe("id");
-      expect(lines.at(-1)).toBe("m149999");
+      expect(lines.filter((line) => line !== "id" && line !== "")).toEqual(Array.from({ length: COUNT }, (_, i) => `m${i}`));
     },
     // Work, not waiting: about 8 s on an idle two-core machine, a few times that on a loaded one.
     120_000,

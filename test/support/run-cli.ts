@@ -1,11 +1,31 @@
 // Runs msgstat in-process with injected streams (the run-function tier), or as a child process
 // from bin/msgstat.js (the end-to-end tier), and collects exactly what it wrote.
+// In the vitest project "bundle" (MSGSTAT_TEST_BUNDLE=1), the in-process runs use the built
+// dist/cli.js instead of src/cli.ts: the same tests then check what users run, slim undici included.
 import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { main } from "../../src/cli.js";
+
+import { InterruptedError as SourceInterruptedError } from "../../src/core/errors.js";
+
+type Cli = typeof import("../../src/cli.js");
+const bundled = process.env.MSGSTAT_TEST_BUNDLE === "1";
+const { main, InterruptedError } = (await import(bundled ? new URL("../../dist/cli.js", import.meta.url).href : "../../src/cli.js")) as Cli;
+
+/**
+ * The abort signal msgstat is given. A test aborts with the source's InterruptedError; the bundle
+ * knows only its own class (as bin/msgstat.js makes it), so there the reason is made again from it.
+ */
+function signalFor(signal: AbortSignal | undefined): AbortSignal {
+  if (signal === undefined || !bundled) return signal ?? new AbortController().signal;
+  const controller = new AbortController();
+  const pass = () => controller.abort(signal.reason instanceof SourceInterruptedError ? new InterruptedError(signal.reason.signal) : signal.reason);
+  if (signal.aborted) pass();
+  else signal.addEventListener("abort", pass, { once: true });
+  return controller.signal;
+}
 
 export interface CliResult {
   code: number;
@@ -59,7 +79,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     rows: options.rows,
     env: { MSGSTAT_RETRY_BASE_MS: "5", MSGSTAT_CONFIG_DIR: NO_CONFIG_DIR, ...options.env },
     now: options.clock ?? (() => options.now ?? Date.now()),
-    signal: options.signal ?? new AbortController().signal,
+    signal: signalFor(options.signal),
     sleep: options.sleep,
     stdin: typeof options.stdin === "string" ? Readable.from([Buffer.from(options.stdin)]) : (options.stdin ?? Readable.from([])),
     stdinIsTTY: options.stdinTty ?? false,

@@ -1,6 +1,7 @@
 // The token for `auth login`: from a pipe (--with-token), or typed at a terminal without echo.
 // Never from argv, where ps and shell history would keep it.
 import { InterruptedError, UsageError } from "../../core/errors.js";
+import { checkHeaderValue } from "../../config/keys.js";
 import type { Io } from "../context.js";
 
 // A token is short; past this, stdin is not a token.
@@ -23,6 +24,8 @@ function checked(text: string): string {
   const token = text.trim();
   if (token === "") throw new UsageError("no token was given on standard input");
   if (/[\u0000-\u001f\u007f]/.test(token)) throw new UsageError("the token holds line breaks or control characters: give the token alone, on one line");
+  const problem = checkHeaderValue(token);
+  if (problem !== undefined) throw new UsageError(`the token given ${problem}`);
   return token;
 }
 

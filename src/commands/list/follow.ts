@@ -11,7 +11,7 @@ import { ListingFollower, type FollowEvent } from "../../service/follow-listing.
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
 import { straightFileSink } from "../shared/straight-file.js";
-import type { ListingOptions } from "./options.js";
+import { wantsJsonText, type ListingOptions } from "./options.js";
 import { render } from "./run.js";
 
 export async function runFollow(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
@@ -31,6 +31,7 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
       everyMs: options.follow!.everyMs,
       // Polls read whatever arrived, so pages are as large as the API allows unless --page-size says otherwise.
       pageSize: options.pageSize === Math.min(options.limit, 1000) ? 1000 : options.pageSize,
+      jsonText: wantsJsonText(options),
     },
     ctx.timer,
     ctx.signal,

@@ -81,3 +81,8 @@ function checkFollow(raw: ListingFlags): void {
   if (clash) throw new UsageError(`--follow cannot be used with ${clash}: it starts at the newest messages and goes on until interrupted`);
   if (raw.since !== undefined && raw.limit !== undefined) throw new UsageError("--follow starts with the newest -n messages, or with those --since: not both");
 }
+
+/** JSON output of whole messages writes each one's own text, so the pages must keep it. */
+export function wantsJsonText(options: Pick<ListingOptions, "format" | "fields">): boolean {
+  return (options.format === "json" || options.format === "jsonl") && options.fields === undefined;
+}

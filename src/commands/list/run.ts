@@ -18,7 +18,7 @@ import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
 import { count } from "../shared/output-file.js";
 import { explainNotFound, explainRefusedCursor } from "../shared/service-errors.js";
-import type { ListingOptions } from "./options.js";
+import { wantsJsonText, type ListingOptions } from "./options.js";
 
 export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
@@ -30,7 +30,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   const sink = await openOutput(options.outputFile, ctx);
   // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
   const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
-  const selector: MessageSelector = new MessageSelector(client, { listing, ...options, onPage: () => progress.update(progressText("Loading messages…", selector)) });
+  const selector: MessageSelector = new MessageSelector(client, { listing, ...options, jsonText: wantsJsonText(options), onPage: () => progress.update(progressText("Loading messages…", selector)) });
   try {
     const chunks = withProgress(selector, progress, sink, toTerminal);
     await render(options, fields, listing, chunks, sink, ctx, toTerminal);

@@ -30,7 +30,7 @@ export async function runMessage(options: MessageRun, ctx: Context): Promise<voi
       message = outcome.message;
       final = outcome.final;
     } else {
-      message = await fetchMessage(client, options.campaignId, options.messageId);
+      message = await fetchMessage(client, options.campaignId, options.messageId, options.format === "json");
     }
     if (options.format === "json") await renderJsonValue(message, sink, toTerminal);
     else await renderMessage(message, sink, { palette: await loadPalette(ctx.color && toTerminal), tty: toTerminal, now: ctx.now(), timeZone: ctx.timeZone, width: toTerminal ? ctx.columns : Number.POSITIVE_INFINITY });
@@ -49,7 +49,7 @@ async function waitWithProgress(options: MessageRun, ctx: Context) {
   const progress = await startProgress(ctx, `Waiting for ${options.messageId}…`);
   let failing = false;
   try {
-    return await waitForFinal(client, { campaignId: options.campaignId, messageId: options.messageId, ...options.wait! }, ctx.timer, ctx.signal, (event) => {
+    return await waitForFinal(client, { campaignId: options.campaignId, messageId: options.messageId, ...options.wait!, jsonText: options.format === "json" }, ctx.timer, ctx.signal, (event) => {
       failing = report(event, options, progress, ctx, failing);
     });
   } finally {

@@ -1,0 +1,111 @@
+// Typed HTTP errors. Each names the request (method, host and path: never a header, so never a
+// credential) and what went wrong; the command layer adds what to try (commands/shared/advice.ts).
+import { AuthError, NotFoundError, ResponseError, ServiceError } from "../core/errors.js";
+import { inlineSafe } from "../core/text.js";
+
+/** One request as errors and the verbose log name it. */
+export interface RequestTarget {
+  readonly method: "GET";
+  /** `http://host:port`: a URL's origin never holds a user name or password. */
+  readonly origin: string;
+  /** Path and query, as sent. */
+  readonly path: string;
+}
+
+export function describeTarget(target: RequestTarget): string {
+  return `${target.method} ${inlineSafe(target.origin + target.path)}`;
+}
+
+/** Why one attempt failed, as data: the retry policy decides on it, `failureError` words it. */
+export type Failure =
+  | { readonly kind: "status"; readonly status: number; readonly serverMessage?: string; readonly retryAfterMs?: number }
+  | { readonly kind: "network"; readonly code?: string; readonly text: string }
+  | { readonly kind: "timeout"; readonly timeoutMs: number }
+  /** Nothing to retry: the response is unusable as it is (a bad body, a refused redirect). */
+  | { readonly kind: "final"; readonly error: ServiceError };
+
+/** The request failed on the network, by timeout or with a status worth retrying, and retries are spent. */
+export class RequestFailedError extends ServiceError {
+  constructor(
+    readonly target: RequestTarget,
+    readonly failure: Exclude<Failure, { kind: "final" }>,
+    readonly attempts: number,
+    transient: boolean,
+  ) {
+    const status = failure.kind === "status" ? failure.status : undefined;
+    const serverMessage = failure.kind === "status" ? failure.serverMessage : undefined;
+    super(`${describeTarget(target)} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${failureText(failure)}`, status, serverMessage, transient);
+  }
+}
+
+/** A redirect msgstat will not follow (not http(s), not a URL, a loop, too many). */
+export class RedirectError extends ServiceError {}
+
+function failureText(failure: Exclude<Failure, { kind: "final" }>): string {
+  switch (failure.kind) {
+    case "status":
+      return statusText(failure.status, failure.serverMessage);
+    case "network":
+      return failure.text;
+    case "timeout":
+      return `no complete response within ${failure.timeoutMs / 1000} s`;
+  }
+}
+
+function statusText(status: number, serverMessage: string | undefined): string {
+  return `HTTP ${status}${serverMessage ? `: ${serverMessage}` : ""}`;
+}
+
+/** The error for a status that is not worth retrying: 401/403 and 404 get their own exit codes. */
+export function statusError(target: RequestTarget, status: number, serverMessage: string | undefined): ServiceError {
+  const said = `${describeTarget(target)} answered ${statusText(status, serverMessage)}`;
+  if (status === 401 || status === 403) return new AuthError(`not authorised: ${said}`, status, serverMessage);
+  if (status === 404) return new NotFoundError(`not found: ${said}`, status, serverMessage);
+  return new ServiceError(said, status, serverMessage);
+}
+
+/** A response that arrived but is not a JSON body msgstat can read. */
+export function bodyError(target: RequestTarget, problem: string): ResponseError {
+  return new ResponseError(`the response to ${describeTarget(target)} ${problem}`);
+}
+
+/** The server's own words from an error body, if it sent JSON with message/error/detail. */
+export function serverMessageOf(raw: Buffer, contentType: string): string | undefined {
+  if (raw.length === 0) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString("utf8"));
+  } catch {
+    const kind = contentType.split(";")[0]?.trim() || "unknown type";
+    return `the body was not JSON (${inlineSafe(kind)}, ${raw.length} bytes)`;
+  }
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const body = parsed as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  // The prose first; a short code such as "campaign_not_found" after it, in brackets.
+  const prose = [text(body.message), text(body.detail)].filter((part) => part !== undefined);
+  const code = text(body.error);
+  const said = [...new Set(prose)].join(" ");
+  const words = said !== "" ? (code && !said.includes(code) ? `${said} (${code})` : said) : code;
+  return words !== undefined ? inlineSafe(words.slice(0, 500)) : undefined;
+}
+
+const NETWORK_PHRASES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset by the server",
+  ENOTFOUND: "host not found (DNS)",
+  EAI_AGAIN: "DNS lookup failed",
+  UND_ERR_SOCKET: "connection closed before the response was complete",
+  UND_ERR_HEADERS_TIMEOUT: "timed out waiting for response headers",
+  UND_ERR_BODY_TIMEOUT: "timed out waiting for the response body",
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: "response body cut short",
+};
+
+/** A network error as a failure: its code (undici's or the system's) and a phrase for it. */
+export function networkFailure(error: unknown): Failure & { kind: "network" } {
+  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } } | null;
+  const code = err?.code ?? err?.cause?.code;
+  const message = err?.cause?.message ?? err?.message ?? String(error);
+  const phrase = (code !== undefined ? NETWORK_PHRASES[code] : undefined) ?? inlineSafe(message);
+  return { kind: "network", code, text: code !== undefined ? `${phrase} (${code})` : phrase };
+}

@@ -1,0 +1,155 @@
+// Response bodies: read under a size cap as the bytes arrive, checked to be JSON, and parsed with
+// errors that say what was wrong. On request, a value whose numbers JSON output could not give back
+// keeps the text it was parsed from (core/json-text.ts), found in the bytes by json-spans.ts.
+import type { ResponseError } from "../core/errors.js";
+import { keepJsonText, needsOwnText } from "../core/json-text.js";
+import { inlineSafe } from "../core/text.js";
+import { bodyError, type RequestTarget } from "./errors.js";
+import { arraySpans, trimmedSpan, type ArraySpans } from "./json-spans.js";
+
+/** A 1000-message page is about 2-3 MB; anything past this is not a page of this API. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export type BodyRead = { readonly bytes: Buffer } | { readonly tooLarge: true };
+
+/**
+ * The whole body, or `tooLarge` as soon as it passes the cap (by its Content-Length, or as it
+ * arrives). With a Content-Length the bytes go straight into one buffer of that size, so a large
+ * body is not held twice while its pieces are joined.
+ */
+export async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, declaredLength: string | string[] | undefined, cap: number): Promise<BodyRead> {
+  const declared = typeof declaredLength === "string" && /^\d+$/.test(declaredLength) ? Number(declaredLength) : undefined;
+  if (declared !== undefined && declared > cap) {
+    body.destroy();
+    return { tooLarge: true };
+  }
+  const whole = declared !== undefined ? Buffer.allocUnsafe(declared) : undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size + chunk.length > cap || (whole !== undefined && size + chunk.length > whole.length)) {
+      body.destroy();
+      return { tooLarge: true };
+    }
+    if (whole !== undefined) chunk.copy(whole, size);
+    else chunks.push(chunk);
+    size += chunk.length;
+  }
+  if (whole !== undefined) return { bytes: size === whole.length ? whole : whole.subarray(0, size) };
+  return { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
+}
+
+/** Why a 2xx body cannot be read as JSON before parsing it (its type, or nothing at all), if it cannot. */
+export function jsonBodyProblem(contentType: string, bytes: Buffer): string | undefined {
+  if (contentType !== "" && !/[/+]json\b/i.test(contentType)) return `is ${inlineSafe(contentType.split(";")[0] ?? contentType)}, not JSON`;
+  if (bytes.length === 0) return "has an empty body, not JSON";
+  return undefined;
+}
+
+/** The elements of a top-level array of a body, each parsed on demand from its own bytes. */
+export interface JsonList {
+  /** The body with that array left empty. */
+  readonly rest: unknown;
+  readonly count: number;
+  /** Bytes of element i, as sent. */
+  sizeOf(index: number): number;
+  /** Element i, parsed (keeping its text when asked and needed); a ResponseError if it is not JSON. */
+  parse(index: number, keepText: boolean): unknown;
+}
+
+/** A 2xx response's JSON body, not yet parsed. */
+export class JsonBody {
+  constructor(
+    readonly bytes: Buffer,
+    readonly target: RequestTarget,
+  ) {}
+
+  /** The body parsed whole (keeping its text when asked), or a ResponseError that says why it is not JSON. */
+  value(keepText = false): unknown {
+    let value: unknown;
+    try {
+      value = JSON.parse(this.bytes.toString("utf8"));
+    } catch (error) {
+      throw this.notJson(error);
+    }
+    if (keepText && typeof value === "object" && value !== null) {
+      const { start, end } = trimmedSpan(this.bytes);
+      keepJsonText(value, this.bytes.toString("utf8", start, end));
+    }
+    return value;
+  }
+
+  /**
+   * Gives the elements of `values` (the array JSON.parse made of the top-level `key`) whose numbers
+   * JSON output could not give back the text each was parsed from. False, and nothing kept, when the
+   * scan of the bytes does not find the same elements; a page without such numbers is not scanned.
+   */
+  keepElementTexts(values: readonly unknown[], key: string): boolean {
+    if (!values.some(needsOwnText)) return true;
+    const spans = arraySpans(this.bytes, key);
+    if (spans === undefined || spans.count !== values.length) return false;
+    values.forEach((value, i) => {
+      if (typeof value === "object" && value !== null && needsOwnText(value)) keepJsonText(value, this.bytes.toString("utf8", spans.offsets[2 * i], spans.offsets[2 * i + 1]));
+    });
+    return true;
+  }
+
+  /**
+   * The array under the top-level `key`, element by element, for a body too large to parse at once;
+   * undefined when the body is not an object holding such an array (`value()` then says what it is).
+   */
+  listAt(key: string): JsonList | undefined {
+    const spans = arraySpans(this.bytes, key);
+    if (spans === undefined) return undefined;
+    const around = Buffer.concat([this.bytes.subarray(0, spans.arrayStart), Buffer.from("[]"), this.bytes.subarray(spans.arrayEnd)]);
+    let rest: unknown;
+    try {
+      rest = JSON.parse(around.toString("utf8"));
+    } catch {
+      return undefined;
+    }
+    return new SpannedList(this, spans, rest);
+  }
+
+  /** The error for a body that does not parse, in the words of a parse of the whole body. */
+  notJson(error?: unknown): ResponseError {
+    let reason = error instanceof Error ? error.message : undefined;
+    if (reason === undefined) {
+      try {
+        JSON.parse(this.bytes.toString("utf8"));
+        reason = "unexpected end";
+      } catch (whole) {
+        reason = whole instanceof Error ? whole.message : String(whole);
+      }
+    }
+    return bodyError(this.target, `is not valid JSON (${inlineSafe(reason)}); it may have been cut short`);
+  }
+}
+
+class SpannedList implements JsonList {
+  readonly count: number;
+
+  constructor(
+    private readonly body: JsonBody,
+    private readonly spans: ArraySpans,
+    readonly rest: unknown,
+  ) {
+    this.count = spans.count;
+  }
+
+  sizeOf(index: number): number {
+    return this.spans.offsets[2 * index + 1]! - this.spans.offsets[2 * index]!;
+  }
+
+  parse(index: number, keepText: boolean): unknown {
+    const text = this.body.bytes.toString("utf8", this.spans.offsets[2 * index], this.spans.offsets[2 * index + 1]);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw this.body.notJson();
+    }
+    if (keepText && typeof value === "object" && value !== null && needsOwnText(value)) keepJsonText(value, text);
+    return value;
+  }
+}

@@ -1,0 +1,191 @@
+// Bodies: the size cap as bytes arrive, the JSON checks, and the per-element reading of a page that
+// keeps each message's text exactly as sent.
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { jsonTextOf, needsOwnText } from "../../src/core/json-text.js";
+import { ResponseError } from "../../src/core/errors.js";
+import { JsonBody, jsonBodyProblem, readCapped } from "../../src/http/json-body.js";
+import { arraySpans } from "../../src/http/json-spans.js";
+
+const TARGET = { method: "GET", origin: "http://127.0.0.1:9", path: "/campaigns/c/messages?limit=2" } as const;
+
+/** A body stream that counts how many chunks were taken from it. */
+function body(chunks: Buffer[]) {
+  let taken = 0;
+  const stream = Readable.from((function* () {
+    for (const chunk of chunks) {
+      taken++;
+      yield chunk;
+    }
+  })());
+  return { stream, taken: () => taken };
+}
+
+describe("the body cap", () => {
+  const kib = (n: number) => Buffer.alloc(1024 * n, 0x20);
+
+  it("a declared Content-Length over the cap is refused before any byte is read", async () => {
+    const { stream, taken } = body([kib(1), kib(1)]);
+    expect(await readCapped(stream, String(3 * 1024), 2 * 1024)).toEqual({ tooLarge: true });
+    expect(taken()).toBe(0);
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it("without one, refused as soon as the bytes pass the cap", async () => {
+    const { stream, taken } = body([kib(1), kib(1), kib(1), kib(1), kib(1)]);
+    expect(await readCapped(stream, undefined, 2 * 1024 + 10)).toEqual({ tooLarge: true });
+    expect(taken()).toBe(3);
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it("a body that sends more than it declared is refused too", async () => {
+    const { stream } = body([kib(1), kib(1)]);
+    expect(await readCapped(stream, "1024", 1024 * 1024)).toEqual({ tooLarge: true });
+  });
+
+  it("up to the cap, every byte, in order", async () => {
+    const parts = [Buffer.from("ab"), Buffer.from("cd"), Buffer.from("e")];
+    expect(await readCapped(body(parts).stream, "5", 5)).toEqual({ bytes: Buffer.from("abcde") });
+    expect(await readCapped(body(parts).stream, undefined, 5)).toEqual({ bytes: Buffer.from("abcde") });
+  });
+});
+
+describe("what a 2xx body must be", () => {
+  it.each([
+    ["application/json", "{}", undefined],
+    ["application/json; charset=utf-8", "{}", undefined],
+    ["application/problem+json", "{}", undefined],
+    ["", "{}", undefined],
+    ["text/html; charset=utf-8", "<html>", "is text/html, not JSON"],
+    ["application/json", "", "has an empty body, not JSON"],
+  ])("%j with %j", (contentType, text, problem) => {
+    expect(jsonBodyProblem(contentType, Buffer.from(text))).toBe(problem);
+  });
+
+  it("JSON that does not parse names the request and says it may be cut short", () => {
+    const error = (() => {
+      try {
+        new JsonBody(Buffer.from('{"data":[{"id":"a"'), TARGET).value();
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(ResponseError);
+    expect((error as Error).message).toMatch(/^the response to GET http:\/\/127\.0\.0\.1:9\/campaigns\/c\/messages\?limit=2 is not valid JSON \(.+\); it may have been cut short$/);
+  });
+});
+
+// A small seeded generator of JSON values: nothing here depends on chance between runs.
+function generator(seed: number) {
+  let state = seed;
+  const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const strings = ["", "a", 'quo"te', "back\\slash", "brace } and ] bracket [ {", "\\\"", "é", "😀", "\u2028", "line\nbreak", "tab\t", "\u001b[31m"];
+  const numbers = ["0", "-1", "9007199254740993", "1e400", "123456789012345678901234567890", "-0.000001e-7", "3.14"];
+  const value = (depth: number): string => {
+    const pick = Math.floor(next() * (depth > 3 ? 4 : 6));
+    switch (pick) {
+      case 0: return JSON.stringify(strings[Math.floor(next() * strings.length)]);
+      case 1: return numbers[Math.floor(next() * numbers.length)]!;
+      case 2: return ["true", "false", "null"][Math.floor(next() * 3)]!;
+      case 3: return JSON.stringify(strings[Math.floor(next() * strings.length)]);
+      case 4: return `[${Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1)).join(",")}]`;
+      default: return `{${Array.from({ length: Math.floor(next() * 4) }, (_, i) => `${JSON.stringify(`k${i}${strings[Math.floor(next() * strings.length)]}`)}:${value(depth + 1)}`).join(",")}}`;
+    }
+  };
+  const message = (i: number) => `{"id":"m${i}","x":${value(1)},"y":${value(1)}}`;
+  const space = () => [" ", "\n", "\r\n", "\t", "", "  "][Math.floor(next() * 6)]!;
+  return { message, space };
+}
+
+describe("a page read element by element", () => {
+  it("gives exactly what JSON.parse gives, each element's text as sent, for 300 generated pages", () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const { message, space } = generator(seed);
+      const messages = Array.from({ length: seed % 7 }, (_, i) => message(i));
+      const text = `${space()}{${space()}"before":${messages[0] ?? "1"},${space()}"data"${space()}:${space()}[${space()}${messages.join(`${space()},${space()}`)}${space()}]${space()},"pageData":{"hasNextPage":false}}${space()}`;
+      const list = new JsonBody(Buffer.from(text), TARGET).listAt("data");
+      expect(list, text).toBeDefined();
+      const whole = JSON.parse(text) as { data: unknown[] };
+      expect(list!.count).toBe(whole.data.length);
+      expect(list!.rest).toEqual({ ...whole, data: [] });
+      for (let i = 0; i < list!.count; i++) {
+        const element = list!.parse(i, true);
+        expect(element).toEqual(whole.data[i]);
+        expect(jsonTextOf(element)).toBe(needsOwnText(element) ? messages[i] : undefined);
+      }
+    }
+  });
+
+  it("a page parsed whole: an element whose numbers JSON.stringify cannot give back gets its own text, for the same 300 pages", () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const { message, space } = generator(seed);
+      const messages = Array.from({ length: 1 + (seed % 5) }, (_, i) => message(i));
+      const text = `{"data":${space()}[${messages.join(`,${space()}`)}],"pageData":{"hasNextPage":false}}`;
+      const body = new JsonBody(Buffer.from(text), TARGET);
+      const page = body.value() as { data: unknown[] };
+      expect(body.keepElementTexts(page.data, "data")).toBe(true);
+      expect(page.data.map((element) => jsonTextOf(element))).toEqual(page.data.map((element, i) => (needsOwnText(element) ? messages[i] : undefined)));
+      // The others come back the same through JSON.stringify: every value, every number's digits.
+      for (const element of page.data.filter((element) => !needsOwnText(element))) expect(JSON.parse(JSON.stringify(element))).toEqual(element);
+    }
+  });
+
+  it("which numbers need the text: all but plain safe integers", () => {
+    for (const n of [0, 1, -1, 42, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) expect(needsOwnText({ a: [{ n }] })).toBe(false);
+    for (const n of [0.5, -0, 1e300, Number.MAX_SAFE_INTEGER + 1, Infinity, -Infinity]) expect(needsOwnText({ a: [{ n }] })).toBe(true);
+    expect(needsOwnText({ id: "9007199254740993", s: "1e400" })).toBe(false);
+  });
+
+  it("texts are kept only when asked and needed, and not when the scan finds other elements than the parse", () => {
+    const plain = new JsonBody(Buffer.from('{"data":[{"id":"a","n":1}],"pageData":{"hasNextPage":false}}'), TARGET);
+    const plainPage = plain.value() as { data: unknown[] };
+    expect(plain.keepElementTexts(plainPage.data, "data")).toBe(true);
+    expect(jsonTextOf(plainPage.data[0])).toBeUndefined();
+    const big = new JsonBody(Buffer.from('{"data":[{"id":"a","n":1e400}],"pageData":{"hasNextPage":false}}'), TARGET);
+    const bigPage = big.value() as { data: unknown[] };
+    expect(jsonTextOf(bigPage.data[0])).toBeUndefined();
+    expect(big.keepElementTexts([...bigPage.data, { id: "b" }], "data")).toBe(false);
+    expect(jsonTextOf(bigPage.data[0])).toBeUndefined();
+    expect(big.keepElementTexts(bigPage.data, "data")).toBe(true);
+    expect(jsonTextOf(bigPage.data[0])).toBe('{"id":"a","n":1e400}');
+    expect(jsonTextOf(new JsonBody(Buffer.from(' {"id":"m", "n": 1}\n'), TARGET).value(true))).toBe('{"id":"m", "n": 1}');
+  });
+
+  it("numbers keep their digits: the text, not a double", () => {
+    const text = '{"data":[{"id":"a","n":9007199254740993,"big":1e400,"long":123456789012345678901234567890}],"pageData":{"hasNextPage":false}}';
+    const element = new JsonBody(Buffer.from(text), TARGET).listAt("data")!.parse(0, true);
+    expect(jsonTextOf(element)).toBe('{"id":"a","n":9007199254740993,"big":1e400,"long":123456789012345678901234567890}');
+    expect((element as { n: number }).n).toBe(9007199254740992); // what JSON.parse makes of it
+  });
+
+  it("the last of two data keys wins, as with JSON.parse, and an escaped spelling is the same key", () => {
+    const twice = '{"data":[{"id":"first"}],"d\\u0061ta":[{"id":"second"}],"pageData":{"hasNextPage":false}}';
+    const list = new JsonBody(Buffer.from(twice), TARGET).listAt("data")!;
+    expect(list.count).toBe(1);
+    expect(list.parse(0, true)).toEqual({ id: "second" });
+    expect(arraySpans(Buffer.from('{"data":[1],"data":{}}'), "data")).toBeUndefined();
+  });
+
+  it.each([
+    ["an array at the top", "[1,2]"],
+    ["no data key", '{"items":[]}'],
+    ["data not an array", '{"data":{"id":"a"}}'],
+    ["cut short in a string", '{"data":[{"id":"a'],
+    ["cut short after an element", '{"data":[{"id":"a"}'],
+    ["two elements without a comma", '{"data":[{"id":"a"} {"id":"b"}]}'],
+    ["text after the object", '{"data":[]} x'],
+  ])("%s: not read element by element (the whole parse then says what is wrong)", (_name, text) => {
+    expect(new JsonBody(Buffer.from(text), TARGET).listAt("data")).toBeUndefined();
+  });
+
+  it("an element that is not JSON is a clear error when it is parsed", () => {
+    const list = new JsonBody(Buffer.from('{"data":[{"id":"a"},{"id":tru}],"pageData":{}}'), TARGET).listAt("data")!;
+    expect(list.parse(0, true)).toEqual({ id: "a" });
+    expect(() => list.parse(1, true)).toThrow(/^the response to GET .* is not valid JSON \(.+\); it may have been cut short$/);
+  });
+
+  it("JSON around the array that is not valid leaves it to the whole parse", () => {
+    expect(new JsonBody(Buffer.from('{"data":[],"pageData":{,}}'), TARGET).listAt("data")).toBeUndefined();
+    expect(new JsonBody(Buffer.from('{"data":[],}'), TARGET).listAt("data")).toBeUndefined();
+  });
+});
