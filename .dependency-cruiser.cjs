@@ -61,7 +61,7 @@ module.exports = {
       from: { path: "^src/", pathNot: "^src/sandbox/|^src/commands/sandbox/" },
       to: { path: "^src/sandbox/" },
     },
-    packagesAbove("core", ["undici", "commander", "chalk", "ora", "cli-table3", "zod"]),
+    packagesAbove("core", ["undici", "commander", "chalk", "ora", "cli-table3"]),
     packagesAbove("http", ["commander", "chalk", "ora", "cli-table3"]),
     packagesAbove("service", ["commander", "chalk", "ora", "cli-table3"]),
     packagesAbove("stats", ["undici", "commander", "chalk", "ora", "cli-table3"]),

@@ -74,18 +74,5 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Waits `ms`, or less if the run is interrupted (then rejects with the signal's reason). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+// Waiting between tries is the same wait as the live modes' (core/timer.ts).
+export { sleep } from "../core/timer.js";
