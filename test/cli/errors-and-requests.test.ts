@@ -108,7 +108,7 @@ describe("HTTP failures as exit codes", () => {
     expect(result).toEqual({
       code: 4,
       stdout: "",
-      stderr: `msgstat: not authorised: GET ${locked.url}/campaigns/cmp-spring-sale/messages?limit=50 answered HTTP 401: ${said} (unauthorized)\n  Check the token (--token or MSGSTAT_TOKEN) or the headers given with -H.\n`,
+      stderr: `msgstat: not authorised: GET ${locked.url}/campaigns/cmp-spring-sale/messages?limit=50 answered HTTP 401: ${said} (unauthorized)\n  Check the token (msgstat auth status says which is used) or the headers given with -H.\n`,
     });
   });
 

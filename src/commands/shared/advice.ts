@@ -15,7 +15,7 @@ export function advise(error: MsgstatError): void {
   const root = rootOf(error);
   const advice: string[] = [];
   if (root instanceof ServiceError && (root.status === 401 || root.status === 403)) {
-    advice.push("Check the token (--token or MSGSTAT_TOKEN) or the headers given with -H.");
+    advice.push("Check the token (msgstat auth status says which is used) or the headers given with -H.");
   }
   if (root instanceof RequestFailedError && root.failure.kind === "timeout") {
     advice.push("Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.");
