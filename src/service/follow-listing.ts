@@ -8,7 +8,6 @@
 // the top of the listing down to the oldest such message, until it settles. Each message is printed
 // at most once, however often it is read. Service failures that may pass are retried forever with
 // backoff; the caller is told when an outage starts and when it ends.
-import { ServiceError } from "../core/errors.js";
 import { MESSAGE, PAGE_DATA, read, type CheckedMessage } from "../core/message.js";
 import { isFinalStatus } from "../core/statuses.js";
 import { instantOf } from "../core/time.js";
@@ -16,6 +15,7 @@ import type { Timer } from "../core/timer.js";
 import type { ApiClient } from "../http/client.js";
 import { PageReader } from "./paging.js";
 import type { ListingRef } from "./endpoints.js";
+import { throughOutages, type OutageEvent } from "./outages.js";
 
 export interface FollowPlan {
   listing: ListingRef;
@@ -30,7 +30,7 @@ export interface FollowPlan {
   jsonText?: boolean;
 }
 
-export type FollowEvent = { kind: "failing"; error: ServiceError; retryInMs: number } | { kind: "recovered"; downMs: number };
+export type FollowEvent = OutageEvent;
 
 /** Ids printed, remembered so a message re-read is never printed twice; oldest forgotten past this. */
 const PRINTED_MEMORY = 100_000;
@@ -151,25 +151,8 @@ export class ListingFollower {
   }
 
   /** Runs one round until it succeeds: failures that may pass are waited out, with one event per outage. */
-  private async retrying<T>(round: () => Promise<T>): Promise<T> {
-    let failures = 0;
-    let downSince: number | undefined;
-    for (;;) {
-      try {
-        const result = await round();
-        if (downSince !== undefined) this.onEvent({ kind: "recovered", downMs: this.timer.now() - downSince });
-        return result;
-      } catch (error) {
-        if (!(error instanceof ServiceError) || !error.transient || this.signal.aborted) throw error;
-        failures++;
-        const retryInMs = Math.min(this.plan.everyMs * 2 ** failures, MAX_BACKOFF_MS);
-        if (downSince === undefined) {
-          downSince = this.timer.now();
-          this.onEvent({ kind: "failing", error, retryInMs });
-        }
-        await this.timer.sleep(retryInMs, this.signal);
-      }
-    }
+  private retrying<T>(round: () => Promise<T>): Promise<T> {
+    return throughOutages(round, { everyMs: this.plan.everyMs, maxBackoffMs: MAX_BACKOFF_MS, timer: this.timer, signal: this.signal, onEvent: this.onEvent });
   }
 }
 

@@ -4,7 +4,6 @@
 // with --json, one JSON object per line per round, the `stats --json` structure plus a `watch` part.
 // A failing service is waited out, rounds go on when it recovers; --max-failure-rate ends the watch
 // with exit 5 on the first round above it.
-import { ServiceError } from "../../core/errors.js";
 import { cutToWidth } from "../../core/text.js";
 import { formatWallTime } from "../../core/time.js";
 import { LiveScreen } from "../../render/live-screen.js";
@@ -12,6 +11,7 @@ import { loadPalette } from "../../render/palette.js";
 import { renderStatsReport } from "../../render/stats-report.js";
 import { streamSink, type Sink } from "../../render/sink.js";
 import type { ListingRef } from "../../service/endpoints.js";
+import { throughOutages, type OutageEvent } from "../../service/outages.js";
 import { changesSince, type ReportChanges } from "../../stats/changes.js";
 import type { StatsReport } from "../../stats/report.js";
 import type { Context } from "../context.js";
@@ -30,24 +30,23 @@ export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: 
   const screen = onScreen ? new LiveScreen(ctx.stdout, true) : undefined;
   const everyMs = options.watch!.everyMs;
   let first: StatsReport | undefined;
-  let outage: { since: number; failures: number } | undefined;
+  const outages = {
+    everyMs,
+    maxBackoffMs: MAX_BACKOFF_MS,
+    timer: ctx.timer,
+    signal: ctx.signal,
+    onEvent: (event: OutageEvent) => {
+      if (event.kind === "failing") ctx.warn(`${event.error.message}; still watching, trying again in ${Math.round(event.retryInMs / 1000)} s`);
+      else ctx.note(`the service answers again after ${Math.round(event.downMs / 1000)} s; watching on`);
+    },
+  };
   try {
     for (let round = 1; ; round++) {
-      const started = ctx.timer.now();
-      let report: StatsReport;
-      try {
-        report = await countReport(listing, options, ctx, silentProgress);
-      } catch (error) {
-        if (!(error instanceof ServiceError) || !error.transient || ctx.signal.aborted) throw error;
-        outage = { since: outage?.since ?? started, failures: (outage?.failures ?? 0) + 1 };
-        const retryInMs = Math.min(everyMs * 2 ** outage.failures, MAX_BACKOFF_MS);
-        if (outage.failures === 1) ctx.warn(`${error.message}; still watching, trying again in ${Math.round(retryInMs / 1000)} s`);
-        round--;
-        await ctx.timer.sleep(retryInMs, ctx.signal);
-        continue;
-      }
-      if (outage) ctx.note(`the service answers again after ${Math.round((ctx.timer.now() - outage.since) / 1000)} s; watching on`);
-      outage = undefined;
+      let started = 0;
+      const report = await throughOutages(() => {
+        started = ctx.timer.now();
+        return countReport(listing, options, ctx, silentProgress);
+      }, outages);
       first ??= report;
       const changes = changesSince(first, report);
       if (screen) {
