@@ -122,8 +122,12 @@ async function warmUp(server, mode = "raw", pages = 20) {
   await msgstat(server, ["messages", server.campaign, "--limit", "1000", "--csv"]);
 }
 
+// The size and latency rows compare what msgstat does with a page against clients that only fetch or
+// parse it, so every client there gets the same identity bytes; compression is the link rows' subject.
+const SAME_BYTES_FOR_ALL = ["--no-compression"];
+
 async function exportRows(size) {
-  const sandbox = await startSandbox(size);
+  const sandbox = await startSandbox(size, SAME_BYTES_FOR_ALL);
   try {
     await warmUp(sandbox);
     const at = `@${size}`;
@@ -164,7 +168,7 @@ function recordSandboxCost(sandbox, size) {
 
 async function latencyRows() {
   const size = config.latencySize;
-  const sandbox = await startSandbox(size, ["--latency", String(config.latencyMs)]);
+  const sandbox = await startSandbox(size, ["--latency", String(config.latencyMs), ...SAME_BYTES_FOR_ALL]);
   try {
     await warmUp(sandbox);
     const meta = { section: "latency", size, latencyMs: config.latencyMs };

@@ -39,9 +39,15 @@ function number(whole: boolean, range: Range) {
 }
 
 export function checkBaseUrl(text: string): Checked {
+  const trimmed = text.trim();
+  // "localhost:8080" parses as a URL of scheme "localhost:"; "10.0.0.5:8080" not at all. Both mean a host.
+  if (!trimmed.includes("://")) {
+    const guess = schemeFor(trimmed);
+    return guess === undefined ? { reason: "is not a URL (expected e.g. https://api.example.com/v2)" } : { reason: "has no scheme (http:// or https://)", hint: `Did you mean ${guess}?` };
+  }
   let url: URL;
   try {
-    url = new URL(text.trim());
+    url = new URL(trimmed);
   } catch {
     return { reason: "is not a URL (expected e.g. https://api.example.com/v2)" };
   }
@@ -51,6 +57,17 @@ export function checkBaseUrl(text: string): Checked {
   }
   if (url.search !== "" || url.hash !== "") return { reason: "may not carry a query or fragment" };
   return { value: text.trim() };
+}
+
+/** A scheme-less host[:port][/path] with the scheme it most likely wants: http for this machine, https elsewhere. */
+function schemeFor(text: string): string | undefined {
+  if (text === "" || /\s/.test(text)) return undefined;
+  try {
+    const { hostname } = new URL(`http://${text}`);
+    return `${isLoopback(hostname) ? "http" : "https"}://${text}`;
+  } catch {
+    return undefined;
+  }
 }
 
 export function isLoopback(hostname: string): boolean {

@@ -7,7 +7,8 @@ import type { Dispatcher } from "undici";
 import type { ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
 import { bodyError, describeTarget, networkFailure, RedirectError, RequestFailedError, serverMessageOf, statusError, type Failure, type RequestTarget } from "./errors.js";
-import { JsonBody, jsonBodyProblem, MAX_BODY_BYTES, readCapped, type BodyRead } from "./json-body.js";
+import { ACCEPTED_CODINGS } from "./content-coding.js";
+import { inUtf8, JsonBody, jsonBodyProblem, MAX_BODY_BYTES, readBody, type ResponseBodyRead } from "./json-body.js";
 import { apiPath } from "./path.js";
 import { decideRetry, isRetryable, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep, type RetryPolicy } from "./retries.js";
 import { hopHeaders, isRedirect, nextHop } from "./redirects.js";
@@ -32,7 +33,7 @@ export interface ClientOptions {
 
 type Attempt = { readonly body: JsonBody } | { readonly failure: Failure; readonly target: RequestTarget };
 
-const ALWAYS_SENT = { accept: "application/json", "user-agent": "msgstat" };
+const ALWAYS_SENT = { accept: "application/json", "accept-encoding": ACCEPTED_CODINGS, "user-agent": "msgstat" };
 
 export class ApiClient {
   private readonly transport: Dispatcher;
@@ -93,7 +94,7 @@ export class ApiClient {
       // An interrupted run is not a failure to retry: it ends here.
       if (this.options.signal?.aborted) throw this.options.signal.reason;
       if (timeout.aborted) return { failure: { kind: "timeout", timeoutMs }, target: hop };
-      return { failure: networkFailure(error), target: hop };
+      return { failure: networkFailure(error, hop), target: hop };
     }
   }
 
@@ -113,8 +114,8 @@ export class ApiClient {
         log(String(response.statusCode));
         return { location: response.headers.location };
       }
-      const read = await readCapped(response.body, response.headers["content-length"], this.maxBodyBytes);
-      log(String(response.statusCode));
+      const read = await readBody(response.body, response.headers, this.maxBodyBytes);
+      log(`${response.statusCode}${sizesOf(read)}`);
       return this.interpret(target, response, read);
     } catch (error) {
       log(timeout.aborted ? "timeout" : response !== undefined ? `${response.statusCode}, then ${errorCode(error)}` : errorCode(error));
@@ -122,18 +123,37 @@ export class ApiClient {
     }
   }
 
-  private interpret(target: RequestTarget, response: Dispatcher.ResponseData, read: BodyRead): Attempt {
+  private interpret(target: RequestTarget, response: Dispatcher.ResponseData, read: ResponseBodyRead): Attempt {
     const fail = (failure: Failure): Attempt => ({ failure, target });
-    if ("tooLarge" in read) return fail({ kind: "final", error: bodyError(target, `is larger than ${this.maxBodyBytes / 1024 / 1024} MiB, more than any page of this API`) });
     const { statusCode: status, headers } = response;
     const contentType = String(headers["content-type"] ?? "");
-    if (status >= 200 && status < 300) {
-      const problem = jsonBodyProblem(contentType, read.bytes);
-      return problem === undefined ? { body: new JsonBody(read.bytes, target) } : fail({ kind: "final", error: bodyError(target, problem) });
+    const text = "bytes" in read ? inUtf8(read.bytes, contentType) : read;
+    const success = status >= 200 && status < 300;
+    if ("tooLarge" in text) return fail({ kind: "final", error: bodyError(target, `is larger than ${this.maxBodyBytes / 1024 / 1024} MiB${text.coded ? " once decoded" : ""}, more than any page of this API`) });
+    if (success) {
+      if ("unreadable" in text) return fail({ kind: "final", error: bodyError(target, text.unreadable) });
+      const problem = jsonBodyProblem(contentType, text.bytes);
+      return problem === undefined ? { body: new JsonBody(text.bytes, target) } : fail({ kind: "final", error: bodyError(target, problem) });
     }
     const retryAfterMs = parseRetryAfter(String(headers["retry-after"] ?? ""), Date.now());
-    return fail({ kind: "status", status, serverMessage: serverMessageOf(read.bytes, contentType), retryAfterMs });
+    // An error body that cannot be decoded still leaves the status to go on.
+    const serverMessage = "bytes" in text ? serverMessageOf(text.bytes, contentType) : undefined;
+    return fail({ kind: "status", status, serverMessage, retryAfterMs });
   }
+}
+
+/** For the verbose line: the decoded size, and with a coding what crossed the wire. */
+function sizesOf(read: ResponseBodyRead): string {
+  if (!("bytes" in read)) return "";
+  if (read.codings.length === 0) return `, ${byteSize(read.bytes.length)}`;
+  return `, ${read.codings.join(" + ")}: ${byteSize(read.wireBytes)} on the wire, ${byteSize(read.bytes.length)} decoded`;
+}
+
+/** Bytes in decimal units, three significant figures: 812 B, 16.2 kB, 1.62 MB. */
+function byteSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const [value, unit] = bytes < 1e6 ? [bytes / 1e3, "kB"] : [bytes / 1e6, "MB"];
+  return `${value.toPrecision(3)} ${unit}`;
 }
 
 function errorCode(error: unknown): string {

@@ -101,11 +101,19 @@ const NETWORK_PHRASES: Readonly<Record<string, string>> = {
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: "response body cut short",
 };
 
+// What undici (7.30.2) says when a response starts with `100 Continue`: it drops the connection
+// rather than skip the interim response as RFC 9110 §15.2 asks (nodejs/undici#197, open, "wontfix").
+// Other 1xx responses (102, 103) it skips. Every attempt would end the same way, so this is not retried.
+const INTERIM_100_REFUSED = "bad response";
+
 /** A network error as a failure: its code (undici's or the system's) and a phrase for it. */
-export function networkFailure(error: unknown): Failure & { kind: "network" } {
+export function networkFailure(error: unknown, target: RequestTarget): Failure {
   const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } } | null;
   const code = err?.code ?? err?.cause?.code;
   const message = err?.cause?.message ?? err?.message ?? String(error);
+  if (code === "UND_ERR_SOCKET" && message === INTERIM_100_REFUSED) {
+    return { kind: "final", error: bodyError(target, "began with an interim \"100 Continue\" that msgstat's HTTP client (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked") };
+  }
   const phrase = (code !== undefined ? NETWORK_PHRASES[code] : undefined) ?? inlineSafe(message);
   return { kind: "network", code, text: code !== undefined ? `${phrase} (${code})` : phrase };
 }

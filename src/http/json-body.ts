@@ -1,9 +1,11 @@
 // Response bodies: read under a size cap as the bytes arrive, checked to be JSON, and parsed with
 // errors that say what was wrong. On request, a value whose numbers JSON output could not give back
 // keeps the text it was parsed from (core/json-text.ts), found in the bytes by json-spans.ts.
+import type { Readable } from "node:stream";
 import type { ResponseError } from "../core/errors.js";
 import { keepJsonText, needsOwnText } from "../core/json-text.js";
 import { inlineSafe } from "../core/text.js";
+import { codingsOf, decoding, type Coding } from "./content-coding.js";
 import { bodyError, type RequestTarget } from "./errors.js";
 import { arraySpans, trimmedSpan, type ArraySpans } from "./json-spans.js";
 
@@ -37,6 +39,74 @@ export async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unkn
   }
   if (whole !== undefined) return { bytes: size === whole.length ? whole : whole.subarray(0, size) };
   return { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
+}
+
+/** A response body as read: its decoded bytes and what crossed the wire (for --verbose), or why not. */
+export type ResponseBodyRead =
+  | { readonly bytes: Buffer; readonly wireBytes: number; readonly codings: readonly Coding[] }
+  /** Past the cap: `coded` when it was the decoded bytes that passed it. */
+  | { readonly tooLarge: true; readonly coded?: boolean }
+  /** The body cannot be decoded: a coding msgstat does not know, or bytes that are not what it says. */
+  | { readonly unreadable: string };
+
+/**
+ * A response's body, its content codings undone as it streams in (content-coding.ts), under the cap
+ * on decoded bytes (and the same cap on the bytes that cross the wire).
+ */
+export async function readBody(body: Readable, headers: Readonly<Record<string, string | string[] | undefined>>, cap: number): Promise<ResponseBodyRead> {
+  const coded = codingsOf(headers["content-encoding"]);
+  if ("refused" in coded) {
+    // undici's body reports its own destruction as an error: nobody is left to hear it.
+    body.once("error", () => undefined).destroy();
+    return { unreadable: coded.refused };
+  }
+  if (coded.codings.length === 0) {
+    const read = await readCapped(body, headers["content-length"], cap);
+    return "bytes" in read ? { bytes: read.bytes, wireBytes: read.bytes.length, codings: [] } : read;
+  }
+  const decoded = decoding(body, coded.codings, cap);
+  try {
+    const read = await readCapped(decoded.decoded, undefined, cap);
+    if (decoded.tooLarge()) return { tooLarge: true };
+    if ("tooLarge" in read) {
+      // Stop the transfer now, not once the stopped decoder's close has travelled back up the pipe.
+      body.destroy();
+      return { tooLarge: true, coded: true };
+    }
+    return { bytes: read.bytes, wireBytes: decoded.wireBytes(), codings: coded.codings };
+  } catch (error) {
+    if (decoded.tooLarge()) return { tooLarge: true };
+    const failure = decoded.failure();
+    if (failure !== undefined) return { unreadable: failure };
+    throw error;
+  }
+}
+
+/** The charset a Content-Type names, lower-cased; undefined when it names none. */
+function charsetOf(contentType: string): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1]?.toLowerCase();
+}
+
+/**
+ * The body in UTF-8, JSON's own encoding (RFC 8259): as it is, or decoded from the charset its
+ * Content-Type names (any TextDecoder knows: ISO-8859-1, windows-1252, UTF-16, ...). A charset that
+ * cannot be decoded is refused: reading it as UTF-8 would turn "café" into "caf\uFFFD" without a word.
+ */
+export function inUtf8(bytes: Buffer, contentType: string): { readonly bytes: Buffer } | { readonly unreadable: string } {
+  const charset = charsetOf(contentType);
+  if (charset === undefined || charset === "utf-8" || charset === "utf8") return { bytes };
+  let decoder: InstanceType<typeof TextDecoder>;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    return { unreadable: `is in charset "${inlineSafe(charset)}", which msgstat cannot decode` };
+  }
+  if (decoder.encoding === "utf-8") return { bytes };
+  try {
+    return { bytes: Buffer.from(decoder.decode(bytes), "utf8") };
+  } catch {
+    return { unreadable: `is not valid ${decoder.encoding}, the charset its Content-Type names` };
+  }
 }
 
 /** Why a 2xx body cannot be read as JSON before parsing it (its type, or nothing at all), if it cannot. */

@@ -7,9 +7,10 @@ import type { Failure } from "./errors.js";
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
-// Network failures worth another try: refused, reset, closed early, DNS, timeouts.
+// Network failures worth another try: refused, reset, closed early, a DNS server that did not answer
+// (EAI_AGAIN), timeouts. A host DNS says does not exist (ENOTFOUND) is a typo more often than an outage.
 const RETRYABLE_CODES: ReadonlySet<string> = new Set([
-  "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH",
+  "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH",
   "UND_ERR_SOCKET", "UND_ERR_CLOSED", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT",
   "UND_ERR_RES_CONTENT_LENGTH_MISMATCH", "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH",
 ]);

@@ -1,5 +1,6 @@
 // Tier 2: usage errors (exit 2, nothing sent), HTTP failures as exit codes 3/4/1, what goes on the
 // wire (path prefix, ids as single segments, token, verbose lines) and -o written atomically.
+import { lookup } from "node:dns/promises";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -129,8 +130,21 @@ describe("HTTP failures as exit codes", () => {
     expect(result.code).toBe(0);
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    for (const line of lines) expect(line).toMatch(new RegExp(`^GET ${locked.url.replace(/\./g, "\\.")}/campaigns/cmp-spring-sale/messages\\?limit=8\\S* -> 200 \\(\\d+ ms\\)$`));
+    // The sandbox compresses as a front end does: brotli, its choice among the codings msgstat asks for.
+    const size = "\\d+(\\.\\d+)? k?B";
+    for (const line of lines) expect(line).toMatch(new RegExp(`^GET ${locked.url.replace(/\./g, "\\.")}/campaigns/cmp-spring-sale/messages\\?limit=8\\S* -> 200, br: ${size} on the wire, ${size} decoded \\(\\d+ ms\\)$`));
     expect(result.stderr).not.toContain("s3cret");
+  });
+
+  it("a host DNS does not know: exit 1 after one attempt, and the hint names where the host came from", async () => {
+    // RFC 6761: .invalid never resolves. A machine whose resolver cannot answer at all says EAI_AGAIN (see test/http/wire.test.ts).
+    const host = "msgstat-test-host.invalid";
+    const resolver = await lookup(host).then(() => "found", (error: NodeJS.ErrnoException) => error.code);
+    const result = await runCli(["--base-url", `http://${host}`, "--retries", "0", "messages", "c"]);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: "" });
+    expect(result.stderr).toBe(resolver === "ENOTFOUND"
+      ? `msgstat: GET http://${host}/campaigns/c/messages?limit=50 failed after 1 attempt: host not found (DNS) (ENOTFOUND)\n  DNS knows no such host: check the host name in the base URL (--base-url, MSGSTAT_BASE_URL, or the profile's: msgstat config get base-url).\n`
+      : `msgstat: GET http://${host}/campaigns/c/messages?limit=50 failed after 1 attempt: DNS lookup failed (EAI_AGAIN)\n`);
   });
 
   it("a service failing with --retries 0: exit 1 after one request; --retries 2 tries three times", async () => {

@@ -237,7 +237,8 @@ describe("clientSettings", () => {
   it.each<[string, Partial<GlobalOptions>, Record<string, string>, string]>([
     ["no base URL at all", {}, {}, "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)"],
     ["a blank MSGSTAT_BASE_URL", {}, { MSGSTAT_BASE_URL: " " }, "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)"],
-    ["a base URL that is not a URL", { baseUrl: "api.example.com" }, {}, "--base-url is not a URL (expected e.g. https://api.example.com/v2)"],
+    ["a base URL without a scheme", { baseUrl: "api.example.com" }, {}, "--base-url has no scheme (http:// or https://)"],
+    ["a base URL that is not a URL", { baseUrl: "api example" }, {}, "--base-url is not a URL (expected e.g. https://api.example.com/v2)"],
     ["an ftp base URL", { baseUrl: "ftp://api.example.com" }, {}, "--base-url must be http:// or https://, not ftp://"],
     ["a password in the base URL", { baseUrl: "https://me:pw@api.example.com" }, {}, "--base-url may not carry a user name or password"],
     ["a query in the base URL", { baseUrl: "https://api.example.com/?x=1" }, {}, "--base-url may not carry a query or fragment"],

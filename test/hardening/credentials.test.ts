@@ -29,7 +29,7 @@ describe("credentials", () => {
     expect(result.code).toBe(0);
     expect(s.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(s.requests[0]!.headers["x-api-key"]).toBe(HEADER_VALUE);
-    expect(result.stderr).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=2 -> 200 \(\d+ ms\)$/m);
+    expect(result.stderr).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=2 -> 200, br: [\d.]+ k?B on the wire, [\d.]+ k?B decoded \(\d+ ms\)$/m);
     expectNoSecrets(result.stderr);
   });
 
@@ -79,6 +79,9 @@ describe("base URLs", () => {
     ["ftp://example.com", "msgstat: --base-url must be http:// or https://, not ftp://\n"],
     ["file:///etc/passwd", "msgstat: --base-url must be http:// or https://, not file://\n"],
     ["not a url", "msgstat: --base-url is not a URL (expected e.g. https://api.example.com/v2)\n"],
+    ["localhost:8080", "msgstat: --base-url has no scheme (http:// or https://)\n  Did you mean http://localhost:8080?\n"],
+    ["127.0.0.1:12180/v2", "msgstat: --base-url has no scheme (http:// or https://)\n  Did you mean http://127.0.0.1:12180/v2?\n"],
+    ["api.example.com", "msgstat: --base-url has no scheme (http:// or https://)\n  Did you mean https://api.example.com?\n"],
     ["https://user:pass@example.com", "msgstat: --base-url may not carry a user name or password\n  Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown in URLs or logs.\n"],
   ])("%s is refused before any request", async (url, stderr) => {
     const result = await runCli(["--base-url", url, "messages", "c"]);

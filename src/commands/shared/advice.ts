@@ -20,5 +20,8 @@ export function advise(error: MsgstatError): void {
   if (root instanceof RequestFailedError && root.failure.kind === "timeout") {
     advice.push("Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.");
   }
+  if (root instanceof RequestFailedError && root.failure.kind === "network" && root.failure.code === "ENOTFOUND") {
+    advice.push("DNS knows no such host: check the host name in the base URL (--base-url, MSGSTAT_BASE_URL, or the profile's: msgstat config get base-url).");
+  }
   error.hints.unshift(...advice);
 }
