@@ -130,7 +130,10 @@ describe("every example in every --help runs against the default sandbox", () =>
 function runExample(command: string, folder: string, baseUrl: string): Promise<{ code: number; stderr: string }> {
   const serves = /^msgstat sandbox\b/.test(command);
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", `set -o pipefail; ${serves ? "exec " : ""}${command}`], {
+    // A sandbox example runs as shown but on a free port: its default one (12180) may be held by another
+    // run of this suite on the same machine (CI's, or a second checkout's).
+    const shown = serves ? `exec ${command} --port 0` : command;
+    const child = spawn("bash", ["-c", `set -o pipefail; ${shown}`], {
       cwd: folder,
       env: { PATH: `${folder}:${process.env.PATH}`, HOME: folder, TZ: "UTC", MSGSTAT_BASE_URL: baseUrl },
       stdio: ["ignore", "pipe", "pipe"],
