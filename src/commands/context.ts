@@ -3,6 +3,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { ApiClient } from "../http/client.js";
 import { inlineSafe } from "../core/text.js";
+import { writeAroundProgress } from "../render/spinner.js";
 import type { TimeZone } from "../core/time.js";
 import type { Timer } from "../core/timer.js";
 
@@ -55,5 +56,5 @@ export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: bo
 }
 
 export function stderrLine(io: Pick<Io, "stderr">, prefix: string, line: string): void {
-  io.stderr.write(`${prefix}${inlineSafe(line)}\n`);
+  writeAroundProgress(io.stderr, `${prefix}${inlineSafe(line)}\n`);
 }

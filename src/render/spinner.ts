@@ -24,6 +24,19 @@ export interface ProgressContext {
 /** A dumb terminal gets a progress line at most this often. */
 export const PLAIN_PROGRESS_EVERY_MS = 5_000;
 
+// The spinner drawn on each stream now, if any: a line anyone else writes there (a warning, the
+// --verbose log) takes it off its line first and puts it back after, or the two would share a line.
+const drawnOn = new WeakMap<Writable, { readonly isSpinning: boolean; stop(): unknown; start(): unknown }>();
+
+/** Writes whole lines to a stream, around any spinner drawn on it. */
+export function writeAroundProgress(stream: Writable, text: string): void {
+  const drawn = drawnOn.get(stream);
+  const spinning = drawn?.isSpinning === true;
+  if (spinning) drawn.stop();
+  stream.write(text);
+  if (spinning) drawn.start();
+}
+
 const silent: Progress = { update: () => undefined, pause: () => undefined, resume: () => undefined, stop: () => undefined };
 
 /** `wanted` lets a command stay quiet even on a terminal, e.g. while a pipe's reader prints to the same screen. */
@@ -43,6 +56,7 @@ export async function startProgress(ctx: ProgressContext, text: string, wanted =
     spinner.spinner = { interval: spinner.interval, frames: spinner.spinner.frames.map((frame) => cyan(frame)) };
   }
   spinner.start();
+  drawnOn.set(ctx.stderr, spinner);
   let stopped = false;
   return {
     update: (next) => {
@@ -61,6 +75,7 @@ export async function startProgress(ctx: ProgressContext, text: string, wanted =
       if (stopped) return;
       stopped = true;
       spinner.stop();
+      drawnOn.delete(ctx.stderr);
     },
   };
 }

@@ -1,0 +1,56 @@
+// The spinner shares stderr with warnings and the --verbose log: a line written there must not land
+// on the spinner's own line.
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { stderrLine } from "../../src/commands/context.js";
+import { startProgress } from "../../src/render/spinner.js";
+
+/** A terminal that records what is drawn, cursor moves and line erasing as markers. */
+function terminal() {
+  let written = "";
+  const stream = Object.assign(new PassThrough(), {
+    isTTY: true,
+    columns: 80,
+    cursorTo: (x: number) => ((written += `<col ${x}>`), true),
+    clearLine: () => ((written += "<erase>"), true),
+    moveCursor: () => true,
+  });
+  stream.on("data", (chunk: Buffer) => (written += chunk.toString()));
+  return { stream, written: () => written };
+}
+
+const ctx = (stream: PassThrough) => ({ stderr: stream, stderrIsTTY: true, stderrColor: false, env: {}, now: () => 0 });
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("lines written while the spinner spins", () => {
+  it("take the spinner off its line first, then put it back under them", async () => {
+    const { stream, written } = terminal();
+    const progress = await startProgress(ctx(stream), "Loading messages…");
+    await flush();
+    const before = written();
+    expect(before).toContain("Loading messages…");
+    stderrLine({ stderr: stream }, "", "GET http://127.0.0.1:9/campaigns/c/messages?limit=50 -> 200, 120 B (3 ms)");
+    await flush();
+    const after = written().slice(before.length);
+    // Erased from column 0 (the cursor shown again), the whole line, then the spinner drawn again below it.
+    expect(after).toMatch(/^<col 0><erase>(\u001b\[\?25h)?GET http:\/\/127\.0\.0\.1:9\/campaigns\/c\/messages\?limit=50 -> 200, 120 B \(3 ms\)\n.*Loading messages…/s);
+    progress.stop();
+  });
+
+  it("leave a paused spinner paused, and a stopped one gone", async () => {
+    const { stream, written } = terminal();
+    const progress = await startProgress(ctx(stream), "Loading messages…");
+    progress.pause();
+    await flush();
+    const paused = written();
+    stderrLine({ stderr: stream }, "warning: ", "left out 2 repeated messages");
+    await flush();
+    expect(written().slice(paused.length)).toBe("warning: left out 2 repeated messages\n");
+    progress.stop();
+    await flush();
+    const stopped = written();
+    stderrLine({ stderr: stream }, "", "done");
+    await flush();
+    expect(written().slice(stopped.length)).toBe("done\n");
+  });
+});
