@@ -6,6 +6,7 @@ import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 import { buildProgram, main } from "../../src/cli.js";
 import { globalOptionNames, globalOptionsOf, isGlobalOption } from "../../src/commands/shared/global-options.js";
 import type { Io } from "../../src/commands/context.js";
+import { runCli } from "../support/run-cli.js";
 
 function io(signal = new AbortController().signal): Io & { firstLine: Promise<string> } {
   const stdout = new PassThrough();
@@ -90,5 +91,14 @@ describe("msgstat sandbox --token s3cret", () => {
       controller.abort();
     }
     expect(await exit).toBe(0);
+  });
+
+  it("given before the command's name, where it is msgstat's own token, it is refused rather than start a sandbox that answers anyone", async () => {
+    const result = await runCli(["--token", "s3cret", "sandbox", "--port", "0", "--messages", "10"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "msgstat: --token before sandbox is the token msgstat sends to a service, not one the sandbox requires\n  To make the sandbox require a token, put it after the command's name: msgstat sandbox --token <token>\n",
+    });
   });
 });
