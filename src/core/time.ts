@@ -183,11 +183,6 @@ export function timestampInZone(timestamp: string | undefined, zone: TimeZone, p
 export type Bound = "since" | "until";
 
 /**
- * Milliseconds since the epoch, or undefined when the text is not a time. A date alone is a whole day
- * in the zone: `--since 2026-11-01` starts at its first instant, `--until 2026-11-01` ends at its last;
- * a date-time without an offset is a wall-clock time in the zone. Durations count back from now.
- */
-/**
  * A length of time in milliseconds: `2s`, `1.5m`, `10m`, `1h`, or a bare number of seconds; undefined
  * when the text is not one.
  */
@@ -198,6 +193,20 @@ export function parseDuration(text: string): number | undefined {
   return duration ? Number(duration[1]) * UNIT_MS[duration[2]!.toLowerCase()]! : undefined;
 }
 
+/** A length of time for a person, to the second: `45 s`, `3 min 10 s`, `2 h 05 min`. */
+export function spanText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+}
+
+/**
+ * Milliseconds since the epoch, or undefined when the text is not a time. A date alone is a whole day
+ * in the zone: `--since 2026-11-01` starts at its first instant, `--until 2026-11-01` ends at its last;
+ * a date-time without an offset is a wall-clock time in the zone. Durations count back from now.
+ */
 export function parseTimeBound(text: string, bound: Bound, now: number, zone: TimeZone): number | undefined {
   const trimmed = text.trim();
   const duration = DURATION.exec(trimmed);

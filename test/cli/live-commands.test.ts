@@ -85,7 +85,7 @@ describe("message --wait", () => {
     expect(JSON.parse(stdout)).toMatchObject({ latestStatus: "success" });
     const lines = stderr.split("\n").filter(Boolean);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^warning: .*HTTP 503.*; still waiting, trying again in \d+ s$/);
+    expect(lines[0]).toMatch(/^warning: .*HTTP 503.*; still waiting, trying again in (\d+ min )?\d+ s$/);
     expect(lines[1]).toBe("the service answers again; still waiting");
   });
 
@@ -139,8 +139,8 @@ describe("messages --follow", () => {
     const { code, stdout, stderr } = await run(["messages", "cmp-live", "--follow", "--jsonl", "--every", "30s", "--page-size", "25", "--retries", "0"], { ...stop });
     expect(code).toBe(130);
     const lines = stderr.split("\n").filter(Boolean);
-    expect(lines[0]).toMatch(/^warning: .*HTTP 503.*; still following, trying again in \d+ s$/);
-    expect(lines[1]).toMatch(/^the service answers again after \d+ s; following on, nothing missed$/);
+    expect(lines[0]).toMatch(/^warning: .*HTTP 503.*; still following, trying again in (\d+ min )?\d+ s$/);
+    expect(lines[1]).toMatch(/^the service answers again after (\d+ min )?\d+ s; following on, nothing missed$/);
     const printed = stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as Message).id);
     expect(printed).toEqual((await truthBetween(clock, printed[0]!)).slice(0, printed.length));
   });

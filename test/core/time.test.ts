@@ -1,7 +1,7 @@
 // The one time zone for people: wall clocks, local days and hours through daylight saving time, and
 // --since/--until read in the zone. Zones are named here; nothing depends on the TZ the tests run in.
 import { describe, expect, it } from "vitest";
-import { formatWallTime, isoInZone, parseTimeBound, TimeZone, timestampInZone } from "../../src/core/time.js";
+import { formatWallTime, isoInZone, parseTimeBound, spanText, TimeZone, timestampInZone } from "../../src/core/time.js";
 import { BucketClock, TimeTally } from "../../src/stats/time-buckets.js";
 
 const zone = (name: string) => TimeZone.named(name)!;
@@ -112,5 +112,20 @@ describe("buckets of the zone's hours and days", () => {
       ["2026-11-01T00:00:00.000-04:00", 25],
       ["2026-11-02T00:00:00.000-05:00", 24],
     ]);
+  });
+});
+
+describe("spanText: how long, for a person", () => {
+  it.each([
+    [0, "0 s"],
+    [1_499, "1 s"],
+    [59_400, "59 s"],
+    [59_600, "1 min 00 s"],
+    [190_000, "3 min 10 s"],
+    [3_599_000, "59 min 59 s"],
+    [3_600_000, "1 h 00 min"],
+    [7_500_000, "2 h 05 min"],
+  ])("%d ms is %s", (ms, text) => {
+    expect(spanText(ms)).toBe(text);
   });
 });

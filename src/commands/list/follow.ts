@@ -3,6 +3,7 @@
 // follower instead of the selector; each poll's messages are flushed as soon as they are rendered, so a
 // pipeline (`--jsonl | jq`) sees them at once. Output goes straight through, -o included: there is no
 // end at which a temporary file could be moved into place, and what was received must survive Ctrl-C.
+import { spanText } from "../../core/time.js";
 import { compileFields } from "../../render/fields.js";
 import { flushAtPageBoundaries } from "../../render/page-flush.js";
 import { streamSink } from "../../render/sink.js";
@@ -49,7 +50,6 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
 }
 
 function report(event: FollowEvent, ctx: Context): void {
-  const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
-  if (event.kind === "failing") ctx.warn(`${event.error.message}; still following, trying again in ${seconds(event.retryInMs)}`);
-  else ctx.note(`the service answers again after ${seconds(event.downMs)}; following on, nothing missed`);
+  if (event.kind === "failing") ctx.warn(`${event.error.message}; still following, trying again in ${spanText(event.retryInMs)}`);
+  else ctx.note(`the service answers again after ${spanText(event.downMs)}; following on, nothing missed`);
 }

@@ -1,6 +1,7 @@
 // `msgstat message <campaignId> <messageId>`: fetch one message and show it, or, with --wait, poll it
 // until it is final and then show it the same way.
 import { MessageFailedError, NotFinalInTimeError } from "../../core/errors.js";
+import { spanText } from "../../core/time.js";
 import { MESSAGE, read, type CheckedMessage } from "../../core/message.js";
 import { newestFailedAttempt } from "../../core/attempts.js";
 import { shellWord } from "../../core/text.js";
@@ -59,15 +60,15 @@ async function waitWithProgress(options: MessageRun, ctx: Context) {
 
 /** Shows one event of the wait; returns whether the service is failing now (a warning once per outage). */
 function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: Context, failing: boolean): boolean {
-  const waited = `${formatSeconds(event.waitedMs)} waited`;
+  const waited = `${spanText(event.waitedMs)} waited`;
   if (event.kind === "polled") {
     const status = read(MESSAGE, event.message, "latestStatus") ?? "no status";
     progress.update(`Waiting for ${options.messageId}: ${status}, ${waited}`);
     if (failing) ctx.note("the service answers again; still waiting");
     return false;
   }
-  progress.update(`Waiting for ${options.messageId}: the service is failing, trying again in ${formatSeconds(event.retryInMs)} (${waited})`);
-  if (!failing) ctx.warn(`${event.error.message}; still waiting, trying again in ${formatSeconds(event.retryInMs)}`);
+  progress.update(`Waiting for ${options.messageId}: the service is failing, trying again in ${spanText(event.retryInMs)} (${waited})`);
+  if (!failing) ctx.warn(`${event.error.message}; still waiting, trying again in ${spanText(event.retryInMs)}`);
   return true;
 }
 
@@ -75,18 +76,11 @@ function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: 
 function endOfWait(options: MessageRun, message: CheckedMessage, final: boolean): void {
   const status = read(MESSAGE, message, "latestStatus") ?? "no status";
   if (!final) {
-    throw new NotFinalInTimeError(`${options.messageId} is still ${status} after ${formatSeconds(options.wait!.timeoutMs)} (--wait-timeout)`);
+    throw new NotFinalInTimeError(`${options.messageId} is still ${status} after ${spanText(options.wait!.timeoutMs)} (--wait-timeout)`);
   }
   if (status === "failure") {
     const error = newestFailedAttempt(message);
     const why = [error?.errorType, error?.errorCode].filter(Boolean).join(" / ");
     throw new MessageFailedError(`${options.messageId} ended in failure${why ? ` (${why})` : ""}`);
   }
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
 }

@@ -5,7 +5,7 @@
 // A failing service is waited out, rounds go on when it recovers; --max-failure-rate ends the watch
 // with exit 5 on the first round above it.
 import { cutToWidth } from "../../core/text.js";
-import { formatWallTime } from "../../core/time.js";
+import { formatWallTime, spanText } from "../../core/time.js";
 import { LiveScreen } from "../../render/live-screen.js";
 import { loadPalette } from "../../render/palette.js";
 import { renderStatsReport } from "../../render/stats-report.js";
@@ -36,8 +36,8 @@ export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: 
     timer: ctx.timer,
     signal: ctx.signal,
     onEvent: (event: OutageEvent) => {
-      if (event.kind === "failing") ctx.warn(`${event.error.message}; still watching, trying again in ${Math.round(event.retryInMs / 1000)} s`);
-      else ctx.note(`the service answers again after ${Math.round(event.downMs / 1000)} s; watching on`);
+      if (event.kind === "failing") ctx.warn(`${event.error.message}; still watching, trying again in ${spanText(event.retryInMs)}`);
+      else ctx.note(`the service answers again after ${spanText(event.downMs)}; watching on`);
     },
   };
   try {
@@ -80,7 +80,7 @@ async function frame(report: StatsReport, changes: ReportChanges, round: { round
   const heading = `Watching ${report.batchId ?? report.campaignId}: round ${round.round}, updated ${at(report.generatedAt)} ${ctx.timeZone.name}, every ${Math.round(round.everyMs / 1000)} s. Ctrl-C to stop.`;
   const moved = changes.byStatus.map(({ status, change }) => `${change > 0 ? "+" : "−"}${Math.abs(change).toLocaleString("en-US")} ${status ?? "no status"}`);
   const pace = changes.messagesPerMinute === null ? "" : ` (${Math.round(changes.messagesPerMinute).toLocaleString("en-US")} new a minute)`;
-  const since = round.round === 1 ? "First round: changes show from the next one." : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ${duration(changes.elapsedMs)}${pace}.`;
+  const since = round.round === 1 ? "First round: changes show from the next one." : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ${spanText(changes.elapsedMs)}${pace}.`;
   const report_ = renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone });
   return `${palette.bold(fit(heading, ctx.columns))}\n${fit(since, ctx.columns)}\n\n${report_}`;
 }
@@ -91,14 +91,6 @@ function fitRows(text: string, rows: number | undefined): string {
   if (rows === undefined || lines.length < rows) return text;
   const kept = lines.slice(0, Math.max(1, rows - 2));
   return `${kept.join("\n")}\n… ${lines.length - kept.length} more lines: a taller terminal shows the whole report\n`;
-}
-
-function duration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
-  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
 }
 
 /** A line cut to the terminal's width: the frame must not wrap, or it would scroll the alternate screen. */
