@@ -71,9 +71,8 @@ function schemeFor(text: string): string | undefined {
   }
 }
 
-export { checkProxy };
-
-export { isLoopback };
+// isLoopback lives with the proxy routes (http/proxy.ts), which need it too.
+export { checkProxy, isLoopback };
 
 /** A base URL as one string for comparing: the origin and the path prefix without trailing slashes. */
 export function baseUrlIdentity(text: string): string {
