@@ -8,8 +8,9 @@
 // "undici" is exported here; another part of undici (a proxy agent, an interceptor) is one more line.
 import Agent from "undici/lib/dispatcher/agent.js";
 import Dispatcher from "undici/lib/dispatcher/dispatcher.js";
+import ProxyAgent from "undici/lib/dispatcher/proxy-agent.js";
 import api from "undici/lib/api/index.js";
 
 Object.assign(Dispatcher.prototype, api);
 
-export { Agent, Dispatcher };
+export { Agent, Dispatcher, ProxyAgent };

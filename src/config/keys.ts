@@ -4,6 +4,7 @@
 import path from "node:path";
 import { describeNumber, numberWithin, type Range } from "../core/numbers.js";
 import { TimeZone } from "../core/time.js";
+import { isLoopback } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
 
 export type SettingName = "base-url" | "timeout" | "retries" | "proxy" | "ca-file" | "tz" | "token-command" | "token-command-timeout";
@@ -70,9 +71,8 @@ function schemeFor(text: string): string | undefined {
   }
 }
 
-export function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
+// isLoopback lives with the proxy routes (http/proxy.ts), which need it too.
+export { checkProxy, isLoopback };
 
 /** A base URL as one string for comparing: the origin and the path prefix without trailing slashes. */
 export function baseUrlIdentity(text: string): string {
@@ -81,17 +81,22 @@ export function baseUrlIdentity(text: string): string {
 }
 
 function checkProxy(text: string, source: SourceKind): Checked {
+  const trimmed = text.trim();
+  // As curl: --proxy "" means no proxy at all, and a proxy given without a scheme is http://.
+  if (trimmed === "" && source === "flag") return { value: "" };
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
   let url: URL;
   try {
-    url = new URL(text.trim());
+    url = new URL(withScheme);
   } catch {
     return { reason: "is not a URL (expected e.g. http://proxy.example.com:3128)" };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return { reason: `must be an http:// or https:// proxy URL, not ${url.protocol}//` };
+  if (url.hostname === "") return { reason: "names no host (expected e.g. http://proxy.example.com:3128)" };
   if (source === "profile" && (url.username !== "" || url.password !== "")) {
     return { reason: "may not carry a user name or password: no credential is kept in the config file", hint: "Give a proxy that needs credentials with HTTPS_PROXY (or --proxy) for the session instead." };
   }
-  return { value: text.trim() };
+  return { value: withScheme };
 }
 
 function checkTimeZone(text: string): Checked {
@@ -120,7 +125,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   { name: "base-url", about: "the service's base URL, may include a path prefix", env: "MSGSTAT_BASE_URL", flag: "baseUrl", check: checkBaseUrl },
   { name: "timeout", about: "seconds allowed for each request, connect to last byte", env: "MSGSTAT_TIMEOUT", flag: "timeout", builtIn: 30, check: number(false, TIMEOUT_RANGE) },
   { name: "retries", about: "retries of a failed request (network errors, 408, 429, 5xx)", env: "MSGSTAT_RETRIES", flag: "retries", builtIn: 3, check: number(true, RETRIES_RANGE) },
-  { name: "proxy", about: "HTTP proxy for requests to the service (default: HTTPS_PROXY, HTTP_PROXY, NO_PROXY)", env: "MSGSTAT_PROXY", flag: "proxy", check: checkProxy },
+  { name: "proxy", about: "HTTP proxy for requests to the service, after HTTPS_PROXY and HTTP_PROXY (NO_PROXY applies to it)", env: "MSGSTAT_PROXY", flag: "proxy", check: checkProxy },
   { name: "ca-file", about: "PEM file of certificates trusted besides the default ones", env: "MSGSTAT_CA_FILE", flag: "caFile", check: checkCaFile },
   { name: "tz", about: "time zone for times shown to people: an IANA name, UTC or local", env: "MSGSTAT_TZ", flag: "tz", builtIn: "local", check: checkTimeZone },
   { name: "token-command", about: "a command that prints the token on stdout (run without a shell)", check: checkTokenCommand },

@@ -12,7 +12,8 @@ import { inUtf8, JsonBody, jsonBodyProblem, MAX_BODY_BYTES, readBody, type Respo
 import { apiPath } from "./path.js";
 import { decideRetry, isRetryable, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep, type RetryPolicy } from "./retries.js";
 import { hopHeaders, isRedirect, nextHop } from "./redirects.js";
-import { createTransport } from "./transport.js";
+import { proxyFor, proxyName } from "./proxy.js";
+import { createTransport, type TransportOptions } from "./transport.js";
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -24,6 +25,8 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   maxRetryAfterMs?: number;
   signal?: AbortSignal;
+  /** The proxies and the trusted certificates (none: connect directly, with Node's trust). */
+  network?: TransportOptions;
   /** One line per request when --verbose; never receives credentials. */
   log?: (line: string) => void;
   warn: (line: string) => void;
@@ -43,7 +46,7 @@ export class ApiClient {
   private readonly maxBodyBytes: number;
 
   constructor(private readonly options: ClientOptions) {
-    this.transport = createTransport();
+    this.transport = createTransport(options.network);
     this.credentials = credentialsOf(options);
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     this.prefix = options.baseUrl.pathname.replace(/\/+$/, "");
@@ -94,14 +97,16 @@ export class ApiClient {
       // An interrupted run is not a failure to retry: it ends here.
       if (this.options.signal?.aborted) throw this.options.signal.reason;
       if (timeout.aborted) return { failure: { kind: "timeout", timeoutMs }, target: hop };
-      return { failure: networkFailure(error, hop), target: hop };
+      return { failure: networkFailure(error, hop, proxyFor(hop.origin, this.options.network?.proxy)), target: hop };
     }
   }
 
   /** One request to one URL: a body, a failure, or where it redirects to. Network errors are thrown. */
   private async hop(target: RequestTarget, signal: AbortSignal, timeout: AbortSignal): Promise<Attempt | { location: string }> {
     const started = performance.now();
-    const log = (outcome: string) => this.options.log?.(`GET ${inlineSafe(target.origin + target.path)} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
+    const proxy = proxyFor(target.origin, this.options.network?.proxy);
+    const via = proxy === undefined ? "" : ` via proxy ${proxyName(proxy)}`;
+    const log = (outcome: string) => this.options.log?.(`GET ${inlineSafe(target.origin + target.path)}${via} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     const { timeoutMs } = this.options;
     const headers = hopHeaders(target.origin, this.options.baseUrl.origin, ALWAYS_SENT, this.credentials);
     let response: Dispatcher.ResponseData | undefined;

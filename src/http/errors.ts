@@ -2,6 +2,7 @@
 // credential) and what went wrong; the command layer adds what to try (commands/shared/advice.ts).
 import { AuthError, NotFoundError, ResponseError, ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
+import { proxyName } from "./proxy.js";
 
 /** One request as errors and the verbose log name it. */
 export interface RequestTarget {
@@ -19,10 +20,17 @@ export function describeTarget(target: RequestTarget): string {
 /** Why one attempt failed, as data: the retry policy decides on it, `failureError` words it. */
 export type Failure =
   | { readonly kind: "status"; readonly status: number; readonly serverMessage?: string; readonly retryAfterMs?: number }
-  | { readonly kind: "network"; readonly code?: string; readonly text: string }
+  | { readonly kind: "network"; readonly code?: string; readonly text: string; readonly proxy?: ProxyTrouble }
   | { readonly kind: "timeout"; readonly timeoutMs: number }
   /** Nothing to retry: the response is unusable as it is (a bad body, a refused redirect). */
   | { readonly kind: "final"; readonly error: ServiceError };
+
+/** A request through a proxy failed: the proxy's name (host:port), and whether it refused (its status) or could not be reached. */
+export interface ProxyTrouble {
+  readonly name: string;
+  readonly refused?: number;
+  readonly unreachable?: boolean;
+}
 
 /** The request failed on the network, by timeout or with a status worth retrying, and retries are spent. */
 export class RequestFailedError extends ServiceError {
@@ -106,14 +114,87 @@ const NETWORK_PHRASES: Readonly<Record<string, string>> = {
 // Other 1xx responses (102, 103) it skips. Every attempt would end the same way, so this is not retried.
 const INTERIM_100_REFUSED = "bad response";
 
-/** A network error as a failure: its code (undici's or the system's) and a phrase for it. */
-export function networkFailure(error: unknown, target: RequestTarget): Failure {
-  const err = error as { code?: string; message?: string; cause?: { code?: string; message?: string } } | null;
+/** What is wrong with a server's certificate, by the code Node gives its check. */
+export type CertificateProblem = "self-signed" | "unknown issuer" | "expired" | "not yet valid" | "name mismatch" | "revoked" | "untrusted";
+
+const CERTIFICATE_PROBLEMS: Readonly<Record<string, CertificateProblem>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: "self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "unknown issuer",
+  UNABLE_TO_GET_ISSUER_CERT: "unknown issuer",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "unknown issuer",
+  CERT_HAS_EXPIRED: "expired",
+  CERT_NOT_YET_VALID: "not yet valid",
+  ERR_TLS_CERT_ALTNAME_INVALID: "name mismatch",
+  CERT_REVOKED: "revoked",
+  CERT_UNTRUSTED: "untrusted",
+  CERT_SIGNATURE_FAILURE: "untrusted",
+  CERT_REJECTED: "untrusted",
+};
+
+const CERTIFICATE_PHRASES: Readonly<Record<CertificateProblem, string>> = {
+  "self-signed": "the server's certificate is self-signed, and not trusted here",
+  "unknown issuer": "the server's certificate was issued by an authority not trusted here",
+  expired: "the server's certificate has expired",
+  "not yet valid": "the server's certificate is not valid yet",
+  "name mismatch": "the server's certificate is for another host name",
+  revoked: "the server's certificate was revoked",
+  untrusted: "the server's certificate is not trusted",
+};
+
+export function certificateProblem(code: string | undefined): CertificateProblem | undefined {
+  return code === undefined ? undefined : CERTIFICATE_PROBLEMS[code];
+}
+
+// What OpenSSL says when the bytes that came back to its hello are not TLS: "HTTP/1.1 400 ..." read as a record.
+const NOT_TLS_CODES: ReadonlySet<string> = new Set(["ERR_SSL_WRONG_VERSION_NUMBER", "ERR_SSL_PACKET_LENGTH_TOO_LONG", "ERR_SSL_UNKNOWN_PROTOCOL", "ERR_SSL_RECORD_LAYER_FAILURE"]);
+
+/** An https:// request answered by something that does not speak TLS, a plain-HTTP port most often. */
+export function isNotTls(code: string | undefined): boolean {
+  return code !== undefined && NOT_TLS_CODES.has(code);
+}
+
+// Failures to reach a proxy itself; through a proxy, these are about the proxy rather than the service.
+const CONNECT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** A proxy's own refusal: undici words it "Proxy response (407) !== 200 when HTTP Tunneling" or "Proxy Authentication Required (407)". */
+function proxyRefusal(error: { code?: string; message?: string } | null): number | undefined {
+  if (error?.code !== "UND_ERR_ABORTED" && error?.code !== "UND_ERR_INVALID_ARG") return undefined;
+  const status = /^Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(error.message ?? "");
+  return status === null ? undefined : Number(status[1]);
+}
+
+/**
+ * A network error as a failure: its code (undici's or the system's) and a phrase for it. `via`, the
+ * proxy the request went through, if any: it is named by host:port, never with its credentials.
+ */
+export function networkFailure(error: unknown, target: RequestTarget, via?: URL): Failure {
+  const err = error as NetworkError | null;
   const code = err?.code ?? err?.cause?.code;
   const message = err?.cause?.message ?? err?.message ?? String(error);
   if (code === "UND_ERR_SOCKET" && message === INTERIM_100_REFUSED) {
     return { kind: "final", error: bodyError(target, "began with an interim \"100 Continue\" that msgstat's HTTP client (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked") };
   }
-  const phrase = (code !== undefined ? NETWORK_PHRASES[code] : undefined) ?? inlineSafe(message);
-  return { kind: "network", code, text: code !== undefined ? `${phrase} (${code})` : phrase };
+  const said = (phrase: string) => (code !== undefined ? `${phrase} (${code})` : phrase);
+  if (via === undefined) return { kind: "network", code, text: said(phraseOf(err, code)) };
+  const proxy = proxyName(via);
+  const refused = proxyRefusal(err);
+  if (refused !== undefined) return { kind: "network", code, proxy: { name: proxy, refused }, text: `the proxy ${proxy} refused the request: HTTP ${refused}${refused === 407 ? " Proxy Authentication Required" : ""}` };
+  if (code !== undefined && CONNECT_CODES.has(code)) return { kind: "network", code, proxy: { name: proxy, unreachable: true }, text: `could not reach the proxy ${proxy}: ${said(phraseOf(err, code))}` };
+  // Through an https:// proxy, a refused certificate may be the proxy's own: undici's error does not say whose.
+  const phrase = phraseOf(err, code);
+  if (certificateProblem(code) !== undefined && via.protocol === "https:") {
+    return { kind: "network", code, proxy: { name: proxy }, text: said(phrase.replace("the server's certificate", `the certificate of the server or of the proxy ${proxy}`)) };
+  }
+  return { kind: "network", code, proxy: { name: proxy }, text: `${said(phrase)}, through the proxy ${proxy}` };
+}
+
+type NetworkError = { code?: string; message?: string; cert?: { subjectaltname?: string }; cause?: { code?: string; message?: string } };
+
+function phraseOf(err: NetworkError | null, code: string | undefined): string {
+  const problem = certificateProblem(code);
+  if (problem === "name mismatch" && err?.cert?.subjectaltname) return `the server's certificate is for ${inlineSafe(err.cert.subjectaltname.slice(0, 200))}`;
+  if (problem !== undefined) return CERTIFICATE_PHRASES[problem];
+  if (isNotTls(code)) return "the server did not answer in TLS: the port may speak plain HTTP";
+  return (code !== undefined ? NETWORK_PHRASES[code] : undefined) ?? inlineSafe(err?.cause?.message ?? err?.message ?? String(err));
 }

@@ -72,6 +72,15 @@ describe("help layout", () => {
     expect(SERVICE_COMMANDS).toEqual(["messages", "batch", "message", "stats"]);
   });
 
+  it("the network options and their variables are listed: --proxy, --ca-file, the proxy variables, NODE_EXTRA_CA_CERTS", async () => {
+    const help = await helpOf([], 80);
+    expect(help).toContain('  --proxy <url>          HTTP proxy for every request, "" for none (default:\n                         HTTPS_PROXY, HTTP_PROXY; NO_PROXY applies)\n');
+    expect(help).toContain("  --ca-file <pem>        certificates to trust besides the default ones, a PEM\n                         file (NODE_EXTRA_CA_CERTS too)\n");
+    const environment = help.split("\nEnvironment:\n")[1]!.split("\n\n")[0]!;
+    expect(environment.match(/^ {2}\S.*?(?= {2})/gm)).toEqual(["  MSGSTAT_BASE_URL", "  MSGSTAT_TOKEN", "  MSGSTAT_PROFILE", "  MSGSTAT_CONFIG_DIR", "  MSGSTAT_TIMEOUT, MSGSTAT_RETRIES, MSGSTAT_TZ", "  MSGSTAT_PROXY, MSGSTAT_CA_FILE", "  HTTPS_PROXY, HTTP_PROXY, NO_PROXY", "  NODE_EXTRA_CA_CERTS", "  NO_COLOR, FORCE_COLOR", "  COLUMNS"]);
+    for (const name of ["messages", "stats"]) expect((await helpOf([name], 80)).split("\nGlobal options:\n")[1]).toMatch(/--proxy <url>[\s\S]*--ca-file <pem>/);
+  });
+
   it("the exit codes are a table: every description starts in the same column", async () => {
     const help = await helpOf([], 80);
     const table = help.split("\nExit codes:\n")[1]!.split("\n\n")[0]!.split("\n");

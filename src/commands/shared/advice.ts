@@ -1,7 +1,7 @@
 // What to try next. The layers below raise typed errors that say only what went wrong; the words
 // that name msgstat's options and environment are added here, once, for every command.
 import { MsgstatError, ServiceError } from "../../core/errors.js";
-import { RequestFailedError } from "../../http/errors.js";
+import { certificateProblem, isNotTls, RequestFailedError, type Failure } from "../../http/errors.js";
 
 /** The error a wrapper (a paging failure) was made from, down to the first. */
 function rootOf(error: MsgstatError): MsgstatError {
@@ -20,8 +20,33 @@ export function advise(error: MsgstatError): void {
   if (root instanceof RequestFailedError && root.failure.kind === "timeout") {
     advice.push("Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.");
   }
-  if (root instanceof RequestFailedError && root.failure.kind === "network" && root.failure.code === "ENOTFOUND") {
+  if (root instanceof RequestFailedError && root.failure.kind === "network" && root.failure.code === "ENOTFOUND" && root.failure.proxy === undefined) {
     advice.push("DNS knows no such host: check the host name in the base URL (--base-url, MSGSTAT_BASE_URL, or the profile's: msgstat config get base-url).");
   }
+  if (root instanceof RequestFailedError && root.failure.kind === "network") advice.push(...networkAdvice(root.failure, root.target.origin));
   error.hints.unshift(...advice);
+}
+
+/** What to try for a certificate that was refused, a port that is not TLS, or a proxy that failed. */
+function networkAdvice(failure: Failure & { kind: "network" }, origin: string): string[] {
+  if (failure.proxy?.refused === 407) return ["The proxy wants a user name and password: give them in its URL, http://user:password@host:port (HTTPS_PROXY, HTTP_PROXY or --proxy)."];
+  if (failure.proxy?.refused !== undefined) return ["The proxy would not carry this request: ask its operators, or list the host in NO_PROXY to connect directly."];
+  switch (certificateProblem(failure.code)) {
+    case "self-signed":
+    case "unknown issuer":
+    case "untrusted":
+      return ["If the service's certificate comes from your organisation's own authority, trust it with --ca-file <pem> (or NODE_EXTRA_CA_CERTS)."];
+    case "expired":
+    case "not yet valid":
+      return ["Check this machine's clock; if it is right, the service's certificate must be renewed by its operators."];
+    case "name mismatch":
+      return ["Check the host name in --base-url: it must be one the certificate names."];
+    case "revoked":
+      return ["Do not trust this server: its certificate was withdrawn by its issuer."];
+    case undefined:
+      break;
+  }
+  if (isNotTls(failure.code)) return [`If that port speaks plain HTTP, use ${origin.replace(/^https:/, "http:")} in --base-url.`];
+  if (failure.proxy?.unreachable) return ["Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's proxy), or list the host in NO_PROXY to connect directly."];
+  return [];
 }

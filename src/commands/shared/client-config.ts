@@ -5,7 +5,9 @@ import type { ClientOptions } from "../../http/client.js";
 import { UsageError } from "../../core/errors.js";
 import { checkHeaderName, checkHeaderValue, isLoopback, type Source } from "../../config/keys.js";
 import type { Env } from "../../config/paths.js";
+import { resolveProxy, resolveTrust } from "../../config/network.js";
 import { loadProfile } from "../../config/profile.js";
+import { proxyFor } from "../../http/proxy.js";
 import { redact } from "../../config/redact.js";
 import { resolveSettings, type Settings } from "../../config/settings.js";
 import { resolveToken, type TokenChoice } from "../../config/token.js";
@@ -49,10 +51,16 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
   const flagHeaders = (raw.header ?? []).map(parseHeader);
   const choice = await resolveToken({ ...raw }, io.env, settings, io);
   if (choice.withheld !== undefined) io.note(choice.withheld);
+  const proxy = resolveProxy(settings, io.env);
   // The profile's headers are not secret (the config file refuses those that look it); -H ones may be.
+  // Over plain http, a proxy sees them as anyone on the path would; this machine's addresses reach
+  // no proxy but one on this machine (http/proxy.ts).
   const sendsCredentials = choice.token !== undefined || flagHeaders.length > 0;
   if (sendsCredentials && baseUrl.protocol === "http:" && !isLoopback(baseUrl.hostname) && !raw.allowInsecureHttp) {
     throw new UsageError(`refusing to send credentials over plain http:// to ${baseUrl.hostname}: anyone on the network path could read them`).withHint("Use https://, or pass --allow-insecure-http if this network is trusted.");
+  }
+  if (proxyFor(baseUrl.origin, proxy) !== undefined && flagHeaders.some(([name]) => name.toLowerCase() === "proxy-authorization")) {
+    throw new UsageError("-H Proxy-Authorization: give the proxy's user name and password in its URL instead (http://user:password@proxy:port)");
   }
   if (settings.profile.exists) io.log?.(describeSettings(settings, choice));
   // For tests and the benchmark: a shorter backoff than people get.
@@ -64,6 +72,7 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
     timeoutMs: settings.timeout.value * 1000,
     retries: settings.retries.value,
     retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 500,
+    network: { proxy, ca: await resolveTrust(settings, io.env) },
   };
 }
 

@@ -17,6 +17,8 @@ const declare = () => ({
   header: listOption("-H, --header <header>", 'extra request header "Name: value", repeatable'),
   timeout: numberOption("--timeout <seconds>", "time allowed for each request, connect to last byte", TIMEOUT_RANGE).default(30),
   retries: wholeNumberOption("--retries <n>", "retries of a failed request (network errors, 408, 429, 5xx)", RETRIES_RANGE).default(3),
+  proxy: new Option("--proxy <url>", 'HTTP proxy for every request, "" for none (default: HTTPS_PROXY, HTTP_PROXY; NO_PROXY applies)'),
+  caFile: new Option("--ca-file <pem>", "certificates to trust besides the default ones, a PEM file (NODE_EXTRA_CA_CERTS too)"),
   tz: new Option("--tz <zone>", "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC").default("local"),
   profile: new Option("--profile <name>", 'settings and token from this profile of the config file (env: MSGSTAT_PROFILE; default "default")'),
   color: new Option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR forces it)"),
@@ -43,6 +45,8 @@ export function addGlobalOptions<Args extends unknown[], Opts extends OptionValu
     .addOption(o.header)
     .addOption(o.timeout)
     .addOption(o.retries)
+    .addOption(o.proxy)
+    .addOption(o.caFile)
     .addOption(o.tz)
     .addOption(o.profile)
     .addOption(o.color)
