@@ -209,7 +209,7 @@ describe("what is said about the proxy, never with its credentials", () => {
     expect(result).toEqual({
       code: 1,
       stdout: "",
-      stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=50 failed after 1 attempt: could not reach the proxy 127.0.0.1:${closedPort}: connection refused (ECONNREFUSED)\n  Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's proxy), or list the host in NO_PROXY to connect directly.\n  Nothing was written. Run the same command again once the service recovers.\n`,
+      stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=50 failed after 1 attempt: could not reach the proxy 127.0.0.1:${closedPort}: connection refused (ECONNREFUSED)\n  Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's proxy), or list the host in NO_PROXY to connect directly.\n  Nothing was written. Run the same command again once the proxy 127.0.0.1:${closedPort} can be reached.\n`,
     });
   });
 });

@@ -13,6 +13,7 @@ import { startProgress, type Progress } from "../../render/spinner.js";
 import { formatWallTime } from "../../core/time.js";
 import { renderTable } from "../../render/table.js";
 import { flushAtPageBoundaries } from "../../render/page-flush.js";
+import { runAgainOnce } from "../shared/advice.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
@@ -79,15 +80,15 @@ async function* withProgress(selector: MessageSelector, progress: Progress, sink
 function explainResume(error: PagingError, options: ListingOptions, ctx: Context): void {
   if (!error.transient) return;
   if (options.outputFile !== undefined) {
-    error.withHint(`${options.outputFile} was left as it was. Run the same command again once the service recovers.`);
+    error.withHint(`${options.outputFile} was left as it was. ${runAgainOnce(error)}`);
   } else if (error.direction === "backward") {
-    error.withHint("Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.");
+    error.withHint(`Nothing was printed: a walk back prints only once it is complete. ${runAgainOnce(error)}`);
   } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {
     const next = nextCommand(ctx.argv, "after", error.resumeCursor);
     const credentials = next.droppedCredentials ? "\n(--token and -H are left out above: add them again, or set MSGSTAT_TOKEN)" : "";
     error.withHint(`Everything before the failure was written. To continue from there, run:\n${next.line}${credentials}`);
   } else {
-    error.withHint("Nothing was written. Run the same command again once the service recovers.");
+    error.withHint(`Nothing was written. ${runAgainOnce(error)}`);
   }
 }
 

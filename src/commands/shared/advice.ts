@@ -10,6 +10,13 @@ function rootOf(error: MsgstatError): MsgstatError {
   return root;
 }
 
+/** When running the same command again can work: once what failed (the service, or the proxy before it) answers. */
+export function runAgainOnce(error: MsgstatError): string {
+  const root = rootOf(error);
+  const proxy = root instanceof RequestFailedError && root.failure.kind === "network" && root.failure.proxy?.unreachable ? root.failure.proxy.name : undefined;
+  return proxy === undefined ? "Run the same command again once the service recovers." : `Run the same command again once the proxy ${proxy} can be reached.`;
+}
+
 /** Puts the advice for an error's cause before its other hints. */
 export function advise(error: MsgstatError): void {
   const root = rootOf(error);

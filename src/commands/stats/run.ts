@@ -9,6 +9,7 @@ import { csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
 import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
+import { runAgainOnce } from "../shared/advice.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow } from "../shared/filters.js";
 import { percent, renderStatsReport } from "../../render/stats-report.js";
@@ -69,7 +70,7 @@ async function count(selector: MessageSelector, tally: StatsAccumulator, progres
     }
   } catch (error) {
     // A count cut short would understate every figure, so nothing is reported.
-    if (error instanceof PagingError && error.transient) error.withHint("No report was written: a partial count would mislead. Run the same command again once the service recovers.");
+    if (error instanceof PagingError && error.transient) error.withHint(`No report was written: a partial count would mislead. ${runAgainOnce(error)}`);
     throw error;
   } finally {
     progress.stop();
