@@ -14,37 +14,45 @@ export interface AttemptView {
 
 interface RankedAttempt {
   view: AttemptView;
-  at: number;
+  /** The instant it was made, read when first compared (most messages have one attempt: none is). */
+  at?: number;
   /** Order among attempts of the same instant: the reference lists attempts oldest first, summaries newest first. */
   rank: number;
 }
 
-/** Attempts of either shape, in the server's order, each with the instant it was made. */
+/** Attempts of either shape, in the server's order. */
 function rankedAttempts(message: CheckedMessage): RankedAttempt[] {
   const ranked: RankedAttempt[] = [];
-  const add = (view: AttemptView, rank: number) => ranked.push({ view, at: instantOf(view.at) ?? Number.NEGATIVE_INFINITY, rank });
   readObjects(MESSAGE, message, "messageAttempts").forEach((attempt, i) =>
-    add({
-      status: read(MESSAGE_ATTEMPT, attempt, "status"),
-      at: read(MESSAGE_ATTEMPT, attempt, "createdAt"),
-      errorType: read(MESSAGE_ATTEMPT, attempt, "errorType"),
-      errorCode: read(MESSAGE_ATTEMPT, attempt, "errorCode"),
-    }, -i),
+    ranked.push({
+      view: {
+        status: read(MESSAGE_ATTEMPT, attempt, "status"),
+        at: read(MESSAGE_ATTEMPT, attempt, "createdAt"),
+        errorType: read(MESSAGE_ATTEMPT, attempt, "errorType"),
+        errorCode: read(MESSAGE_ATTEMPT, attempt, "errorCode"),
+      },
+      rank: -i,
+    }),
   );
   readObjects(MESSAGE, message, "attempts").forEach((attempt, i) => {
     const error = read(ATTEMPT_SUMMARY, attempt, "error");
-    add({
-      status: read(ATTEMPT_SUMMARY, attempt, "status"),
-      at: read(ATTEMPT_SUMMARY, attempt, "createdAt"),
-      errorType: typeof error?.type === "string" ? error.type : undefined,
-      errorCode: typeof error?.code === "string" ? error.code : undefined,
-    }, i);
+    ranked.push({
+      view: {
+        status: read(ATTEMPT_SUMMARY, attempt, "status"),
+        at: read(ATTEMPT_SUMMARY, attempt, "createdAt"),
+        errorType: typeof error?.type === "string" ? error.type : undefined,
+        errorCode: typeof error?.code === "string" ? error.code : undefined,
+      },
+      rank: i,
+    });
   });
   return ranked;
 }
 
+const instant = (attempt: RankedAttempt): number => (attempt.at ??= instantOf(attempt.view.at) ?? Number.NEGATIVE_INFINITY);
+
 // The order of attempts is not promised: time decides, and the server's order breaks ties.
-const newerFirst = (a: RankedAttempt, b: RankedAttempt) => b.at - a.at || a.rank - b.rank;
+const newerFirst = (a: RankedAttempt, b: RankedAttempt) => instant(b) - instant(a) || a.rank - b.rank;
 
 /** Attempts of either shape, newest first. */
 export function attemptsOf(message: CheckedMessage): AttemptView[] {
@@ -60,12 +68,28 @@ function newest(message: CheckedMessage, keep: (attempt: AttemptView) => boolean
   return best?.view;
 }
 
+/**
+ * `newest` for one `keep`, remembering its last answer: a row asks for the same message's newest
+ * failed attempt once per column that shows part of it (CSV: lastErrorType, then lastErrorCode).
+ */
+function lastAnswered(keep: (attempt: AttemptView) => boolean): (message: CheckedMessage) => AttemptView | undefined {
+  let asked: CheckedMessage | undefined;
+  let answer: AttemptView | undefined;
+  return (message) => {
+    if (message !== asked) {
+      answer = newest(message, keep);
+      asked = message;
+    }
+    return answer;
+  };
+}
+
 const failed = (attempt: AttemptView) => attempt.errorType !== undefined || attempt.errorCode !== undefined;
 
-export const newestAttempt = (message: CheckedMessage): AttemptView | undefined => newest(message, () => true);
+export const newestAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(() => true);
 
 /** The newest attempt that failed: its error is why the message failed, even if a later one is still under way. */
-export const newestFailedAttempt = (message: CheckedMessage): AttemptView | undefined => newest(message, failed);
+export const newestFailedAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(failed);
 
 /** numAttempts, or the number of attempts listed; undefined when neither is there. */
 export function attemptCount(message: CheckedMessage): number | undefined {

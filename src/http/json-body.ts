@@ -227,20 +227,30 @@ class SpannedList implements JsonList {
   }
 
   parse(index: number, keepText: boolean): unknown {
-    const text = this.body.bytes.toString("utf8", this.spans.offsets[2 * index], this.spans.offsets[2 * index + 1]);
+    const start = this.spans.offsets[2 * index]!;
+    const end = this.spans.offsets[2 * index + 1]!;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(this.body.bytes.toString("utf8", start, end));
     } catch {
       throw this.body.notJson();
     }
-    if (keepText && typeof value === "object" && value !== null) keepJsonSource(value, this.body.source(this.spans.offsets[2 * index]!, this.spans.offsets[2 * index + 1]!, /[\r\n]/.test(text)));
+    if (keepText && typeof value === "object" && value !== null) {
+      this.lineBreaks ??= [new NextByte(this.body.bytes, 0x0a), new NextByte(this.body.bytes, 0x0d)];
+      keepJsonSource(value, this.body.source(start, end, this.lineBreaks[0].from(start) < end || this.lineBreaks[1].from(start) < end));
+    }
     return value;
   }
+
+  private lineBreaks: [NextByte, NextByte] | undefined;
 }
 
-/** Where a byte next occurs, asked for at ever later indexes: each search starts where the last one ended. */
+/**
+ * Where a byte next occurs, asked for element after element: a search that already went past an
+ * index answers for it, so asking in order reads each byte once (a part read from the end searches again).
+ */
 class NextByte {
+  private searchedFrom = Number.POSITIVE_INFINITY;
   private at = -1;
 
   constructor(
@@ -250,8 +260,14 @@ class NextByte {
 
   /** The index of the byte's first occurrence at or after `from` (Infinity when none). */
   from(from: number): number {
-    if (this.at < from) {
+    if (from < this.searchedFrom && this.at >= this.searchedFrom) {
+      // Before the last search: only the bytes up to where it started are new.
+      const found = this.bytes.subarray(from, this.searchedFrom).indexOf(this.byte);
+      if (found >= 0) this.at = from + found;
+      this.searchedFrom = from;
+    } else if (from > this.at || from < this.searchedFrom) {
       const found = this.bytes.indexOf(this.byte, from);
+      this.searchedFrom = from;
       this.at = found < 0 ? Number.POSITIVE_INFINITY : found;
     }
     return this.at;

@@ -34,14 +34,16 @@ function describeWriteError(error: NodeJS.ErrnoException): string {
 }
 
 /**
- * Text is encoded into a buffer as it comes, and bytes are copied into it: the stream gets one buffer
- * of about 64 KB at a time. (A string gathered by `+=` and encoded at the flush cost more, and bytes
- * from a body would have to be decoded first.)
+ * Text is gathered into one string and encoded when it is written out; once bytes are written (JSON
+ * as the server sent it), everything is encoded or copied into a buffer as it comes instead, so bytes
+ * are never decoded to join text. Either way the stream gets about 64 KB at a time.
  */
 class BufferedSink implements Sink {
-  private chunk = Buffer.allocUnsafe(FLUSH_AT);
+  private text = "";
+  /** Set by the first writeBytes: from then on, text is encoded into `chunk` too. */
+  private chunk: Buffer | undefined;
   private used = 0;
-  /** What did not fit into the chunk: written out with it at the next flush, which is due at once. */
+  /** What did not fit into the chunk: written out with it by the flush, which is then due at once. */
   private overflow: Buffer[] = [];
   private closed: Error | undefined;
 
@@ -63,29 +65,36 @@ class BufferedSink implements Sink {
 
   write(text: string): void | Promise<void> {
     if (this.closed) throw this.closed;
-    const room = this.chunk.length - this.used;
-    if (text.length <= SHORT_TEXT && text.length <= room && this.copyAscii(text)) {
-      // done
-    } else if (text.length * 3 <= room) {
-      // UTF-8 takes at most 3 bytes per UTF-16 unit.
-      this.used += this.chunk.write(text, this.used);
-    } else {
-      const size = Buffer.byteLength(text);
-      if (size <= room) this.used += this.chunk.write(text, this.used);
-      else this.overflow.push(Buffer.from(text, "utf8"));
+    if (this.chunk === undefined) {
+      this.text += text;
+      return this.text.length >= FLUSH_AT ? this.flush() : undefined;
     }
+    this.encode(this.chunk, text);
     return this.due();
   }
 
   writeBytes(bytes: Buffer, start: number, end: number): void | Promise<void> {
     if (this.closed) throw this.closed;
+    if (this.chunk === undefined) {
+      this.chunk = Buffer.allocUnsafe(FLUSH_AT);
+      const text = this.text;
+      this.text = "";
+      this.encode(this.chunk, text);
+    }
     if (end - start <= this.chunk.length - this.used) this.used += bytes.copy(this.chunk, this.used, start, end);
     else this.overflow.push(Buffer.from(bytes.subarray(start, end)));
     return this.due();
   }
 
-  private copyAscii(text: string): boolean {
-    const { chunk } = this;
+  private encode(chunk: Buffer, text: string): void {
+    const room = chunk.length - this.used;
+    if (text.length <= SHORT_TEXT && text.length <= room && this.copyAscii(chunk, text)) return;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; past that, the exact size decides.
+    if (text.length * 3 <= room || Buffer.byteLength(text) <= room) this.used += chunk.write(text, this.used);
+    else this.overflow.push(Buffer.from(text, "utf8"));
+  }
+
+  private copyAscii(chunk: Buffer, text: string): boolean {
     let at = this.used;
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
@@ -102,13 +111,19 @@ class BufferedSink implements Sink {
 
   async flush(): Promise<void> {
     if (this.closed) throw this.closed;
-    if (this.used === 0 && this.overflow.length === 0) return;
-    const written = this.chunk.subarray(0, this.used);
-    const out = this.overflow.length === 0 ? written : Buffer.concat([written, ...this.overflow]);
-    // The stream keeps what it was given until it is written: a new chunk, never the old one refilled.
-    this.chunk = Buffer.allocUnsafe(FLUSH_AT);
-    this.used = 0;
-    this.overflow = [];
+    let out: string | Buffer;
+    if (this.chunk === undefined) {
+      out = this.text;
+      this.text = "";
+    } else {
+      const written = this.chunk.subarray(0, this.used);
+      out = this.overflow.length === 0 ? written : Buffer.concat([written, ...this.overflow]);
+      // The stream holds what it was given until it is written: a new chunk, never the old one refilled.
+      if (this.used > 0) this.chunk = Buffer.allocUnsafe(FLUSH_AT);
+      this.used = 0;
+      this.overflow = [];
+    }
+    if (out.length === 0) return;
     if (!this.stream.write(out)) await this.drained();
     if (this.closed) throw this.closed;
   }

@@ -114,6 +114,13 @@ describe("a page read element by element", () => {
         expect(jsonTextOf(element)).toBe(messages[i]);
         expect(jsonSourceOf(element)!.oneLine).toBe(!/[\r\n]/.test(messages[i]!));
       }
+      // From the end (a backward walk through a page read in parts): the same.
+      const fromEnd = new JsonBody(Buffer.from(text), TARGET).listAt("data")!;
+      for (let i = fromEnd.count - 1; i >= 0; i--) {
+        const element = fromEnd.parse(i, true);
+        expect(jsonTextOf(element)).toBe(messages[i]);
+        expect(jsonSourceOf(element)!.oneLine).toBe(!/[\r\n]/.test(messages[i]!));
+      }
     }
   });
 
