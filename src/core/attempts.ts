@@ -1,7 +1,7 @@
 // What a message's attempts say: the newest one, the newest failed one, how many there were. Attempts
 // come in two shapes (listing `messageAttempts`, single-message `attempts`); both are read here, through
 // the tolerant reads of the message shape, so an odd attempt is skipped rather than fatal.
-import { ATTEMPT_SUMMARY, BATCH, MESSAGE, MESSAGE_ATTEMPT, read, readObjects, type CheckedMessage } from "./message.js";
+import { ATTEMPT_SUMMARY, BATCH, isPlainObject, MESSAGE, MESSAGE_ATTEMPT, read, readObjects, type CheckedMessage } from "./message.js";
 import { instantOf } from "./time.js";
 
 /** One attempt, whichever shape it came in. */
@@ -14,58 +14,89 @@ export interface AttemptView {
 
 interface RankedAttempt {
   view: AttemptView;
-  at: number;
+  /** The instant it was made, read when first compared (most messages have one attempt: none is). */
+  at?: number;
   /** Order among attempts of the same instant: the reference lists attempts oldest first, summaries newest first. */
   rank: number;
 }
 
-/** Attempts of either shape, in the server's order, each with the instant it was made. */
+function listedView(attempt: Readonly<Record<string, unknown>>): AttemptView {
+  return {
+    status: read(MESSAGE_ATTEMPT, attempt, "status"),
+    at: read(MESSAGE_ATTEMPT, attempt, "createdAt"),
+    errorType: read(MESSAGE_ATTEMPT, attempt, "errorType"),
+    errorCode: read(MESSAGE_ATTEMPT, attempt, "errorCode"),
+  };
+}
+
+function summaryView(attempt: Readonly<Record<string, unknown>>): AttemptView {
+  const error = read(ATTEMPT_SUMMARY, attempt, "error");
+  return {
+    status: read(ATTEMPT_SUMMARY, attempt, "status"),
+    at: read(ATTEMPT_SUMMARY, attempt, "createdAt"),
+    errorType: typeof error?.type === "string" ? error.type : undefined,
+    errorCode: typeof error?.code === "string" ? error.code : undefined,
+  };
+}
+
+/** Attempts of either shape, in the server's order (elements that are not objects are skipped). */
 function rankedAttempts(message: CheckedMessage): RankedAttempt[] {
   const ranked: RankedAttempt[] = [];
-  const add = (view: AttemptView, rank: number) => ranked.push({ view, at: instantOf(view.at) ?? Number.NEGATIVE_INFINITY, rank });
-  readObjects(MESSAGE, message, "messageAttempts").forEach((attempt, i) =>
-    add({
-      status: read(MESSAGE_ATTEMPT, attempt, "status"),
-      at: read(MESSAGE_ATTEMPT, attempt, "createdAt"),
-      errorType: read(MESSAGE_ATTEMPT, attempt, "errorType"),
-      errorCode: read(MESSAGE_ATTEMPT, attempt, "errorCode"),
-    }, -i),
-  );
-  readObjects(MESSAGE, message, "attempts").forEach((attempt, i) => {
-    const error = read(ATTEMPT_SUMMARY, attempt, "error");
-    add({
-      status: read(ATTEMPT_SUMMARY, attempt, "status"),
-      at: read(ATTEMPT_SUMMARY, attempt, "createdAt"),
-      errorType: typeof error?.type === "string" ? error.type : undefined,
-      errorCode: typeof error?.code === "string" ? error.code : undefined,
-    }, i);
-  });
+  readObjects(MESSAGE, message, "messageAttempts").forEach((attempt, i) => ranked.push({ view: listedView(attempt), rank: -i }));
+  readObjects(MESSAGE, message, "attempts").forEach((attempt, i) => ranked.push({ view: summaryView(attempt), rank: i }));
   return ranked;
 }
 
+const instant = (attempt: RankedAttempt): number => (attempt.at ??= instantOf(attempt.view.at) ?? Number.NEGATIVE_INFINITY);
+
 // The order of attempts is not promised: time decides, and the server's order breaks ties.
-const newerFirst = (a: RankedAttempt, b: RankedAttempt) => b.at - a.at || a.rank - b.rank;
+const newerFirst = (a: RankedAttempt, b: RankedAttempt) => instant(b) - instant(a) || a.rank - b.rank;
 
 /** Attempts of either shape, newest first. */
 export function attemptsOf(message: CheckedMessage): AttemptView[] {
   return rankedAttempts(message).sort(newerFirst).map(({ view }) => view);
 }
 
-/** The newest attempt that passes `keep`, by a linear scan: this runs for every message of an export. */
+/**
+ * The newest attempt that passes `keep`, by a linear scan over both lists as they are (no list of
+ * all attempts is built): this runs for every message of an export.
+ */
 function newest(message: CheckedMessage, keep: (attempt: AttemptView) => boolean): AttemptView | undefined {
   let best: RankedAttempt | undefined;
-  for (const attempt of rankedAttempts(message)) {
-    if (keep(attempt.view) && (best === undefined || newerFirst(attempt, best) < 0)) best = attempt;
-  }
-  return best?.view;
+  const consider = (view: AttemptView, rank: number) => {
+    if (!keep(view)) return;
+    const candidate: RankedAttempt = { view, rank };
+    if (best === undefined || newerFirst(candidate, best) < 0) best = candidate;
+  };
+  const listed = read(MESSAGE, message, "messageAttempts");
+  if (listed !== undefined) for (let i = 0; i < listed.length; i++) if (isPlainObject(listed[i])) consider(listedView(listed[i] as Readonly<Record<string, unknown>>), -i);
+  const summaries = read(MESSAGE, message, "attempts");
+  if (summaries !== undefined) for (let i = 0; i < summaries.length; i++) if (isPlainObject(summaries[i])) consider(summaryView(summaries[i] as Readonly<Record<string, unknown>>), i);
+  return (best as RankedAttempt | undefined)?.view;
+}
+
+/**
+ * `newest` for one `keep`, remembering its last answer: a row asks for the same message's newest
+ * failed attempt once per column that shows part of it (CSV: lastErrorType, then lastErrorCode).
+ */
+function lastAnswered(keep: (attempt: AttemptView) => boolean): (message: CheckedMessage) => AttemptView | undefined {
+  let asked: CheckedMessage | undefined;
+  let answer: AttemptView | undefined;
+  return (message) => {
+    if (message !== asked) {
+      answer = newest(message, keep);
+      asked = message;
+    }
+    return answer;
+  };
 }
 
 const failed = (attempt: AttemptView) => attempt.errorType !== undefined || attempt.errorCode !== undefined;
 
-export const newestAttempt = (message: CheckedMessage): AttemptView | undefined => newest(message, () => true);
+export const newestAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(() => true);
 
 /** The newest attempt that failed: its error is why the message failed, even if a later one is still under way. */
-export const newestFailedAttempt = (message: CheckedMessage): AttemptView | undefined => newest(message, failed);
+export const newestFailedAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(failed);
 
 /** numAttempts, or the number of attempts listed; undefined when neither is there. */
 export function attemptCount(message: CheckedMessage): number | undefined {
@@ -77,11 +108,16 @@ export function attemptCount(message: CheckedMessage): number | undefined {
 
 /** The batch a message is in: batchId, else the first of its batches, else (in a batch listing) that batch. */
 export function batchIdOf(message: CheckedMessage, listedBatchId?: string): string | undefined {
-  const first = readObjects(MESSAGE, message, "batches")[0];
-  return read(MESSAGE, message, "batchId") ?? read(BATCH, first, "id") ?? listedBatchId;
+  return read(MESSAGE, message, "batchId") ?? read(BATCH, firstBatch(message), "id") ?? listedBatchId;
 }
 
 /** originalFileName of the message's first batch. */
 export function batchFileOf(message: CheckedMessage): string | undefined {
-  return read(BATCH, readObjects(MESSAGE, message, "batches")[0], "originalFileName");
+  return read(BATCH, firstBatch(message), "originalFileName");
+}
+
+/** The first of a message's batches that is an object (as readObjects would give it, without the list). */
+function firstBatch(message: CheckedMessage): Readonly<Record<string, unknown>> | undefined {
+  const batches = read(MESSAGE, message, "batches");
+  return batches?.find(isPlainObject);
 }

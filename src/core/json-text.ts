@@ -2,13 +2,13 @@
 // recurses and overflows the stack a few thousand levels down; so a value that deep is written by the
 // loop below instead, with an explicit stack, as JSON.stringify would write it had it the stack.
 //
-// And the text a message was parsed from, kept beside it when JSON output could not give it back
-// otherwise: JSON.parse reads numbers as doubles, so 9007199254740993 becomes ...992, 1e400 Infinity
-// (null when stringified), a 30-digit integer 1.2345678901234568e+29, and 0.1000000000000000055 0.1.
-// A message whose numbers are all plain safe integers (most of them: the API's numbers are counts)
-// is written by jsonText, which gives every value back as it was; only the others keep their text,
-// so a page's text is not held twice. The text is a non-enumerable symbol property: no key list,
-// spread, JSON.stringify or for-in sees it, and it lives and dies with its message.
+// And where the text a message was parsed from lies (its source), kept beside it for JSON output:
+// JSON.parse reads numbers as doubles, so 9007199254740993 becomes ...992, 1e400 Infinity (null when
+// stringified), a 30-digit integer 1.2345678901234568e+29, and 0.1000000000000000055 0.1. Writing the
+// bytes as sent keeps every number and escape exact, and costs a copy where JSON.stringify and
+// encoding its text again cost more than parsing the page (CPU profile of --jsonl, docs/bench.md).
+// The source is a non-enumerable symbol property: no key list, spread, JSON.stringify or for-in sees
+// it, and it lives and dies with its message (holding the page's bytes as long as one is held).
 
 type Frame =
   | { array: readonly unknown[]; index: number }
@@ -77,15 +77,36 @@ function deepJsonText(root: object): string {
   return parts.join("");
 }
 
-const TEXT = Symbol("json text");
+/** Where a value's JSON text lies: bytes [start, end) of the body it was parsed from. */
+export class JsonSource {
+  constructor(
+    readonly bytes: Buffer,
+    readonly start: number,
+    readonly end: number,
+    /** The bytes are valid UTF-8 without a line break: one line of JSON as they are. */
+    readonly oneLine: boolean,
+  ) {}
 
-export function keepJsonText(value: object, text: string): void {
-  Object.defineProperty(value, TEXT, { value: text });
+  /** The text, decoded (an invalid UTF-8 sequence becomes U+FFFD, as when the body was parsed). */
+  text(): string {
+    return this.bytes.toString("utf8", this.start, this.end);
+  }
+}
+
+const SOURCE = Symbol("json source");
+
+export function keepJsonSource(value: object, source: JsonSource): void {
+  Object.defineProperty(value, SOURCE, { value: source });
+}
+
+/** Where `value`'s text lies, if that was kept. */
+export function jsonSourceOf(value: unknown): JsonSource | undefined {
+  return isContainer(value) ? (value as { [SOURCE]?: JsonSource })[SOURCE] : undefined;
 }
 
 /** The text `value` was parsed from, if it was kept. */
 export function jsonTextOf(value: unknown): string | undefined {
-  return isContainer(value) ? (value as { [TEXT]?: string })[TEXT] : undefined;
+  return jsonSourceOf(value)?.text();
 }
 
 /**

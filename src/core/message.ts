@@ -231,6 +231,23 @@ function describeValue(value: unknown): string {
  * on the way to them); everything else passes, whatever it holds.
  */
 export function problemIn(shape: Shape, value: unknown, path = ""): string | undefined {
+  // Every message of every page is checked: the common answer (all there) costs no path strings.
+  return conforms(shape, value) ? undefined : describeProblem(shape, value, path);
+}
+
+function conforms(shape: Shape, value: unknown): boolean {
+  if (!fits(shape, value)) return false;
+  if (shape.kind === "list" && shape.of !== undefined && needsCheck(shape.of)) {
+    const list = value as unknown[];
+    for (let i = 0; i < list.length; i++) if (!conforms(shape.of, list[i])) return false;
+  }
+  if (shape.kind === "object") {
+    for (const [name, field] of requiredFieldsOf(shape)) if (!conforms(field, ownValue(value, name))) return false;
+  }
+  return true;
+}
+
+function describeProblem(shape: Shape, value: unknown, path: string): string | undefined {
   const where = path === "" ? "(the body)" : path;
   if (!fits(shape, value)) return `${where}: expected ${KIND_WORDS[shape.kind]}, got ${describeValue(value)}`;
   if (shape.kind === "list" && shape.of !== undefined && needsCheck(shape.of)) {
@@ -240,9 +257,8 @@ export function problemIn(shape: Shape, value: unknown, path = ""): string | und
       if (problem !== undefined) return problem;
     }
   }
-  if (shape.kind === "object" && shape.fields !== undefined) {
-    for (const [name, field] of Object.entries(shape.fields)) {
-      if (!field.required) continue;
+  if (shape.kind === "object") {
+    for (const [name, field] of requiredFieldsOf(shape)) {
       const problem = problemIn(field, ownValue(value, name), path === "" ? name : `${path}.${name}`);
       if (problem !== undefined) return problem;
     }
@@ -250,8 +266,20 @@ export function problemIn(shape: Shape, value: unknown, path = ""): string | und
   return undefined;
 }
 
+const requiredFields = new WeakMap<Shape, ReadonlyArray<readonly [string, Shape]>>();
+
+/** The fields of an object shape that are required, or lead to something that is (worked out once per shape). */
+function requiredFieldsOf(shape: Shape): ReadonlyArray<readonly [string, Shape]> {
+  let fields = requiredFields.get(shape);
+  if (fields === undefined) {
+    fields = Object.entries(shape.fields ?? {}).filter(([, field]) => field.required === true);
+    requiredFields.set(shape, fields);
+  }
+  return fields;
+}
+
 /** Whether anything inside a shape is required: list elements are walked only when something is. */
 function needsCheck(shape: Shape): boolean {
-  if (shape.kind === "object") return Object.values(shape.fields ?? {}).some((field) => field.required === true);
+  if (shape.kind === "object") return requiredFieldsOf(shape).length > 0;
   return shape.kind === "list" && shape.of !== undefined && needsCheck(shape.of);
 }

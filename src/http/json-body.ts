@@ -1,9 +1,10 @@
 // Response bodies: read under a size cap as the bytes arrive, checked to be JSON, and parsed with
-// errors that say what was wrong. On request, a value whose numbers JSON output could not give back
-// keeps the text it was parsed from (core/json-text.ts), found in the bytes by json-spans.ts.
+// errors that say what was wrong. On request, a value keeps where its text lies in the bytes
+// (core/json-text.ts: JSON output writes it as sent), an array's elements found by json-spans.ts.
+import { isUtf8 } from "node:buffer";
 import type { Readable } from "node:stream";
 import type { ResponseError } from "../core/errors.js";
-import { keepJsonText, needsOwnText } from "../core/json-text.js";
+import { JsonSource, keepJsonSource } from "../core/json-text.js";
 import { inlineSafe } from "../core/text.js";
 import { codingsOf, decoding, type Coding } from "./content-coding.js";
 import { bodyError, type RequestTarget } from "./errors.js";
@@ -129,12 +130,14 @@ export interface JsonList {
 
 /** A 2xx response's JSON body, not yet parsed. */
 export class JsonBody {
+  private utf8: boolean | undefined;
+
   constructor(
     readonly bytes: Buffer,
     readonly target: RequestTarget,
   ) {}
 
-  /** The body parsed whole (keeping its text when asked), or a ResponseError that says why it is not JSON. */
+  /** The body parsed whole (keeping where its text lies when asked), or a ResponseError that says why it is not JSON. */
   value(keepText = false): unknown {
     let value: unknown;
     try {
@@ -144,24 +147,36 @@ export class JsonBody {
     }
     if (keepText && typeof value === "object" && value !== null) {
       const { start, end } = trimmedSpan(this.bytes);
-      keepJsonText(value, this.bytes.toString("utf8", start, end));
+      keepJsonSource(value, this.source(start, end, new NextByte(this.bytes, 0x0a).from(start) < end || new NextByte(this.bytes, 0x0d).from(start) < end));
     }
     return value;
   }
 
   /**
-   * Gives the elements of `values` (the array JSON.parse made of the top-level `key`) whose numbers
-   * JSON output could not give back the text each was parsed from. False, and nothing kept, when the
-   * scan of the bytes does not find the same elements; a page without such numbers is not scanned.
+   * Keeps with each element of `values` (the array JSON.parse made of the top-level `key`) where its
+   * text lies. False, and nothing kept, when the scan of the bytes does not find the same elements.
    */
   keepElementTexts(values: readonly unknown[], key: string): boolean {
-    if (!values.some(needsOwnText)) return true;
     const spans = arraySpans(this.bytes, key);
     if (spans === undefined || spans.count !== values.length) return false;
-    values.forEach((value, i) => {
-      if (typeof value === "object" && value !== null && needsOwnText(value)) keepJsonText(value, this.bytes.toString("utf8", spans.offsets[2 * i], spans.offsets[2 * i + 1]));
-    });
+    const { bytes } = this;
+    const { offsets } = spans;
+    // Line breaks (a server that pretty-prints) are looked for ahead of the element, each byte once.
+    const lf = new NextByte(bytes, 0x0a);
+    const cr = new NextByte(bytes, 0x0d);
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      const start = offsets[2 * i]!;
+      const end = offsets[2 * i + 1]!;
+      if (typeof value === "object" && value !== null) keepJsonSource(value, this.source(start, end, lf.from(start) < end || cr.from(start) < end));
+    }
     return true;
+  }
+
+  /** A source in these bytes; one line only when the body is valid UTF-8 (else its text is decoded, as JSON.parse saw it). */
+  source(start: number, end: number, lineBreak: boolean): JsonSource {
+    this.utf8 ??= isUtf8(this.bytes);
+    return new JsonSource(this.bytes, start, end, this.utf8 && !lineBreak);
   }
 
   /**
@@ -212,14 +227,49 @@ class SpannedList implements JsonList {
   }
 
   parse(index: number, keepText: boolean): unknown {
-    const text = this.body.bytes.toString("utf8", this.spans.offsets[2 * index], this.spans.offsets[2 * index + 1]);
+    const start = this.spans.offsets[2 * index]!;
+    const end = this.spans.offsets[2 * index + 1]!;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(this.body.bytes.toString("utf8", start, end));
     } catch {
       throw this.body.notJson();
     }
-    if (keepText && typeof value === "object" && value !== null && needsOwnText(value)) keepJsonText(value, text);
+    if (keepText && typeof value === "object" && value !== null) {
+      this.lineBreaks ??= [new NextByte(this.body.bytes, 0x0a), new NextByte(this.body.bytes, 0x0d)];
+      keepJsonSource(value, this.body.source(start, end, this.lineBreaks[0].from(start) < end || this.lineBreaks[1].from(start) < end));
+    }
     return value;
+  }
+
+  private lineBreaks: [NextByte, NextByte] | undefined;
+}
+
+/**
+ * Where a byte next occurs, asked for element after element: a search that already went past an
+ * index answers for it, so asking in order reads each byte once (a part read from the end searches again).
+ */
+class NextByte {
+  private searchedFrom = Number.POSITIVE_INFINITY;
+  private at = -1;
+
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly byte: number,
+  ) {}
+
+  /** The index of the byte's first occurrence at or after `from` (Infinity when none). */
+  from(from: number): number {
+    if (from < this.searchedFrom && this.at >= this.searchedFrom) {
+      // Before the last search: only the bytes up to where it started are new.
+      const found = this.bytes.subarray(from, this.searchedFrom).indexOf(this.byte);
+      if (found >= 0) this.at = from + found;
+      this.searchedFrom = from;
+    } else if (from > this.at || from < this.searchedFrom) {
+      const found = this.bytes.indexOf(this.byte, from);
+      this.searchedFrom = from;
+      this.at = found < 0 ? Number.POSITIVE_INFINITY : found;
+    }
+    return this.at;
   }
 }

@@ -7,7 +7,12 @@ import type { Sink } from "./sink.js";
 import type { Chunks } from "./chunks.js";
 
 const NEEDS_QUOTES = /[",\r\n]/;
-const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** = + - @ tab CR: what a spreadsheet may run as a formula when a cell starts with it. */
+function startsFormula(text: string): boolean {
+  const code = text.charCodeAt(0);
+  return code === 0x3d || code === 0x2b || code === 0x2d || code === 0x40 || code === 0x09 || code === 0x0d;
+}
 
 export function csvCell(value: unknown, guardFormulas: boolean): string {
   let text: string;
@@ -15,7 +20,7 @@ export function csvCell(value: unknown, guardFormulas: boolean): string {
   else if (typeof value === "string") text = value;
   else if (typeof value === "object") text = jsonText(value);
   else text = String(value);
-  if (guardFormulas && FORMULA_START.test(text)) text = `'${text}`;
+  if (guardFormulas && startsFormula(text)) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -65,6 +65,14 @@ function resolve(path: readonly string[]): { shape: Shape } | { problem: string 
  * reads as nothing: an empty cell rather than a misleading one.
  */
 function pathGetter(path: readonly string[], leaf: Shape): Getter {
+  if (path.length === 1) {
+    // A message's own field (most columns): a message is always a plain object.
+    const key = path[0]!;
+    return (message) => {
+      const value = Object.hasOwn(message, key) ? message[key] : undefined;
+      return fits(leaf, value) ? value : undefined;
+    };
+  }
   return (message) => {
     let value: unknown = message;
     for (const segment of path) {

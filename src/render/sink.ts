@@ -13,6 +13,8 @@ export interface Sink {
    * V8's young generation and piles up in the old one (peak RSS of the 1M export, bench/run.mjs).
    */
   write(text: string): void | Promise<void>;
+  /** The same for bytes [start, end) of a buffer (JSON as the server sent it), copied: the buffer may be reused. */
+  writeBytes(bytes: Buffer, start: number, end: number): void | Promise<void>;
   /** Writes out what is buffered now (a terminal's reader should see a page as it arrives). */
   flush(): Promise<void>;
   /** Everything was written: flush, and for a file, move it into place. */
@@ -22,6 +24,8 @@ export interface Sink {
 }
 
 const FLUSH_AT = 64 * 1024;
+/** Strings this short are copied a character at a time when they are ASCII: a call into the encoder costs more. */
+const SHORT_TEXT = 16;
 
 /** The words of a system error ("no space left on device"), from Node's "ENOSPC: no space left on device, write". */
 function describeWriteError(error: NodeJS.ErrnoException): string {
@@ -29,8 +33,18 @@ function describeWriteError(error: NodeJS.ErrnoException): string {
   return error.code && words ? `${words} (${error.code})` : error.message;
 }
 
+/**
+ * Text is gathered into one string and encoded when it is written out; once bytes are written (JSON
+ * as the server sent it), everything is encoded or copied into a buffer as it comes instead, so bytes
+ * are never decoded to join text. Either way the stream gets about 64 KB at a time.
+ */
 class BufferedSink implements Sink {
-  private buffer = "";
+  private text = "";
+  /** Set by the first writeBytes: from then on, text is encoded into `chunk` too. */
+  private chunk: Buffer | undefined;
+  private used = 0;
+  /** What did not fit into the chunk: written out with it by the flush, which is then due at once. */
+  private overflow: Buffer[] = [];
   private closed: Error | undefined;
 
   /** `name`: what the user calls the destination, for an error line; `afterFailure`: what became of it then. */
@@ -51,16 +65,66 @@ class BufferedSink implements Sink {
 
   write(text: string): void | Promise<void> {
     if (this.closed) throw this.closed;
-    this.buffer += text;
-    if (this.buffer.length >= FLUSH_AT) return this.flush();
+    if (this.chunk === undefined) {
+      this.text += text;
+      return this.text.length >= FLUSH_AT ? this.flush() : undefined;
+    }
+    this.encode(this.chunk, text);
+    return this.due();
+  }
+
+  writeBytes(bytes: Buffer, start: number, end: number): void | Promise<void> {
+    if (this.closed) throw this.closed;
+    if (this.chunk === undefined) {
+      this.chunk = Buffer.allocUnsafe(FLUSH_AT);
+      const text = this.text;
+      this.text = "";
+      this.encode(this.chunk, text);
+    }
+    if (end - start <= this.chunk.length - this.used) this.used += bytes.copy(this.chunk, this.used, start, end);
+    else this.overflow.push(Buffer.from(bytes.subarray(start, end)));
+    return this.due();
+  }
+
+  private encode(chunk: Buffer, text: string): void {
+    const room = chunk.length - this.used;
+    if (text.length <= SHORT_TEXT && text.length <= room && this.copyAscii(chunk, text)) return;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; past that, the exact size decides.
+    if (text.length * 3 <= room || Buffer.byteLength(text) <= room) this.used += chunk.write(text, this.used);
+    else this.overflow.push(Buffer.from(text, "utf8"));
+  }
+
+  private copyAscii(chunk: Buffer, text: string): boolean {
+    let at = this.used;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0x80) return false;
+      chunk[at++] = code;
+    }
+    this.used = at;
+    return true;
+  }
+
+  private due(): Promise<void> | undefined {
+    return this.used >= FLUSH_AT || this.overflow.length > 0 ? this.flush() : undefined;
   }
 
   async flush(): Promise<void> {
     if (this.closed) throw this.closed;
-    if (this.buffer === "") return;
-    const chunk = this.buffer;
-    this.buffer = "";
-    if (!this.stream.write(chunk)) await this.drained();
+    let out: string | Buffer;
+    if (this.chunk === undefined) {
+      out = this.text;
+      this.text = "";
+    } else {
+      const written = this.chunk.subarray(0, this.used);
+      out = this.overflow.length === 0 ? written : Buffer.concat([written, ...this.overflow]);
+      // The stream holds what it was given until it is written: a new chunk, never the old one refilled.
+      if (this.used > 0) this.chunk = Buffer.allocUnsafe(FLUSH_AT);
+      this.used = 0;
+      this.overflow = [];
+    }
+    if (out.length === 0) return;
+    if (!this.stream.write(out)) await this.drained();
     if (this.closed) throw this.closed;
   }
 

@@ -116,7 +116,9 @@ async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[], header
   const cells = columns.map((column) => column.plain ?? column.cell);
   for await (const chunk of chunks) {
     for (const message of chunk) {
-      const flushing = sink.write(header + cells.map((cell) => inlineSafe(cell(message))).join("\t") + "\n");
+      let row = header;
+      for (let c = 0; c < cells.length; c++) row += (c === 0 ? "" : "\t") + inlineSafe(cells[c]!(message));
+      const flushing = sink.write(row + "\n");
       header = "";
       if (flushing) await flushing;
     }

@@ -70,7 +70,11 @@ export async function fetchMessage(client: ApiClient, campaignId: string, messag
 }
 
 export function decodePage(body: JsonBody, jsonText: boolean): FetchedPage {
-  const list = body.bytes.length > PARTS_FROM_BYTES ? body.listAt("data") : undefined;
+  const inParts = body.bytes.length > PARTS_FROM_BYTES;
+  // For JSON output each message keeps where its bytes lie: the page is parsed element by element
+  // from them, which costs no more than parsing it whole (most messages decode to one-byte strings,
+  // the page as a whole to a two-byte one), the scan for the elements included.
+  const list = inParts || jsonText ? body.listAt("data") : undefined;
   if (list === undefined) {
     // A page of the API, or a body that is not one (the check then says what is wrong).
     const page = checked<CheckedPage>(MESSAGE_PAGE, body.value(), "listing");
@@ -78,6 +82,7 @@ export function decodePage(body: JsonBody, jsonText: boolean): FetchedPage {
     return wholePage(page);
   }
   const rest = checked<CheckedPage>(MESSAGE_PAGE, list.rest, "listing");
+  if (!inParts) return wholePage({ data: messagesOf(list, 0, list.count, jsonText), pageData: rest.pageData });
   return {
     pageData: rest.pageData,
     size: list.count,

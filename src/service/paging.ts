@@ -155,7 +155,7 @@ export class PageReader {
     let kept = messages;
     for (let i = 0; i < messages.length; i++) {
       const id = messages[i]!.id;
-      const repeated = ids.has(id) || this.recentIds.some((window) => window.has(id));
+      const repeated = ids.has(id) || this.seenRecently(id);
       // Held whether kept or dropped: an id the server keeps sending stays known as long as it does.
       ids.add(id);
       if (repeated) {
@@ -166,6 +166,11 @@ export class PageReader {
       if (kept !== messages) kept.push(messages[i]!);
     }
     return kept;
+  }
+
+  private seenRecently(id: string): boolean {
+    for (const window of this.recentIds) if (window.has(id)) return true;
+    return false;
   }
 
   private rememberIds(ids: Set<string>): void {

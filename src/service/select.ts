@@ -91,7 +91,7 @@ export class MessageSelector {
         if (unread && last) this.outcome.continueAt = { direction: "after", cursor: await this.cursorOf(last) };
         return;
       }
-      if (this.passedSince(read.messages)) {
+      if (this.selection.since !== undefined && this.passedSince(read.messages)) {
         this.outcome.stoppedEarlyAtSince = true;
         return;
       }
@@ -171,7 +171,7 @@ export class MessageSelector {
   }
 
   /**
-   * True once a page ends before --since and the order has been seen to hold: newest first inside every
+   * (Asked only with --since.) True once a page ends before --since and the order has been seen to hold: newest first inside every
    * page so far and across every boundary between them (a page's newest no newer than the previous
    * page's oldest). The reference does not promise the order, so it is trusted only where checked: never
    * on the first page alone (a server whose pages run oldest-first, each newest-first inside, looks

@@ -1,7 +1,7 @@
 // The running tally behind `msgstat stats`: fed one message at a time, it keeps counts only, so a
 // campaign of a million messages costs the same memory as one of ten.
 import { attemptCount, newestFailedAttempt } from "../core/attempts.js";
-import { BATCH, MESSAGE, read, readObjects, type CheckedMessage } from "../core/message.js";
+import { BATCH, isPlainObject, MESSAGE, read, type CheckedMessage } from "../core/message.js";
 import { instantOf, type TimeZone } from "../core/time.js";
 import { BoundedCounts } from "./bounded-counts.js";
 import { TimeTally, type Interval } from "./time-buckets.js";
@@ -80,7 +80,8 @@ export class StatsAccumulator {
   /** A message in several batches counts in each; one in none counts in the "no batch" row. */
   private countBatches(message: CheckedMessage, status: string | undefined): void {
     const seen = new Set<string>();
-    for (const batch of readObjects(MESSAGE, message, "batches")) {
+    for (const batch of read(MESSAGE, message, "batches") ?? []) {
+      if (!isPlainObject(batch)) continue;
       const id = read(BATCH, batch, "id");
       if (id === undefined || seen.has(id)) continue;
       seen.add(id);

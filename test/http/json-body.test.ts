@@ -2,7 +2,7 @@
 // keeps each message's text exactly as sent.
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { jsonTextOf, needsOwnText } from "../../src/core/json-text.js";
+import { jsonSourceOf, jsonTextOf, needsOwnText } from "../../src/core/json-text.js";
 import { ResponseError } from "../../src/core/errors.js";
 import { JsonBody, jsonBodyProblem, readCapped } from "../../src/http/json-body.js";
 import { arraySpans } from "../../src/http/json-spans.js";
@@ -111,12 +111,20 @@ describe("a page read element by element", () => {
       for (let i = 0; i < list!.count; i++) {
         const element = list!.parse(i, true);
         expect(element).toEqual(whole.data[i]);
-        expect(jsonTextOf(element)).toBe(needsOwnText(element) ? messages[i] : undefined);
+        expect(jsonTextOf(element)).toBe(messages[i]);
+        expect(jsonSourceOf(element)!.oneLine).toBe(!/[\r\n]/.test(messages[i]!));
+      }
+      // From the end (a backward walk through a page read in parts): the same.
+      const fromEnd = new JsonBody(Buffer.from(text), TARGET).listAt("data")!;
+      for (let i = fromEnd.count - 1; i >= 0; i--) {
+        const element = fromEnd.parse(i, true);
+        expect(jsonTextOf(element)).toBe(messages[i]);
+        expect(jsonSourceOf(element)!.oneLine).toBe(!/[\r\n]/.test(messages[i]!));
       }
     }
   });
 
-  it("a page parsed whole: an element whose numbers JSON.stringify cannot give back gets its own text, for the same 300 pages", () => {
+  it("a page parsed whole: every element keeps where its text lies, for the same 300 pages", () => {
     for (let seed = 1; seed <= 300; seed++) {
       const { message, space } = generator(seed);
       const messages = Array.from({ length: 1 + (seed % 5) }, (_, i) => message(i));
@@ -124,9 +132,9 @@ describe("a page read element by element", () => {
       const body = new JsonBody(Buffer.from(text), TARGET);
       const page = body.value() as { data: unknown[] };
       expect(body.keepElementTexts(page.data, "data")).toBe(true);
-      expect(page.data.map((element) => jsonTextOf(element))).toEqual(page.data.map((element, i) => (needsOwnText(element) ? messages[i] : undefined)));
-      // The others come back the same through JSON.stringify: every value, every number's digits.
-      for (const element of page.data.filter((element) => !needsOwnText(element))) expect(JSON.parse(JSON.stringify(element))).toEqual(element);
+      expect(page.data.map((element) => jsonTextOf(element))).toEqual(messages);
+      // Line breaks between elements are not in any element's text: each is one line as it is.
+      expect(page.data.map((element) => jsonSourceOf(element)!.oneLine)).toEqual(messages.map((message) => !/[\r\n]/.test(message)));
     }
   });
 
@@ -136,11 +144,12 @@ describe("a page read element by element", () => {
     expect(needsOwnText({ id: "9007199254740993", s: "1e400" })).toBe(false);
   });
 
-  it("texts are kept only when asked and needed, and not when the scan finds other elements than the parse", () => {
+  it("texts are kept only when asked, and not when the scan finds other elements than the parse", () => {
     const plain = new JsonBody(Buffer.from('{"data":[{"id":"a","n":1}],"pageData":{"hasNextPage":false}}'), TARGET);
     const plainPage = plain.value() as { data: unknown[] };
-    expect(plain.keepElementTexts(plainPage.data, "data")).toBe(true);
     expect(jsonTextOf(plainPage.data[0])).toBeUndefined();
+    expect(plain.keepElementTexts(plainPage.data, "data")).toBe(true);
+    expect(jsonTextOf(plainPage.data[0])).toBe('{"id":"a","n":1}');
     const big = new JsonBody(Buffer.from('{"data":[{"id":"a","n":1e400}],"pageData":{"hasNextPage":false}}'), TARGET);
     const bigPage = big.value() as { data: unknown[] };
     expect(jsonTextOf(bigPage.data[0])).toBeUndefined();
@@ -149,6 +158,16 @@ describe("a page read element by element", () => {
     expect(big.keepElementTexts(bigPage.data, "data")).toBe(true);
     expect(jsonTextOf(bigPage.data[0])).toBe('{"id":"a","n":1e400}');
     expect(jsonTextOf(new JsonBody(Buffer.from(' {"id":"m", "n": 1}\n'), TARGET).value(true))).toBe('{"id":"m", "n": 1}');
+  });
+
+  it("bytes that are not valid UTF-8 are never one line as they are: their text is decoded, as JSON.parse saw it", () => {
+    const bytes = Buffer.concat([Buffer.from('{"data":[{"id":"a","s":"'), Buffer.from([0xff, 0xc3]), Buffer.from('"}],"pageData":{"hasNextPage":false}}')]);
+    const body = new JsonBody(bytes, TARGET);
+    const page = body.value() as { data: unknown[] };
+    expect(body.keepElementTexts(page.data, "data")).toBe(true);
+    expect(jsonSourceOf(page.data[0])!.oneLine).toBe(false);
+    expect(jsonTextOf(page.data[0])).toBe('{"id":"a","s":"\ufffd\ufffd"}');
+    expect(JSON.parse(jsonTextOf(page.data[0])!)).toEqual(page.data[0]);
   });
 
   it("numbers keep their digits: the text, not a double", () => {
