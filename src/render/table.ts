@@ -128,7 +128,10 @@ async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[], header
 
 const GAP = 2;
 const ELLIPSIS = "…";
-const ROWS_PER_TABLE = 1000;
+// cli-table3 lays a table out in time quadratic in its rows (every cell is checked against the rows
+// above it for spans): a 1000-row page drawn as one table took about 0.3 ms a row, in slices of 50
+// about half that, and the first slice shows after a few milliseconds instead of after the whole page.
+const ROWS_PER_TABLE = 50;
 const NO_BORDERS = { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "" };
 
 /** A column as placed: its form and its width. */
@@ -175,9 +178,12 @@ const formsOf = (column: Column): Form[] => column.forms ?? [WHOLE];
 const headerOf = (column: Column, form: Form): string[] => (form.header.length > 0 ? form.header : [column.header]);
 
 async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
-  const { default: Table } = await import("cli-table3");
+  // Loaded while the first page is on its way (the loop below asks for it), not before it is asked for.
+  const loading = import("cli-table3");
+  loading.catch(() => undefined);
+  let Table: Awaited<typeof loading>["default"] | undefined;
   const drawSlice = (placed: Placed[], rows: string[][], withHeader: boolean): string => {
-    const table = new Table({
+    const table = new Table!({
       head: withHeader ? placed.map(({ index, form }) => headerOf(columns[index]!, formsOf(columns[index]!)[form]!).map(options.palette.heading).join("\n")) : [],
       // The gap is padding, not width: cli-table3 cuts text to the width less the padding, so a cut cell keeps its gap.
       colWidths: placed.map(({ width }) => width + GAP),
@@ -195,13 +201,15 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
     }
     return table.toString().split("\n").map((line) => line.trimEnd()).join("\n") + "\n";
   };
-  // A table per slice of rows: cli-table3 spreads its rows into one call's arguments, which a page from a
-  // server ignoring `limit` could overflow. Widths are fixed and there are no borders, so slices join seamlessly.
-  const draw = (placed: Placed[], rows: string[][], withHeader: boolean): string => {
-    if (rows.length <= ROWS_PER_TABLE) return drawSlice(placed, rows, withHeader);
-    let text = "";
-    for (let start = 0; start < rows.length; start += ROWS_PER_TABLE) text += drawSlice(placed, rows.slice(start, start + ROWS_PER_TABLE), withHeader && start === 0);
-    return text;
+  // A table per slice of rows, written as it is drawn: widths are fixed and there are no borders, so
+  // slices join seamlessly (and cli-table3 never spreads more than a slice's rows into one call's arguments).
+  const draw = async (placed: Placed[], rows: string[][], withHeader: boolean, before: string): Promise<void> => {
+    Table ??= (await loading).default;
+    for (let start = 0; start === 0 || start < rows.length; start += ROWS_PER_TABLE) {
+      await sink.write((start === 0 ? before : "") + drawSlice(placed, rows.slice(start, start + ROWS_PER_TABLE), withHeader && start === 0));
+      // On a terminal rows show as they are drawn (and before a spinner takes the line again).
+      await sink.flush();
+    }
   };
   const measures = new Measures(columns);
   let previous: string | undefined;
@@ -213,15 +221,13 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
     const layout = JSON.stringify(placed);
     // A changed layout gets its header again, after a blank line, so every row sits under its own.
     const header = options.headers && layout !== previous;
-    await sink.write((header && previous !== undefined ? "\n" : "") + draw(placed, rows, header));
+    await draw(placed, rows, header, header && previous !== undefined ? "\n" : "");
     previous = layout;
-    // On a terminal rows show as their page arrives (and before a spinner takes the line again).
-    await sink.flush();
   }
   if (previous === undefined && options.headers) {
     // Nothing listed: the header alone, every column as it would be, fitted all the same.
     measures.seen.fill(true);
-    await sink.write(draw(fit(columns, measures, options), [], true));
+    await draw(fit(columns, measures, options), [], true, "");
   }
 }
 
