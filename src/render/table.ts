@@ -79,6 +79,16 @@ function timeForms(name: string, zone: TimeZone): Form[] {
   return forms;
 }
 
+/**
+ * The column with its time forms made when first asked for: their headers name the zone, and looking the
+ * zone up starts ICU (core/time.ts). The piped table never asks; on a terminal the first page does, once
+ * it is there, rather than the table before its first request is on its way.
+ */
+function withTimeForms(column: Column, name: string, zone: TimeZone): Column {
+  let forms: Form[] | undefined;
+  return Object.defineProperty(column, "forms", { get: () => (forms ??= timeForms(name, zone)), enumerable: true });
+}
+
 function defaultColumns(options: TableOptions): Column[] {
   const createdAt = (m: CheckedMessage) => read(MESSAGE, m, "createdAt");
   return [
@@ -88,7 +98,7 @@ function defaultColumns(options: TableOptions): Column[] {
     { header: "TRIES", cell: (m) => text(attemptCount(m)), max: 5, rank: 3, optional: true },
     // Why a message failed matters more at a glance than when, how often it was tried or where it came from.
     { header: "ERROR", cell: (m) => text(newestFailedAttempt(m)?.errorCode), max: 32, min: 12, rank: 1, optional: true },
-    { header: "CREATED", cell: (m) => timestampInZone(createdAt(m), options.timeZone), plain: (m) => text(createdAt(m)), max: 25, rank: 2, forms: timeForms("CREATED", options.timeZone), optional: true },
+    withTimeForms({ header: "CREATED", cell: (m) => timestampInZone(createdAt(m), options.timeZone), plain: (m) => text(createdAt(m)), max: 25, rank: 2, optional: true }, "CREATED", options.timeZone),
     // The batch id in both listings, so it can be copied from one into the other; the file name beside it.
     { header: "BATCH", cell: (m) => text(batchIdOf(m, options.batchId)), key: true, rank: 4, optional: true },
     { header: "FILE", cell: (m) => text(batchFileOf(m)), max: 30, min: 12, rank: 5, optional: true },
@@ -100,7 +110,7 @@ function fieldColumns(fields: readonly Field[], zone: TimeZone): Column[] {
   return fields.map((field): Column => {
     const value = (m: CheckedMessage) => text(field.get(m));
     if (isKeyName(field.name)) return { header: field.name, cell: value, key: true };
-    if (field.time) return { header: field.name, cell: (m) => timestampInZone(text(field.get(m)) || undefined, zone), plain: value, max: 25, min: 4, forms: timeForms(field.name, zone) };
+    if (field.time) return withTimeForms({ header: field.name, cell: (m) => timestampInZone(text(field.get(m)) || undefined, zone), plain: value, max: 25, min: 4 }, field.name, zone);
     return { header: field.name, cell: value, max: 60, min: 4, status: field.name === "latestStatus" };
   });
 }
@@ -178,6 +188,8 @@ const formsOf = (column: Column): Form[] => column.forms ?? [WHOLE];
 const headerOf = (column: Column, form: Form): string[] => (form.header.length > 0 ? form.header : [column.header]);
 
 async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
+  // Measured from the first page on (their headers' widths are in them: see withTimeForms).
+  let measures: Measures | undefined;
   // Loaded while the first page is on its way (the loop below asks for it), not before it is asked for.
   const loading = import("cli-table3");
   loading.catch(() => undefined);
@@ -211,10 +223,10 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
       await sink.flush();
     }
   };
-  const measures = new Measures(columns);
   let previous: string | undefined;
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
+    measures ??= new Measures(columns);
     const rows = chunk.map((message) => columns.map((column) => inlineSafe(column.cell(message))));
     measures.add(rows);
     const placed = fit(columns, measures, options);
@@ -226,6 +238,7 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
   }
   if (previous === undefined && options.headers) {
     // Nothing listed: the header alone, every column as it would be, fitted all the same.
+    measures = new Measures(columns);
     measures.seen.fill(true);
     await draw(fit(columns, measures, options), [], true, "");
   }
