@@ -103,6 +103,8 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
   const globals = globalOptionsOf(command);
   state.verbose = globals.verbose === true;
   const warn = (line: string) => stderrLine(io, "warning: ", line);
+  let clientCode: Promise<[typeof import("./commands/shared/client-config.js"), typeof import("./http/client.js")]> | undefined;
+  const loadClientCode = () => (clientCode ??= Promise.all([import("./commands/shared/client-config.js"), import("./http/client.js")]));
   return {
     ...io,
     argv,
@@ -115,7 +117,7 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
     note: (line) => stderrLine(io, "", line),
     client: async () => {
       if (state.client) return state.client;
-      const [{ clientSettings }, { ApiClient }] = await Promise.all([import("./commands/shared/client-config.js"), import("./http/client.js")]);
+      const [{ clientSettings }, { ApiClient }] = await loadClientCode();
       const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), { env: io.env, signal: io.signal, note: (line) => stderrLine(io, "", line), log: state.verbose ? (line) => stderrLine(io, "", line) : undefined });
       state.client = new ApiClient({
         ...settings,
@@ -125,6 +127,8 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
       });
       return state.client;
     },
+    // A failure to load surfaces where client() awaits the same promise.
+    preloadClient: () => void loadClientCode().catch(() => undefined),
   };
 }
 
