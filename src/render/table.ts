@@ -81,8 +81,8 @@ function timeForms(name: string, zone: TimeZone): Form[] {
 
 /**
  * The column with its time forms made when first asked for: their headers name the zone, and looking the
- * zone up starts ICU (core/time.ts). The piped table never asks; on a terminal the first page does, once
- * it is there, rather than the table before its first request is on its way.
+ * zone up starts ICU (core/time.ts). The piped table never asks; on a terminal the table asks while its
+ * first page is on its way, not before the request for it leaves.
  */
 function withTimeForms(column: Column, name: string, zone: TimeZone): Column {
   let forms: Form[] | undefined;
@@ -140,8 +140,10 @@ const GAP = 2;
 const ELLIPSIS = "…";
 // cli-table3 lays a table out in time quadratic in its rows (every cell is checked against the rows
 // above it for spans): a 1000-row page drawn as one table took about 0.3 ms a row, in slices of 50
-// about half that, and the first slice shows after a few milliseconds instead of after the whole page.
+// about half that. A page's first slice is smaller still: its rows show while the rest is drawn, and
+// the first page's is drawn by code not yet compiled (about 1.5 ms a row in a fresh process).
 const ROWS_PER_TABLE = 50;
+const ROWS_FIRST = 10;
 const NO_BORDERS = { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "" };
 
 /** A column as placed: its form and its width. */
@@ -186,16 +188,15 @@ class Measures {
 
 const formsOf = (column: Column): Form[] => column.forms ?? [WHOLE];
 const headerOf = (column: Column, form: Form): string[] => (form.header.length > 0 ? form.header : [column.header]);
+type CliTable = typeof import("cli-table3");
 
 async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
-  // Measured from the first page on (their headers' widths are in them: see withTimeForms).
-  let measures: Measures | undefined;
-  // Loaded while the first page is on its way (the loop below asks for it), not before it is asked for.
-  const loading = import("cli-table3");
-  loading.catch(() => undefined);
-  let Table: Awaited<typeof loading>["default"] | undefined;
-  const drawSlice = (placed: Placed[], rows: string[][], withHeader: boolean): string => {
-    const table = new Table!({
+  // While the first page is on its way (the loop below asks for it): cli-table3 loads, then the headers
+  // are measured (a time column's name the zone, whose lookup starts ICU: see withTimeForms).
+  const ready = import("cli-table3").then(({ default: Table }) => ({ Table, measures: new Measures(columns) }));
+  ready.catch(() => undefined);
+  const drawSlice = (Table: CliTable, placed: Placed[], rows: string[][], withHeader: boolean): string => {
+    const table = new Table({
       head: withHeader ? placed.map(({ index, form }) => headerOf(columns[index]!, formsOf(columns[index]!)[form]!).map(options.palette.heading).join("\n")) : [],
       // The gap is padding, not width: cli-table3 cuts text to the width less the padding, so a cut cell keeps its gap.
       colWidths: placed.map(({ width }) => width + GAP),
@@ -216,9 +217,9 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
   // A table per slice of rows, written as it is drawn: widths are fixed and there are no borders, so
   // slices join seamlessly (and cli-table3 never spreads more than a slice's rows into one call's arguments).
   const draw = async (placed: Placed[], rows: string[][], withHeader: boolean, before: string): Promise<void> => {
-    Table ??= (await loading).default;
-    for (let start = 0; start === 0 || start < rows.length; start += ROWS_PER_TABLE) {
-      await sink.write((start === 0 ? before : "") + drawSlice(placed, rows.slice(start, start + ROWS_PER_TABLE), withHeader && start === 0));
+    const { Table } = await ready;
+    for (let start = 0, size = ROWS_FIRST; start === 0 || start < rows.length; start += size, size = ROWS_PER_TABLE) {
+      await sink.write((start === 0 ? before : "") + drawSlice(Table, placed, rows.slice(start, start + size), withHeader && start === 0));
       // On a terminal rows show as they are drawn (and before a spinner takes the line again).
       await sink.flush();
     }
@@ -226,7 +227,7 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
   let previous: string | undefined;
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
-    measures ??= new Measures(columns);
+    const { measures } = await ready;
     const rows = chunk.map((message) => columns.map((column) => inlineSafe(column.cell(message))));
     measures.add(rows);
     const placed = fit(columns, measures, options);
@@ -238,7 +239,7 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
   }
   if (previous === undefined && options.headers) {
     // Nothing listed: the header alone, every column as it would be, fitted all the same.
-    measures = new Measures(columns);
+    const { measures } = await ready;
     measures.seen.fill(true);
     await draw(fit(columns, measures, options), [], true, "");
   }
