@@ -85,7 +85,7 @@ function assemble(io: Io, state: RunState, argv: readonly string[]) {
     .version(packageJson.version, "-V, --version")
     .enablePositionalOptions()
     // What every command's context needs and help never does: the config code that reads a profile's
-    // tz (env-paths, the config file) is about a fifth of --help's own start-up (docs/bench.md).
+    // tz (env-paths, the config file) was about a fifth of the program's own import (docs/bench.md).
     .hook("preAction", async () => {
       state.timeZones ??= await import("./commands/shared/time-zone.js");
     });

@@ -192,7 +192,7 @@ type CliTable = typeof import("cli-table3");
 
 async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
   // While the first page is on its way (the loop below asks for it): cli-table3 loads, then the headers
-  // are measured (a time column's name the zone, whose lookup starts ICU: see withTimeForms).
+  // are measured (a time column's headers name the zone, whose lookup starts ICU: see withTimeForms).
   const ready = import("cli-table3").then(({ default: Table }) => ({ Table, measures: new Measures(columns) }));
   ready.catch(() => undefined);
   const drawSlice = (Table: CliTable, placed: Placed[], rows: string[][], withHeader: boolean): string => {
