@@ -15,4 +15,10 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
+  {
+    // CommonJS (bin/package.json): bin/msgstat.js says why.
+    files: ["bin/**/*.js"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

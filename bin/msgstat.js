@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The executable: real process streams and signals in, an exit code out. Everything else is in dist/cli.js.
-import { readFileSync } from "node:fs";
+// CommonJS (bin/package.json says so): `msgstat --version` is answered before Node's ES module loader
+// starts, which is most of what that answer would cost (docs/bench.md); dist/ is loaded by import().
+"use strict";
 
 const argv = process.argv.slice(2);
 
@@ -43,7 +45,8 @@ async function run() {
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // `msgstat --version` alone is answered here as commander answers it (the version and a newline
   // on stdout, exit 0), without loading the program.
-  process.stdout.write(`${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`);
+  process.stdout.write(`${require("../package.json").version}\n`);
 } else {
-  await run();
+  // A failure to load the program is not caught: Node prints it and exits 1, as for any crash.
+  run();
 }

@@ -7,7 +7,6 @@ import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./c
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
 import { advise } from "./commands/shared/advice.js";
-import { chosenTimeZone } from "./commands/shared/time-zone.js";
 import { sleep } from "./core/timer.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
@@ -69,6 +68,8 @@ const PROGRAM_HELP: HelpSection[] = [
 interface RunState {
   client?: ApiClient;
   verbose: boolean;
+  /** Loaded before a command runs (it reads the profile's tz), never for --help or --version. */
+  timeZones?: typeof import("./commands/shared/time-zone.js");
 }
 
 /** The whole command line: the program, its commands and their options (for tests and completion). */
@@ -82,7 +83,12 @@ function assemble(io: Io, state: RunState, argv: readonly string[]) {
   const program = addGlobalOptions(new Command("msgstat"))
     .description("Inspect the delivery status of messaging campaigns.")
     .version(packageJson.version, "-V, --version")
-    .enablePositionalOptions();
+    .enablePositionalOptions()
+    // What every command's context needs and help never does: the config code that reads a profile's
+    // tz (env-paths, the config file) was about a fifth of the program's own import (docs/bench.md).
+    .hook("preAction", async () => {
+      state.timeZones ??= await import("./commands/shared/time-zone.js");
+    });
   addHelpSections(program, ...PROGRAM_HELP);
 
   const setup: CommandSetup = { context: (command) => contextFor(command, io, state, argv) };
@@ -103,19 +109,21 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
   const globals = globalOptionsOf(command);
   state.verbose = globals.verbose === true;
   const warn = (line: string) => stderrLine(io, "warning: ", line);
+  let clientCode: Promise<[typeof import("./commands/shared/client-config.js"), typeof import("./http/client.js")]> | undefined;
+  const loadClientCode = () => (clientCode ??= Promise.all([import("./commands/shared/client-config.js"), import("./http/client.js")]));
   return {
     ...io,
     argv,
     color: colorWanted(io, globals.color === false),
     stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
-    timeZone: chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
+    timeZone: state.timeZones!.chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
     timer: { now: io.now, sleep: io.sleep ?? sleep },
     verbose: state.verbose,
     warn,
     note: (line) => stderrLine(io, "", line),
     client: async () => {
       if (state.client) return state.client;
-      const [{ clientSettings }, { ApiClient }] = await Promise.all([import("./commands/shared/client-config.js"), import("./http/client.js")]);
+      const [{ clientSettings }, { ApiClient }] = await loadClientCode();
       const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), { env: io.env, signal: io.signal, note: (line) => stderrLine(io, "", line), log: state.verbose ? (line) => stderrLine(io, "", line) : undefined });
       state.client = new ApiClient({
         ...settings,
@@ -125,6 +133,8 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
       });
       return state.client;
     },
+    // A failure to load surfaces where client() awaits the same promise.
+    preloadClient: () => void loadClientCode().catch(() => undefined),
   };
 }
 

@@ -25,20 +25,29 @@ export interface WallTime {
   weekday: number;
 }
 
+/** What Intl knows of a zone. */
+interface Found {
+  name: string;
+  format: Intl.DateTimeFormat;
+  isUtc: boolean;
+}
+
 export class TimeZone {
   /** Offsets by UTC day (when constant all day) and, for the days with a change, by quarter hour. */
   private readonly days = new Map<number, number | null>();
   private readonly slots = new Map<number, number>();
+  private found: Found | undefined;
+
+  private constructor(private readonly find: () => Found) {}
+
+  /** The IANA name people are shown (`Europe/Paris`, `UTC`). */
+  get name(): string {
+    return this.zone().name;
+  }
 
   /** UTC under any of its names: no offset to look up. */
-  readonly isUtc: boolean;
-
-  private constructor(
-    /** The IANA name people are shown (`Europe/Paris`, `UTC`). */
-    readonly name: string,
-    private readonly format: Intl.DateTimeFormat,
-  ) {
-    this.isUtc = format.resolvedOptions().timeZone === "UTC";
+  get isUtc(): boolean {
+    return this.zone().isUtc;
   }
 
   /**
@@ -49,10 +58,24 @@ export class TimeZone {
     try {
       const format = new Intl.DateTimeFormat("en-US", { timeZone: name, hourCycle: "h23", era: "short", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
       const resolved = format.resolvedOptions().timeZone;
-      return new TimeZone(resolved.toLowerCase() === name.toLowerCase() ? resolved : name, format);
+      const found = { name: resolved.toLowerCase() === name.toLowerCase() ? resolved : name, format, isUtc: resolved === "UTC" };
+      return new TimeZone(() => found);
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * A zone looked up when it is first used, for one that cannot be unknown (the process's own): Intl's
+   * first DateTimeFormat starts ICU, about 10 ms of CPU that `message --json` or a CSV export never
+   * needs, and that a listing shown in the zone spends after its first request is on its way.
+   */
+  static onFirstUse(zone: () => TimeZone): TimeZone {
+    return new TimeZone(() => zone().zone());
+  }
+
+  private zone(): Found {
+    return (this.found ??= this.find());
   }
 
   /**
@@ -130,7 +153,7 @@ export class TimeZone {
 
   private exactOffset(at: number): number {
     const parts: Record<string, string> = {};
-    for (const { type, value } of this.format.formatToParts(at)) parts[type] = value;
+    for (const { type, value } of this.zone().format.formatToParts(at)) parts[type] = value;
     const year = parts.era === "BC" || parts.era === "B" ? 1 - Number(parts.year) : Number(parts.year);
     const local = utcOf(year, Number(parts.month), Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
     return local - Math.floor(at / 1000) * 1000;

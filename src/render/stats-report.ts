@@ -4,6 +4,7 @@
 import type { StatsReport, TimeRow } from "../stats/report.js";
 import { BucketClock, INTERVAL_MS, type Interval } from "../stats/time-buckets.js";
 import type { Palette } from "./palette.js";
+import { countText } from "../core/numbers.js";
 import { cutToWidth, displayWidth, inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
 import { hanging, wrapText } from "./wrap.js";
@@ -293,7 +294,7 @@ function pad(text: string, width: number): string {
   return text + " ".repeat(Math.max(0, width - displayWidth(text)));
 }
 
-const count = (n: number): string => n.toLocaleString("en-US");
+const count = countText;
 const plural = (n: number, noun: string): string => (n === 1 ? noun : `${noun}s`);
 const sum = (rows: TimeRow[], key: "messages" | "failures"): number => rows.reduce((total, row) => total + row[key], 0);
 

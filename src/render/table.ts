@@ -79,6 +79,16 @@ function timeForms(name: string, zone: TimeZone): Form[] {
   return forms;
 }
 
+/**
+ * The column with its time forms made when first asked for: their headers name the zone, and looking the
+ * zone up starts ICU (core/time.ts). The piped table never asks; on a terminal the table asks while its
+ * first page is on its way, not before the request for it leaves.
+ */
+function withTimeForms(column: Column, name: string, zone: TimeZone): Column {
+  let forms: Form[] | undefined;
+  return Object.defineProperty(column, "forms", { get: () => (forms ??= timeForms(name, zone)), enumerable: true });
+}
+
 function defaultColumns(options: TableOptions): Column[] {
   const createdAt = (m: CheckedMessage) => read(MESSAGE, m, "createdAt");
   return [
@@ -88,7 +98,7 @@ function defaultColumns(options: TableOptions): Column[] {
     { header: "TRIES", cell: (m) => text(attemptCount(m)), max: 5, rank: 3, optional: true },
     // Why a message failed matters more at a glance than when, how often it was tried or where it came from.
     { header: "ERROR", cell: (m) => text(newestFailedAttempt(m)?.errorCode), max: 32, min: 12, rank: 1, optional: true },
-    { header: "CREATED", cell: (m) => timestampInZone(createdAt(m), options.timeZone), plain: (m) => text(createdAt(m)), max: 25, rank: 2, forms: timeForms("CREATED", options.timeZone), optional: true },
+    withTimeForms({ header: "CREATED", cell: (m) => timestampInZone(createdAt(m), options.timeZone), plain: (m) => text(createdAt(m)), max: 25, rank: 2, optional: true }, "CREATED", options.timeZone),
     // The batch id in both listings, so it can be copied from one into the other; the file name beside it.
     { header: "BATCH", cell: (m) => text(batchIdOf(m, options.batchId)), key: true, rank: 4, optional: true },
     { header: "FILE", cell: (m) => text(batchFileOf(m)), max: 30, min: 12, rank: 5, optional: true },
@@ -100,7 +110,7 @@ function fieldColumns(fields: readonly Field[], zone: TimeZone): Column[] {
   return fields.map((field): Column => {
     const value = (m: CheckedMessage) => text(field.get(m));
     if (isKeyName(field.name)) return { header: field.name, cell: value, key: true };
-    if (field.time) return { header: field.name, cell: (m) => timestampInZone(text(field.get(m)) || undefined, zone), plain: value, max: 25, min: 4, forms: timeForms(field.name, zone) };
+    if (field.time) return withTimeForms({ header: field.name, cell: (m) => timestampInZone(text(field.get(m)) || undefined, zone), plain: value, max: 25, min: 4 }, field.name, zone);
     return { header: field.name, cell: value, max: 60, min: 4, status: field.name === "latestStatus" };
   });
 }
@@ -128,7 +138,12 @@ async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[], header
 
 const GAP = 2;
 const ELLIPSIS = "…";
-const ROWS_PER_TABLE = 1000;
+// cli-table3 lays a table out in time quadratic in its rows (every cell is checked against the rows
+// above it for spans): a 1000-row page drawn as one table took about 0.3 ms a row, in slices of 50
+// about half that. A page's first slice is smaller still: its rows show while the rest is drawn, and
+// the first page's is drawn by code not yet compiled (about 1.5 ms a row in a fresh process).
+const ROWS_PER_TABLE = 50;
+const ROWS_FIRST = 10;
 const NO_BORDERS = { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "" };
 
 /** A column as placed: its form and its width. */
@@ -173,10 +188,14 @@ class Measures {
 
 const formsOf = (column: Column): Form[] => column.forms ?? [WHOLE];
 const headerOf = (column: Column, form: Form): string[] => (form.header.length > 0 ? form.header : [column.header]);
+type CliTable = typeof import("cli-table3");
 
 async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
-  const { default: Table } = await import("cli-table3");
-  const drawSlice = (placed: Placed[], rows: string[][], withHeader: boolean): string => {
+  // While the first page is on its way (the loop below asks for it): cli-table3 loads, then the headers
+  // are measured (a time column's headers name the zone, whose lookup starts ICU: see withTimeForms).
+  const ready = import("cli-table3").then(({ default: Table }) => ({ Table, measures: new Measures(columns) }));
+  ready.catch(() => undefined);
+  const drawSlice = (Table: CliTable, placed: Placed[], rows: string[][], withHeader: boolean): string => {
     const table = new Table({
       head: withHeader ? placed.map(({ index, form }) => headerOf(columns[index]!, formsOf(columns[index]!)[form]!).map(options.palette.heading).join("\n")) : [],
       // The gap is padding, not width: cli-table3 cuts text to the width less the padding, so a cut cell keeps its gap.
@@ -195,33 +214,34 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
     }
     return table.toString().split("\n").map((line) => line.trimEnd()).join("\n") + "\n";
   };
-  // A table per slice of rows: cli-table3 spreads its rows into one call's arguments, which a page from a
-  // server ignoring `limit` could overflow. Widths are fixed and there are no borders, so slices join seamlessly.
-  const draw = (placed: Placed[], rows: string[][], withHeader: boolean): string => {
-    if (rows.length <= ROWS_PER_TABLE) return drawSlice(placed, rows, withHeader);
-    let text = "";
-    for (let start = 0; start < rows.length; start += ROWS_PER_TABLE) text += drawSlice(placed, rows.slice(start, start + ROWS_PER_TABLE), withHeader && start === 0);
-    return text;
+  // A table per slice of rows, written as it is drawn: widths are fixed and there are no borders, so
+  // slices join seamlessly (and cli-table3 never spreads more than a slice's rows into one call's arguments).
+  const draw = async (placed: Placed[], rows: string[][], withHeader: boolean, before: string): Promise<void> => {
+    const { Table } = await ready;
+    for (let start = 0, size = ROWS_FIRST; start === 0 || start < rows.length; start += size, size = ROWS_PER_TABLE) {
+      await sink.write((start === 0 ? before : "") + drawSlice(Table, placed, rows.slice(start, start + size), withHeader && start === 0));
+      // On a terminal rows show as they are drawn (and before a spinner takes the line again).
+      await sink.flush();
+    }
   };
-  const measures = new Measures(columns);
   let previous: string | undefined;
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
+    const { measures } = await ready;
     const rows = chunk.map((message) => columns.map((column) => inlineSafe(column.cell(message))));
     measures.add(rows);
     const placed = fit(columns, measures, options);
     const layout = JSON.stringify(placed);
     // A changed layout gets its header again, after a blank line, so every row sits under its own.
     const header = options.headers && layout !== previous;
-    await sink.write((header && previous !== undefined ? "\n" : "") + draw(placed, rows, header));
+    await draw(placed, rows, header, header && previous !== undefined ? "\n" : "");
     previous = layout;
-    // On a terminal rows show as their page arrives (and before a spinner takes the line again).
-    await sink.flush();
   }
   if (previous === undefined && options.headers) {
     // Nothing listed: the header alone, every column as it would be, fitted all the same.
+    const { measures } = await ready;
     measures.seen.fill(true);
-    await sink.write(draw(fit(columns, measures, options), [], true));
+    await draw(fit(columns, measures, options), [], true, "");
   }
 }
 

@@ -20,6 +20,7 @@ describe.each([
   ["jsonl", ["--jsonl"], false],
   ["the piped table", [], false],
   ["csv to a terminal", ["--csv"], true],
+  ["the table on a terminal", [], true],
 ] as const)("%s", (_name, flags, tty) => {
   it("shows a filtered page's rows while the next page is still on its way", async () => {
     const controller = new AbortController();
@@ -35,5 +36,30 @@ describe.each([
     const { code, stdout } = await run;
     expect(code).toBe(130);
     expect(stdout.startsWith(seen)).toBe(true);
+  });
+});
+
+describe("the table on a terminal", () => {
+  it("shows a page's first rows before the rest of that page is drawn", async () => {
+    const controller = new AbortController();
+    const writes: string[] = [];
+    const rowsIn = (text: string) => text.split("\n").filter((line) => line.includes("msg-spring-")).length;
+    const run = cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--no-color"], {
+      tty: true,
+      columns: 160,
+      signal: controller.signal,
+      onStdout: (text) => writes.push(text),
+    });
+    await waitFor(() => rowsIn(writes.join("")) >= 1000, "the first page's 1000 rows on stdout");
+    controller.abort(new InterruptedError("SIGINT"));
+    const { code, stdout } = await run;
+    expect(code).toBe(130);
+    // The page went out in slices of rows, each whole lines, the first one with the header.
+    const withRows = writes.filter((text) => rowsIn(text) > 0);
+    expect(withRows.length).toBeGreaterThanOrEqual(10);
+    expect(rowsIn(withRows[0]!)).toBeLessThanOrEqual(50);
+    expect(withRows[0]!.startsWith("ID ")).toBe(true);
+    for (const text of withRows) expect(text.endsWith("\n")).toBe(true);
+    expect(stdout.startsWith(writes.join(""))).toBe(true);
   });
 });

@@ -20,12 +20,12 @@ function io(signal = new AbortController().signal): Io & { firstLine: Promise<st
   return { stdout, stderr: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, columns: 80, env: {}, now: () => Date.now(), signal, firstLine };
 }
 
-/** The program with every action replaced, so parsing a command line runs nothing. */
-function parsedBy(argv: string[]): CommandUnknownOpts {
+/** The program with every action replaced, so parsing a command line runs nothing (its hooks still run: hence async). */
+async function parsedBy(argv: string[]): Promise<CommandUnknownOpts> {
   const program = buildProgram(io());
   let ran: CommandUnknownOpts | undefined;
   for (const command of program.commands) command.action((...args: unknown[]) => void (ran = args.at(-1) as CommandUnknownOpts));
-  program.parse(argv, { from: "user" });
+  await program.parseAsync(argv, { from: "user" });
   if (!ran) throw new Error(`no command ran for ${argv.join(" ")}`);
   return ran;
 }
@@ -44,10 +44,10 @@ describe("a command's own option with a global's name", () => {
   });
 
   // Every such option of every command, found from the program itself: a new one is checked as it lands.
-  it.each(collisions.map(([name, flag, option]) => [`${name} ${flag}`, name, flag, option] as const))("%s is the command's own, not the global", (_label, name, flag, option) => {
+  it.each(collisions.map(([name, flag, option]) => [`${name} ${flag}`, name, flag, option] as const))("%s is the command's own, not the global", async (_label, name, flag, option) => {
     const command = program.commands.find((candidate) => candidate.name() === name)!;
     const value = option.required || option.optional ? (option.argChoices?.[0] ?? "7") : undefined;
-    const parsed = parsedBy([name, ...argumentsOf(command), flag, ...(value === undefined ? [] : [value])]);
+    const parsed = await parsedBy([name, ...argumentsOf(command), flag, ...(value === undefined ? [] : [value])]);
     const expected = value === undefined ? !option.negate : option.parseArg ? option.parseArg(value, undefined) : value;
     expect(parsed.opts()[option.attributeName()]).toEqual(expected);
     expect(globalOptionsOf(parsed)[option.attributeName() as keyof ReturnType<typeof globalOptionsOf>]).not.toEqual(expected);
@@ -62,11 +62,11 @@ describe("a command's own option with a global's name", () => {
 });
 
 describe("global options before and after the command's name", () => {
-  it("after the name wins over before it; a default applies only when neither is given", () => {
-    const parsed = parsedBy(["--timeout", "5", "--token", "before", "messages", "c", "--token", "after", "--retries", "1"]);
+  it("after the name wins over before it; a default applies only when neither is given", async () => {
+    const parsed = await parsedBy(["--timeout", "5", "--token", "before", "messages", "c", "--token", "after", "--retries", "1"]);
     expect(globalOptionsOf(parsed)).toMatchObject({ timeout: 5, token: "after", retries: 1 });
-    expect(globalOptionsOf(parsedBy(["messages", "c"]))).toMatchObject({ timeout: 30, retries: 3, color: true });
-    expect(globalOptionsOf(parsedBy(["messages", "c", "--no-color", "-H", "A: 1", "-H", "B: 2"]))).toMatchObject({ color: false, header: ["A: 1", "B: 2"] });
+    expect(globalOptionsOf(await parsedBy(["messages", "c"]))).toMatchObject({ timeout: 30, retries: 3, color: true });
+    expect(globalOptionsOf(await parsedBy(["messages", "c", "--no-color", "-H", "A: 1", "-H", "B: 2"]))).toMatchObject({ color: false, header: ["A: 1", "B: 2"] });
   });
 
   it("the sandbox takes none of them after its name", () => {

@@ -30,6 +30,21 @@ describe("zones by name", () => {
   it.each(["Mars/Olympus", "+01:00", "", "local"])("%j is not a zone", (given) => expect(TimeZone.named(given)).toBeUndefined());
 });
 
+describe("a zone looked up on first use", () => {
+  it("is looked up once, when something asks for it, and is then that zone", () => {
+    let lookups = 0;
+    const paris = TimeZone.onFirstUse(() => {
+      lookups++;
+      return zone("Europe/Paris");
+    });
+    expect(lookups).toBe(0);
+    expect(paris.offsetAt(Date.UTC(2026, 0, 15))).toBe(3_600_000);
+    expect(paris.name).toBe("Europe/Paris");
+    expect(paris.isUtc).toBe(false);
+    expect(lookups).toBe(1);
+  });
+});
+
 describe("the wall clock", () => {
   const at = Date.parse("2026-11-22T03:36:42.120+05:30");
   it.each([

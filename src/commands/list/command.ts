@@ -16,6 +16,7 @@ const FIELDS_HELP: HelpSection[] = [
 
 async function run(setup: CommandSetup, listing: { campaignId: string; batchId?: string }, raw: ListingFlags, command: AnyCommand): Promise<void> {
   const ctx = setup.context(command);
+  ctx.preloadClient();
   const [{ parseListingOptions }, { runListing }] = await Promise.all([import("./options.js"), import("./run.js")]);
   const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
   requireId("campaignId", listing.campaignId);

@@ -16,6 +16,7 @@ export function messageCommand(setup: CommandSetup) {
     const ctx = setup.context(cmd);
     requireId("campaignId", campaignId);
     requireId("messageId", messageId);
+    ctx.preloadClient();
     const [{ parseMessageOptions }, { runMessage }] = await Promise.all([import("./options.js"), import("./run.js")]);
     await runMessage({ campaignId, messageId, ...parseMessageOptions(raw) }, ctx);
   });

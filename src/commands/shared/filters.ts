@@ -2,6 +2,7 @@
 // into typed options before anything is sent.
 import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
+import { countText } from "../../core/numbers.js";
 import { ATTEMPT_STATUSES, MESSAGE_STATUSES } from "../../core/statuses.js";
 import { shellWord } from "../../core/text.js";
 import { formatWallTime, parseTimeBound, type TimeZone } from "../../core/time.js";
@@ -107,6 +108,6 @@ export function describeWindow(filters: Pick<FilterOptions, "since" | "until">, 
 /** The closing note of an empty result; after a filter, the statuses the messages read had (most first). */
 export function nothingMatched(statusesSeen: ReadonlyMap<string, number>): string {
   if (statusesSeen.size === 0) return "No messages found.";
-  const seen = [...statusesSeen].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status === "" ? "(none)" : shellWord(status)} ${n.toLocaleString("en-US")}`);
+  const seen = [...statusesSeen].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status === "" ? "(none)" : shellWord(status)} ${countText(n)}`);
   return `No messages matched. Statuses of the messages read: ${seen.join(", ")}.`;
 }

@@ -1,6 +1,7 @@
 // -o: the format a file's extension names, and the one line that says what was written.
 import path from "node:path";
 import { UsageError } from "../../core/errors.js";
+import { countText } from "../../core/numbers.js";
 
 const EXTENSION_FORMATS: Readonly<Record<string, string>> = { ".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv" };
 
@@ -23,4 +24,4 @@ export function formatFor<F extends string>(file: string | undefined, chosen: { 
   return chosen?.format ?? implied ?? fallback;
 }
 
-export const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+export const count = (n: number, one: string, many = `${one}s`) => `${countText(n)} ${n === 1 ? one : many}`;

@@ -34,6 +34,6 @@ export function resolveTimeZone(option: string | undefined, env: Record<string, 
 function localZone(env: Record<string, string | undefined>): TimeZone {
   // POSIX allows a leading colon (TZ=:Europe/Paris); a TZ Intl cannot read falls back to the system's zone.
   const fromEnv = env.TZ?.replace(/^:/, "");
-  const named = fromEnv ? TimeZone.named(fromEnv) : undefined;
-  return named ?? TimeZone.named(new Intl.DateTimeFormat().resolvedOptions().timeZone) ?? TimeZone.named("UTC")!;
+  // Never unknown, so looked up only when a time is shown (core/time.ts says why).
+  return TimeZone.onFirstUse(() => (fromEnv ? TimeZone.named(fromEnv) : undefined) ?? TimeZone.named(new Intl.DateTimeFormat().resolvedOptions().timeZone) ?? TimeZone.named("UTC")!);
 }

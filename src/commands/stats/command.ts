@@ -16,6 +16,7 @@ export function statsCommand(setup: CommandSetup) {
   ), GLOBAL_OPTIONS_HEADING)
     .action(async (campaignId, raw, cmd) => {
       const ctx = setup.context(cmd);
+      ctx.preloadClient();
       const [{ parseStatsOptions }, { runStats }] = await Promise.all([import("./options.js"), import("./run.js")]);
       requireId("campaignId", campaignId);
       const options = parseStatsOptions(raw, ctx.now(), ctx.timeZone);

@@ -4,6 +4,7 @@ import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import type { Context } from "../context.js";
 import { ThresholdError } from "../../core/errors.js";
+import { countText } from "../../core/numbers.js";
 import { MessageSelector } from "../../service/select.js";
 import { csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
@@ -59,7 +60,7 @@ export async function countReport(listing: ListingRef, options: StatsOptions, ct
 export function alertOnThreshold(report: StatsReport): void {
   const { threshold, delivery } = report;
   if (threshold?.exceeded) {
-    throw new ThresholdError(`failure rate ${percent(delivery.failureRate)} (${delivery.failure.toLocaleString("en-US")} of ${delivery.final.toLocaleString("en-US")} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`);
+    throw new ThresholdError(`failure rate ${percent(delivery.failureRate)} (${countText(delivery.failure)} of ${countText(delivery.final)} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`);
   }
 }
 

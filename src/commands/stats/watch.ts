@@ -4,6 +4,7 @@
 // with --json, one JSON object per line per round, the `stats --json` structure plus a `watch` part.
 // A failing service is waited out, rounds go on when it recovers; --max-failure-rate ends the watch
 // with exit 5 on the first round above it.
+import { countText } from "../../core/numbers.js";
 import { cutToWidth } from "../../core/text.js";
 import { formatWallTime, spanText } from "../../core/time.js";
 import { LiveScreen } from "../../render/live-screen.js";
@@ -78,8 +79,8 @@ async function frame(report: StatsReport, changes: ReportChanges, round: { round
   const palette = await loadPalette(ctx.color);
   const at = (iso: string) => formatWallTime(Date.parse(iso), ctx.timeZone, "second").slice(11);
   const heading = `Watching ${report.batchId ?? report.campaignId}: round ${round.round}, updated ${at(report.generatedAt)} ${ctx.timeZone.name}, every ${Math.round(round.everyMs / 1000)} s. Ctrl-C to stop.`;
-  const moved = changes.byStatus.map(({ status, change }) => `${change > 0 ? "+" : "−"}${Math.abs(change).toLocaleString("en-US")} ${status ?? "no status"}`);
-  const pace = changes.messagesPerMinute === null ? "" : ` (${Math.round(changes.messagesPerMinute).toLocaleString("en-US")} new a minute)`;
+  const moved = changes.byStatus.map(({ status, change }) => `${change > 0 ? "+" : "−"}${countText(Math.abs(change))} ${status ?? "no status"}`);
+  const pace = changes.messagesPerMinute === null ? "" : ` (${countText(Math.round(changes.messagesPerMinute))} new a minute)`;
   const since = round.round === 1 ? "First round: changes show from the next one." : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ${spanText(changes.elapsedMs)}${pace}.`;
   const report_ = renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone });
   return `${palette.bold(fit(heading, ctx.columns))}\n${fit(since, ctx.columns)}\n\n${report_}`;
