@@ -8,9 +8,10 @@
 // "undici" is exported here; another part of undici (a proxy agent, an interceptor) is one more line.
 import Agent from "undici/lib/dispatcher/agent.js";
 import Dispatcher from "undici/lib/dispatcher/dispatcher.js";
+import Pool from "undici/lib/dispatcher/pool.js";
 import ProxyAgent from "undici/lib/dispatcher/proxy-agent.js";
 import api from "undici/lib/api/index.js";
 
 Object.assign(Dispatcher.prototype, api);
 
-export { Agent, Dispatcher, ProxyAgent };
+export { Agent, Dispatcher, Pool, ProxyAgent };

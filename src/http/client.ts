@@ -44,9 +44,11 @@ export class ApiClient {
   private readonly policy: RetryPolicy;
   private readonly credentials: Record<string, string>;
   private readonly maxBodyBytes: number;
+  /** A request was given up on while undici still had it (untilAborted). */
+  private abandoned = false;
 
   constructor(private readonly options: ClientOptions) {
-    this.transport = createTransport(options.network);
+    this.transport = createTransport({ ...options.network, timeoutMs: options.timeoutMs });
     this.credentials = credentialsOf(options);
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
     this.prefix = options.baseUrl.pathname.replace(/\/+$/, "");
@@ -75,7 +77,10 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.transport.close();
+    // A close waits for every request still under way; one given up on (untilAborted) may wait behind a
+    // proxy that never answers until its own timeout, and an interrupted run waits for nothing.
+    if (this.abandoned || this.options.signal?.aborted) await this.transport.destroy();
+    else await this.transport.close();
   }
 
   /** One request, redirects included, bounded from connect to last byte by the timeout. */
@@ -96,7 +101,10 @@ export class ApiClient {
     } catch (error) {
       // An interrupted run is not a failure to retry: it ends here.
       if (this.options.signal?.aborted) throw this.options.signal.reason;
-      if (timeout.aborted) return { failure: { kind: "timeout", timeoutMs }, target: hop };
+      if (timeout.aborted) {
+        const proxy = proxyFor(hop.origin, this.options.network?.proxy);
+        return { failure: { kind: "timeout", timeoutMs, proxy: proxy === undefined ? undefined : proxyName(proxy) }, target: hop };
+      }
       return { failure: networkFailure(error, hop, proxyFor(hop.origin, this.options.network?.proxy)), target: hop };
     }
   }
@@ -113,7 +121,7 @@ export class ApiClient {
     try {
       // Origin and path are given apart: a URL string would be normalised, turning an id of ".."
       // (sent as %2E%2E) back into a dot segment that climbs to another endpoint.
-      response = await this.transport.request({ origin: target.origin, path: target.path, method: "GET", headers, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      response = await untilAborted(this.transport.request({ origin: target.origin, path: target.path, method: "GET", headers, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }), signal, () => (this.abandoned = true));
       if (isRedirect(response.statusCode, response.headers.location)) {
         await response.body.dump();
         log(String(response.statusCode));
@@ -145,6 +153,24 @@ export class ApiClient {
     const serverMessage = "bytes" in text ? serverMessageOf(text.bytes, contentType) : undefined;
     return fail({ kind: "status", status, serverMessage, retryAfterMs });
   }
+}
+
+/**
+ * Settles as `request` does, or rejects with the signal's reason as soon as it aborts. undici sees an
+ * abort only once a request has its connection, so a request queued behind a proxy that accepts the
+ * connection and never answers the CONNECT would otherwise outlast --timeout and Ctrl-C alike.
+ */
+function untilAborted<T>(request: Promise<T>, signal: AbortSignal, onAbandon: () => void): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      onAbandon();
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    const settle = () => signal.removeEventListener("abort", abort);
+    request.then((value) => (settle(), resolve(value)), (error: unknown) => (settle(), reject(error as Error)));
+  });
 }
 
 /** For the verbose line: the decoded size, and with a coding what crossed the wire. */

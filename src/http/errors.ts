@@ -21,7 +21,8 @@ export function describeTarget(target: RequestTarget): string {
 export type Failure =
   | { readonly kind: "status"; readonly status: number; readonly serverMessage?: string; readonly retryAfterMs?: number }
   | { readonly kind: "network"; readonly code?: string; readonly text: string; readonly proxy?: ProxyTrouble }
-  | { readonly kind: "timeout"; readonly timeoutMs: number }
+  /** `proxy`: the request went through this one (host:port), which may be what never answered. */
+  | { readonly kind: "timeout"; readonly timeoutMs: number; readonly proxy?: string }
   /** Nothing to retry: the response is unusable as it is (a bad body, a refused redirect). */
   | { readonly kind: "final"; readonly error: ServiceError };
 
@@ -56,7 +57,7 @@ function failureText(failure: Exclude<Failure, { kind: "final" }>): string {
     case "network":
       return failure.text;
     case "timeout":
-      return `no complete response within ${failure.timeoutMs / 1000} s`;
+      return `no complete response within ${failure.timeoutMs / 1000} s${failure.proxy === undefined ? "" : `, through the proxy ${failure.proxy}`}`;
   }
 }
 

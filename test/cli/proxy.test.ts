@@ -3,8 +3,10 @@
 // through CONNECT, which never carries the token or -H headers; the proxy named in --verbose and in
 // errors, never with its credentials. A small proxy of the test's own on 127.0.0.1 records it all.
 import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InterruptedError } from "../../src/core/errors.js";
+import { waitFor } from "../support/wait-for.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { configFolder } from "../support/profiles.js";
 import { runBin, runCli, type CliOptions } from "../support/run-cli.js";
@@ -193,6 +195,15 @@ describe("what is said about the proxy, never with its credentials", () => {
     expect(plain.stderr).not.toMatch(/pr0xy-pa55|proxyuser/);
   });
 
+  it("the next-command hint keeps --proxy but never its user name and password, and says they were left out", async () => {
+    const result = await runCli(["--base-url", sandbox.url, "--proxy", guarded.url, ...LISTING], { now: NOW, env: { MSGSTAT_TOKEN: TOKEN } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toMatch(/pr0xy-pa55|proxyuser/);
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines[1]).toMatch(new RegExp(`^msgstat --base-url ${sandbox.url.replace(/\./g, "\\.")} --proxy http://${guarded.name.replace(/\./g, "\\.")} messages cmp-spring-sale --jsonl --page-size 5 -n 5 --after \\S+$`));
+    expect(result.stderr).toContain("(the proxy's user name and password are left out of --proxy above: add them again, or give them in HTTPS_PROXY)\n");
+  });
+
   it("a proxy that wants credentials (407) is one line naming it, not retried, with what to give", async () => {
     const hint = "  The proxy wants a user name and password: give them in its URL, http://user:password@host:port (HTTPS_PROXY, HTTP_PROXY or --proxy).\n";
     const wrong = guarded.url.replace("pr0xy-pa55", "not-it");
@@ -237,5 +248,53 @@ describe("end to end: bin/msgstat.js behind a proxy", () => {
     expect(result.stderr).not.toMatch(/pr0xy-pa55|proxyuser/);
     expect(seen).toEqual([[`CONNECT 127.0.0.1:${tls.port}`]]);
     expect(guarded.received.at(-1)!.headers.authorization).toBeUndefined();
+  });
+});
+
+describe("a proxy that takes the connection and never answers the CONNECT", () => {
+  // The request waits for a connection that never comes, where undici does not look at its abort signal.
+  async function silentProxy(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+    const open = new Set<Socket>();
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      open.add(socket);
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const close = () => new Promise<void>((resolve) => {
+      for (const socket of open) socket.destroy();
+      server.close(() => resolve());
+    });
+    return { url, connections: () => connections, close };
+  }
+
+  it("is given up on after --timeout, and the error names the proxy", async () => {
+    const proxy = await silentProxy();
+    try {
+      const result = await runCli(["--timeout", "0.5", "--retries", "0", "--base-url", "https://api.example.com", "messages", "c", "--jsonl"], { env: { HTTPS_PROXY: proxy.url } });
+      expect(result).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `msgstat: GET https://api.example.com/campaigns/c/messages?limit=50 failed after 1 attempt: no complete response within 0.5 s, through the proxy ${proxy.url.slice("http://".length)}\n  Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.\n  Nothing was written. Run the same command again once the service recovers.\n`,
+      });
+      expect(proxy.connections()).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("does not hold off an interrupt: the run ends with 143 while the CONNECT is still unanswered", async () => {
+    const proxy = await silentProxy();
+    const controller = new AbortController();
+    try {
+      const run = runCli(["--timeout", "3600", "--retries", "0", "--base-url", "https://api.example.com", "messages", "c", "--jsonl"], { env: { HTTPS_PROXY: proxy.url }, signal: controller.signal });
+      await waitFor(() => proxy.connections() === 1, "the CONNECT to reach the proxy");
+      controller.abort(new InterruptedError("SIGTERM"));
+      expect(await run).toEqual({ code: 143, stdout: "", stderr: "msgstat: terminated\n" });
+    } finally {
+      await proxy.close();
+    }
   });
 });

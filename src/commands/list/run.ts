@@ -85,7 +85,7 @@ function explainResume(error: PagingError, options: ListingOptions, ctx: Context
     error.withHint(`Nothing was printed: a walk back prints only once it is complete. ${runAgainOnce(error)}`);
   } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {
     const next = nextCommand(ctx.argv, "after", error.resumeCursor);
-    const credentials = next.droppedCredentials ? "\n(--token and -H are left out above: add them again, or set MSGSTAT_TOKEN)" : "";
+    const credentials = next.leftOut !== undefined ? `\n(${next.leftOut})` : "";
     error.withHint(`Everything before the failure was written. To continue from there, run:\n${next.line}${credentials}`);
   } else {
     error.withHint(`Nothing was written. ${runAgainOnce(error)}`);
@@ -114,6 +114,6 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
   const command = nextCommand(ctx.argv, next.direction, next.cursor);
   ctx.note(`${shown}For the next ${next.direction === "after" ? "ones" : "newer ones"}, run:`);
   ctx.note(command.line);
-  if (command.droppedCredentials) ctx.note("(--token and -H are left out above: add them again, or set MSGSTAT_TOKEN)");
+  if (command.leftOut !== undefined) ctx.note(`(${command.leftOut})`);
   if (next.direction === "after") ctx.note("Or add --all for every message.");
 }
