@@ -101,18 +101,21 @@ export class ApiClient {
     } catch (error) {
       // An interrupted run is not a failure to retry: it ends here.
       if (this.options.signal?.aborted) throw this.options.signal.reason;
-      if (timeout.aborted) {
-        const proxy = proxyFor(hop.origin, this.options.network?.proxy);
-        return { failure: { kind: "timeout", timeoutMs, proxy: proxy === undefined ? undefined : proxyName(proxy) }, target: hop };
-      }
-      return { failure: networkFailure(error, hop, proxyFor(hop.origin, this.options.network?.proxy)), target: hop };
+      const proxy = this.proxyOf(hop.origin);
+      if (timeout.aborted) return { failure: { kind: "timeout", timeoutMs, proxy: proxy === undefined ? undefined : proxyName(proxy) }, target: hop };
+      return { failure: networkFailure(error, hop, proxy), target: hop };
     }
+  }
+
+  /** The proxy a request to this origin goes through, if any (proxy.ts decides, as the transport does). */
+  private proxyOf(origin: string): URL | undefined {
+    return proxyFor(origin, this.options.network?.proxy);
   }
 
   /** One request to one URL: a body, a failure, or where it redirects to. Network errors are thrown. */
   private async hop(target: RequestTarget, signal: AbortSignal, timeout: AbortSignal): Promise<Attempt | { location: string }> {
     const started = performance.now();
-    const proxy = proxyFor(target.origin, this.options.network?.proxy);
+    const proxy = this.proxyOf(target.origin);
     const via = proxy === undefined ? "" : ` via proxy ${proxyName(proxy)}`;
     const log = (outcome: string) => this.options.log?.(`GET ${inlineSafe(target.origin + target.path)}${via} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
     const { timeoutMs } = this.options;

@@ -22,16 +22,22 @@ function terminal() {
 const ctx = (stream: PassThrough) => ({ stderr: stream, stderrIsTTY: true, stderrColor: false, env: {}, now: () => 0 });
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
+/** What `act` added to the terminal, once the stream has passed it on. */
+async function added(written: () => string, act: () => void): Promise<string> {
+  await flush();
+  const before = written().length;
+  act();
+  await flush();
+  return written().slice(before);
+}
+
 describe("lines written while the spinner spins", () => {
   it("take the spinner off its line first, then put it back under them", async () => {
     const { stream, written } = terminal();
     const progress = await startProgress(ctx(stream), "Loading messages…");
     await flush();
-    const before = written();
-    expect(before).toContain("Loading messages…");
-    stderrLine({ stderr: stream }, "", "GET http://127.0.0.1:9/campaigns/c/messages?limit=50 -> 200, 120 B (3 ms)");
-    await flush();
-    const after = written().slice(before.length);
+    expect(written()).toContain("Loading messages…");
+    const after = await added(written, () => stderrLine({ stderr: stream }, "", "GET http://127.0.0.1:9/campaigns/c/messages?limit=50 -> 200, 120 B (3 ms)"));
     // Erased from column 0 (the cursor shown again), the whole line, then the spinner drawn again below it.
     expect(after).toMatch(/^<col 0><erase>(\u001b\[\?25h)?GET http:\/\/127\.0\.0\.1:9\/campaigns\/c\/messages\?limit=50 -> 200, 120 B \(3 ms\)\n.*Loading messages…/s);
     progress.stop();
@@ -41,16 +47,8 @@ describe("lines written while the spinner spins", () => {
     const { stream, written } = terminal();
     const progress = await startProgress(ctx(stream), "Loading messages…");
     progress.pause();
-    await flush();
-    const paused = written();
-    stderrLine({ stderr: stream }, "warning: ", "left out 2 repeated messages");
-    await flush();
-    expect(written().slice(paused.length)).toBe("warning: left out 2 repeated messages\n");
+    expect(await added(written, () => stderrLine({ stderr: stream }, "warning: ", "left out 2 repeated messages"))).toBe("warning: left out 2 repeated messages\n");
     progress.stop();
-    await flush();
-    const stopped = written();
-    stderrLine({ stderr: stream }, "", "done");
-    await flush();
-    expect(written().slice(stopped.length)).toBe("done\n");
+    expect(await added(written, () => stderrLine({ stderr: stream }, "", "done"))).toBe("done\n");
   });
 });
