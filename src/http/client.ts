@@ -3,7 +3,7 @@
 // only), the body reader (json-body.ts: the cap, the JSON checks) and the retry policy (retries.ts),
 // one attempt at a time: an attempt ends in a body or a Failure, as data, and the policy decides what
 // follows. Errors are typed (errors.ts); what to advise the user is the command layer's business.
-import type { Dispatcher } from "undici";
+import type { Readable } from "node:stream";
 import type { ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
 import { bodyError, describeTarget, networkFailure, RedirectError, RequestFailedError, serverMessageOf, statusError, type Failure, type RequestTarget } from "./errors.js";
@@ -13,7 +13,7 @@ import { apiPath } from "./path.js";
 import { decideRetry, isRetryable, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep, type RetryPolicy } from "./retries.js";
 import { hopHeaders, isRedirect, nextHop } from "./redirects.js";
 import { proxyFor, proxyName } from "./proxy.js";
-import { createTransport, type TransportOptions } from "./transport.js";
+import { createTransport, type Transport, type TransportOptions, type TransportResponse } from "./transport.js";
 
 export interface ClientOptions {
   baseUrl: URL;
@@ -39,12 +39,12 @@ type Attempt = { readonly body: JsonBody } | { readonly failure: Failure; readon
 const ALWAYS_SENT = { accept: "application/json", "accept-encoding": ACCEPTED_CODINGS, "user-agent": "msgstat" };
 
 export class ApiClient {
-  private readonly transport: Dispatcher;
+  private readonly transport: Transport;
   private readonly prefix: string;
   private readonly policy: RetryPolicy;
   private readonly credentials: Record<string, string>;
   private readonly maxBodyBytes: number;
-  /** A request was given up on while undici still had it (untilAborted). */
+  /** A request was given up on while the transport still had it (untilAborted). */
   private abandoned = false;
 
   constructor(private readonly options: ClientOptions) {
@@ -118,15 +118,14 @@ export class ApiClient {
     const proxy = this.proxyOf(target.origin);
     const via = proxy === undefined ? "" : ` via proxy ${proxyName(proxy)}`;
     const log = (outcome: string) => this.options.log?.(`GET ${inlineSafe(target.origin + target.path)}${via} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
-    const { timeoutMs } = this.options;
     const headers = hopHeaders(target.origin, this.options.baseUrl.origin, ALWAYS_SENT, this.credentials);
-    let response: Dispatcher.ResponseData | undefined;
+    let response: TransportResponse | undefined;
     try {
       // Origin and path are given apart: a URL string would be normalised, turning an id of ".."
       // (sent as %2E%2E) back into a dot segment that climbs to another endpoint.
-      response = await untilAborted(this.transport.request({ origin: target.origin, path: target.path, method: "GET", headers, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }), signal, () => (this.abandoned = true));
+      response = await untilAborted(this.transport.request({ origin: target.origin, path: target.path, headers, signal }), signal, () => (this.abandoned = true));
       if (isRedirect(response.statusCode, response.headers.location)) {
-        await response.body.dump();
+        await discard(response.body);
         log(String(response.statusCode));
         return { location: response.headers.location };
       }
@@ -139,7 +138,7 @@ export class ApiClient {
     }
   }
 
-  private interpret(target: RequestTarget, response: Dispatcher.ResponseData, read: ResponseBodyRead): Attempt {
+  private interpret(target: RequestTarget, response: TransportResponse, read: ResponseBodyRead): Attempt {
     const fail = (failure: Failure): Attempt => ({ failure, target });
     const { statusCode: status, headers } = response;
     const contentType = String(headers["content-type"] ?? "");
@@ -157,6 +156,20 @@ export class ApiClient {
     return fail({ kind: "status", status, serverMessage, retryAfterMs });
   }
 }
+
+/** A redirect's body: read and dropped, so that its connection can carry the next hop; a large one ends it. */
+async function discard(body: Readable): Promise<void> {
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > DISCARD_LIMIT) {
+      body.destroy();
+      return;
+    }
+  }
+}
+
+const DISCARD_LIMIT = 64 * 1024;
 
 /**
  * Settles as `request` does, or rejects with the signal's reason as soon as it aborts. undici sees an

@@ -110,9 +110,10 @@ const NETWORK_PHRASES: Readonly<Record<string, string>> = {
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: "response body cut short",
 };
 
-// What undici (7.30.2) says when a response starts with `100 Continue`: it drops the connection
-// rather than skip the interim response as RFC 9110 §15.2 asks (nodejs/undici#197, open, "wontfix").
-// Other 1xx responses (102, 103) it skips. Every attempt would end the same way, so this is not retried.
+// What undici (7.30.2), which carries requests through a proxy, says when a response starts with
+// `100 Continue`: it drops the connection rather than skip the interim response as RFC 9110 §15.2
+// asks (nodejs/undici#197, open, "wontfix"). Other 1xx responses (102, 103) it skips, and Node's own
+// client (direct requests) skips them all. Every attempt would end the same way: not retried.
 const INTERIM_100_REFUSED = "bad response";
 
 /** What is wrong with a server's certificate, by the code Node gives its check. */
@@ -171,10 +172,10 @@ function proxyRefusal(error: { code?: string; message?: string } | null): number
  */
 export function networkFailure(error: unknown, target: RequestTarget, via?: URL): Failure {
   const err = error as NetworkError | null;
-  const code = err?.code ?? err?.cause?.code;
   const message = err?.cause?.message ?? err?.message ?? String(error);
+  const code = tlsCodeIn(message) ?? err?.code ?? err?.cause?.code;
   if (code === "UND_ERR_SOCKET" && message === INTERIM_100_REFUSED) {
-    return { kind: "final", error: bodyError(target, "began with an interim \"100 Continue\" that msgstat's HTTP client (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked") };
+    return { kind: "final", error: bodyError(target, "began with an interim \"100 Continue\" that msgstat's HTTP client for proxies (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked") };
   }
   const said = (phrase: string) => (code !== undefined ? `${phrase} (${code})` : phrase);
   if (via === undefined) return { kind: "network", code, text: said(phraseOf(err, code)) };
@@ -188,6 +189,16 @@ export function networkFailure(error: unknown, target: RequestTarget, via?: URL)
     return { kind: "network", code, proxy: { name: proxy }, text: said(phrase.replace("the server's certificate", `the certificate of the server or of the proxy ${proxy}`)) };
   }
   return { kind: "network", code, proxy: { name: proxy }, text: `${said(phrase)}, through the proxy ${proxy}` };
+}
+
+/**
+ * A TLS failure met while writing ("write EPROTO ...") carries OpenSSL's own line in its message, where
+ * one met while reading has Node's code for it. Node derives that code from OpenSSL's reason
+ * ("wrong version number": ERR_SSL_WRONG_VERSION_NUMBER); so does this, so that both read alike.
+ */
+function tlsCodeIn(message: string): string | undefined {
+  const reason = /error:[0-9A-F]+:SSL routines:[^:]*:([a-z0-9 ]+):/.exec(message)?.[1];
+  return reason === undefined ? undefined : `ERR_SSL_${reason.toUpperCase().replace(/ /g, "_")}`;
 }
 
 type NetworkError = { code?: string; message?: string; cert?: { subjectaltname?: string }; cause?: { code?: string; message?: string } };

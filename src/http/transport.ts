@@ -1,67 +1,30 @@
-// The transport: keep-alive undici agents, one to connect directly and one per proxy, and the route
-// between them (proxy.ts decides it per origin). Bodies are decoded as they are read
-// (content-coding.ts); redirects and retries are msgstat's own (redirects.ts, retries.ts say why).
-import { Agent, Dispatcher, Pool, ProxyAgent } from "undici";
-import { proxyFor, type ProxyRoutes } from "./proxy.js";
+// The transport: how a request reaches its origin, and the route to it (proxy.ts decides it per
+// origin). Direct requests go through Node's own http and https agents (direct-transport.ts), proxied
+// ones through undici's ProxyAgent (proxy-transport.ts), which is loaded only when a request takes a
+// proxy. Bodies are decoded as they are read (content-coding.ts); redirects and retries are msgstat's
+// own (redirects.ts, retries.ts say why).
+import { directTransport } from "./direct-transport.js";
+import type { Connections, Transport, TransportOptions } from "./exchange.js";
+import { proxyFor } from "./proxy.js";
 
-export interface TransportOptions {
-  proxy?: ProxyRoutes;
-  /** The certificates trusted for https://, PEM: the default ones and the user's (undefined: Node's own trust). */
-  ca?: readonly string[];
-  /** Bounds a proxy's answer to CONNECT as it bounds every request (undici's own default is 300 s). */
-  timeoutMs?: number;
-}
+export type { Transport, TransportOptions, TransportRequest, TransportResponse } from "./exchange.js";
 
-const POOL = { keepAliveTimeout: 10_000, connections: 4 };
-
-export function createTransport(options: TransportOptions = {}): Dispatcher {
-  const tls = options.ca === undefined ? {} : { ca: [...options.ca] };
-  const direct = new Agent({ ...POOL, connect: tls });
-  const { http, https } = options.proxy ?? {};
-  if (http === undefined && https === undefined) return direct;
-  const agents = new Map<string, Dispatcher>();
-  const through = (proxy: URL): Dispatcher => {
-    let agent = agents.get(proxy.href);
-    if (agent === undefined) {
-      // http:// targets are forwarded (GET http://host/path), as curl does, so any proxy can carry
-      // them; https:// ones tunnel through CONNECT, which carries none of the request's headers.
-      const timeouts = options.timeoutMs === undefined ? {} : { connectTimeout: options.timeoutMs, headersTimeout: options.timeoutMs };
-      agent = new ProxyAgent({
-        ...POOL,
-        uri: proxy.href,
-        proxyTunnel: false,
-        requestTls: tls,
-        proxyTls: tls,
-        clientFactory: (origin, clientOptions) => new Pool(origin, { ...clientOptions, ...timeouts }),
-      });
-      agents.set(proxy.href, agent);
-    }
-    return agent;
+/** A route for each request's origin: Node's agents directly, or undici's ProxyAgent through a proxy. */
+export function createTransport(options: TransportOptions = {}): Transport {
+  const direct = directTransport(options.ca);
+  const routes = options.proxy;
+  if (routes?.http === undefined && routes?.https === undefined) return direct;
+  let proxied: Promise<import("./proxy-transport.js").ProxyTransport> | undefined;
+  const throughProxies = () => (proxied ??= import("./proxy-transport.js").then(({ proxyTransport }) => proxyTransport(options)));
+  const both = async (end: (connections: Connections) => Promise<void>) => {
+    await Promise.all([end(direct), proxied?.then(end)]);
   };
-  return new ProxyRouter((origin) => {
-    const proxy = proxyFor(origin, options.proxy);
-    return proxy === undefined ? direct : through(proxy);
-  }, () => [direct, ...agents.values()]);
-}
-
-/** Sends each request to the dispatcher its origin's route names. */
-class ProxyRouter extends Dispatcher {
-  constructor(
-    private readonly route: (origin: string) => Dispatcher,
-    private readonly all: () => Dispatcher[],
-  ) {
-    super();
-  }
-
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return this.route(String(options.origin)).dispatch(options, handler);
-  }
-
-  override async close(): Promise<void> {
-    await Promise.all(this.all().map((agent) => agent.close()));
-  }
-
-  override async destroy(): Promise<void> {
-    await Promise.all(this.all().map((agent) => agent.destroy()));
-  }
+  return {
+    async request(request) {
+      const proxy = proxyFor(request.origin, routes);
+      return proxy === undefined ? direct.request(request) : (await throughProxies()).through(proxy, request);
+    },
+    close: () => both((connections) => connections.close()),
+    destroy: () => both((connections) => connections.destroy()),
+  };
 }

@@ -37,9 +37,11 @@ describe("--since with pages that come oldest-first (each newest-first inside)",
     const server = await startPageServer(chainedPages(newestFirst));
     const result = await run(server.url, ["messages", "cmp", "--since", "6h", "--all", "--page-size", "10", "--jsonl"]);
     expect(result).toEqual({ code: 0, stdout: jsonlText(inWindow), stderr: "" });
-    // Page 1 already ends before --since, but alone it proves no order; page 2 checks the boundary
-    // (page 3 was already asked for when page 2 arrived); pages 4 and 5 are never read.
-    expect(server.requests).toHaveLength(3);
+    // Page 1 already ends before --since, but alone it proves no order; page 2 checks the boundary.
+    // Page 3 was already asked for when page 2 arrived (whether that request reached the server before
+    // msgstat closed its connections is the network's timing); pages 4 and 5 are never asked for.
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
   });
 });
 
