@@ -1,12 +1,12 @@
 // Assembles the program and is the one place where errors become exit codes and messages.
-// Commands are loaded only when run, so `msgstat --help` and `--version` load commander alone.
+// Commands are loaded only when run, and defined only when named, so that `msgstat --help` and
+// `--version` cost little more than commander.
 import { Command, CommanderError, type CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
 import type { ApiClient } from "./http/client.js";
 import { colorWanted, stderrLine, type Context, type Io } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
-import { advise } from "./commands/shared/advice.js";
 import { sleep } from "./core/timer.js";
 import { batchCommand, messagesCommand } from "./commands/list/command.js";
 import { messageCommand } from "./commands/message/command.js";
@@ -15,7 +15,7 @@ import { authCommand } from "./commands/auth/command.js";
 import { configCommand } from "./commands/config/command.js";
 import { statsCommand } from "./commands/stats/command.js";
 import { completionCommand } from "./commands/completion/command.js";
-import type { CommandSetup } from "./commands/shared/setup.js";
+import type { CommandSetup, CommandSpec } from "./commands/shared/setup.js";
 import packageJson from "../package.json" with { type: "json" };
 
 // Program-wide help sections, laid out to the terminal's width by shared/help.ts.
@@ -65,6 +65,8 @@ const PROGRAM_HELP: HelpSection[] = [
   },
 ];
 
+const COMMANDS: readonly CommandSpec[] = [messagesCommand, batchCommand, messageCommand, statsCommand, sandboxCommand, authCommand, configCommand, completionCommand];
+
 interface RunState {
   client?: ApiClient;
   verbose: boolean;
@@ -74,10 +76,15 @@ interface RunState {
 
 /** The whole command line: the program, its commands and their options (for tests and completion). */
 export function buildProgram(io: Io, argv: readonly string[] = []): AnyCommand {
-  return assemble(io, { verbose: false }, argv);
+  return assemble(io, { verbose: false }, argv, () => true);
 }
 
-function assemble(io: Io, state: RunState, argv: readonly string[]) {
+/**
+ * The program, with each command listed by name and description and defined in full (arguments,
+ * options, action, help) when `wanted` says so, or when the whole program is asked for (completion).
+ * A command that runs, or whose help is shown, is named in argv as it stands: main defines those.
+ */
+function assemble(io: Io, state: RunState, argv: readonly string[], wanted: (name: string) => boolean) {
   // Positional: the program's options come before a command's name; after it, the command's own
   // (which include the global ones where the command talks to the service).
   const program = addGlobalOptions(new Command("msgstat"))
@@ -91,17 +98,35 @@ function assemble(io: Io, state: RunState, argv: readonly string[]) {
     });
   addHelpSections(program, ...PROGRAM_HELP);
 
-  const setup: CommandSetup = { context: (command) => contextFor(command, io, state, argv) };
-  for (const command of [messagesCommand(setup), batchCommand(setup), messageCommand(setup), statsCommand(setup), sandboxCommand(setup), authCommand(setup), configCommand(setup), completionCommand(setup)]) program.addCommand(command);
   // Every command, the ones under auth and config too.
-  const all = (command: AnyCommand): AnyCommand[] => [command, ...command.commands.flatMap(all)];
-  for (const command of all(program)) {
+  const settle = (command: AnyCommand) => {
     command
       .exitOverride()
       .showHelpAfterError("(add --help for usage)")
       .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
     configureHelp(command, () => io.columns);
+    command.commands.forEach(settle);
+  };
+  const pending = new Map<Command, CommandSpec>();
+  const define = (command: Command, spec: CommandSpec) => {
+    pending.delete(command);
+    spec.define(command, setup);
+    settle(command);
+  };
+  const setup: CommandSetup = {
+    context: (command) => contextFor(command, io, state, argv),
+    wholeProgram: () => {
+      for (const [command, spec] of pending) define(command, spec);
+      return program;
+    },
+  };
+  for (const spec of COMMANDS) {
+    const command = new Command(spec.name).description(spec.description);
+    program.addCommand(command);
+    pending.set(command, spec);
   }
+  settle(program);
+  for (const [command, spec] of pending) if (wanted(spec.name)) define(command, spec);
   return program;
 }
 
@@ -141,7 +166,7 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
 /** Runs msgstat with these arguments (without node and the script) and returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const state: RunState = { verbose: argv.includes("-v") || argv.includes("--verbose") };
-  const program = assemble(io, state, argv);
+  const program = assemble(io, state, argv, (name) => argv.includes(name));
   try {
     if (argv.length === 0) {
       program.outputHelp();
@@ -150,13 +175,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     await program.parseAsync([...argv], { from: "user" });
     return ExitCode.ok;
   } catch (error) {
-    return report(error, io, state);
+    return await report(error, io, state);
   } finally {
     await state.client?.close().catch(() => undefined);
   }
 }
 
-function report(error: unknown, io: Io, state: RunState): number {
+async function report(error: unknown, io: Io, state: RunState): Promise<number> {
   if (error instanceof CommanderError) {
     // Help and version are not failures; every other complaint of commander's is a usage error.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
@@ -168,6 +193,8 @@ function report(error: unknown, io: Io, state: RunState): number {
     return interrupted.exitCode;
   }
   if (error instanceof MsgstatError) {
+    // Loaded here, where it is needed: it knows every HTTP error, which a run that succeeds never meets.
+    const { advise } = await import("./commands/shared/advice.js");
     advise(error);
     stderrLine(io, "msgstat: ", error.message);
     for (const hint of error.hints) for (const line of hint.split("\n")) stderrLine(io, "  ", line);

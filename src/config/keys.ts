@@ -2,7 +2,7 @@
 // variable and global flag that override it, its built-in default, and the rule a value must keep.
 // The same checks serve flags, environment variables, the config file and `msgstat config set`.
 import path from "node:path";
-import { describeNumber, numberWithin, type Range } from "../core/numbers.js";
+import { describeNumber, numberWithin, RETRIES_RANGE, TIMEOUT_RANGE, type Range } from "../core/numbers.js";
 import { TimeZone } from "../core/time.js";
 import { isLoopback } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
@@ -118,8 +118,6 @@ function checkTokenCommand(text: string): Checked {
 }
 
 /** The bounds of the numbers a flag and a profile share (global-options.ts declares the flags with them). */
-export const TIMEOUT_RANGE: Range = { above: 0, max: 3600, unit: "seconds" };
-export const RETRIES_RANGE: Range = { min: 0, max: 20 };
 
 export const SETTING_KEYS: readonly SettingKey[] = [
   { name: "base-url", about: "the service's base URL, may include a path prefix", env: "MSGSTAT_BASE_URL", flag: "baseUrl", check: checkBaseUrl },

@@ -12,6 +12,10 @@ export interface Range {
   why?: string;
 }
 
+/** The ranges of the numeric settings, for their flags and their profile keys alike. */
+export const TIMEOUT_RANGE: Range = { above: 0, max: 3600, unit: "seconds" };
+export const RETRIES_RANGE: Range = { min: 0, max: 20 };
+
 /** "a whole number from 0 to 20", "a number of seconds above 0 (at most 3600)". */
 export function describeNumber(whole: boolean, range: Range): string {
   const what = `${whole ? "a whole number" : "a number"}${range.unit ? ` of ${range.unit}` : ""}`;

@@ -2,63 +2,64 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING, globalOptionsOf } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSetup } from "../shared/setup.js";
+import type { CommandSpec } from "../shared/setup.js";
 
-export function authCommand(setup: CommandSetup) {
-  const auth = new Command("auth").description("store, show and remove the token of a profile (OS keyring, else a private file)");
+export const authCommand: CommandSpec = {
+  name: "auth",
+  description: "store, show and remove the token of a profile (OS keyring, else a private file)",
+  define(auth, setup) {
+    const login = addGlobalOptions(
+      new Command("login")
+        .description("store a token for a profile, with the base URL it belongs to")
+        .addOption(new Option("--with-token", "read the token from standard input (on a terminal msgstat asks for it, without echo)")),
+      GLOBAL_OPTIONS_HEADING,
+    ).action(async (raw, cmd) => {
+      const ctx = setup.context(cmd);
+      const { runLogin } = await import("./run.js");
+      await runLogin({ given: globalOptionsOf(cmd, { defaults: false }), withToken: raw.withToken === true }, ctx);
+    });
+    addHelpSections(
+      login,
+      {
+        heading: "Where the token goes:",
+        text: "Never on the command line, where ps and shell history keep it. Into the OS keyring when one is available, else into the file \"credentials\" of the config folder, readable only by you (mode 0600). It is sent only to the profile's base URL. msgstat cannot check it: the API has no endpoint that says whether a token is valid.",
+      },
+      {
+        heading: "Examples:",
+        examples: [
+          { command: "msgstat auth login --base-url https://api.example.com/v2", comment: "asks for the token" },
+          { command: "msgstat auth login --profile staging --base-url https://staging.example.com --with-token < token.txt" },
+        ],
+      },
+    );
 
-  const login = addGlobalOptions(
-    new Command("login")
-      .description("store a token for a profile, with the base URL it belongs to")
-      .addOption(new Option("--with-token", "read the token from standard input (on a terminal msgstat asks for it, without echo)")),
-    GLOBAL_OPTIONS_HEADING,
-  ).action(async (raw, cmd) => {
-    const ctx = setup.context(cmd);
-    const { runLogin } = await import("./run.js");
-    await runLogin({ given: globalOptionsOf(cmd, { defaults: false }), withToken: raw.withToken === true }, ctx);
-  });
-  addHelpSections(
-    login,
-    {
-      heading: "Where the token goes:",
-      text: "Never on the command line, where ps and shell history keep it. Into the OS keyring when one is available, else into the file \"credentials\" of the config folder, readable only by you (mode 0600). It is sent only to the profile's base URL. msgstat cannot check it: the API has no endpoint that says whether a token is valid.",
-    },
-    {
+    const status = addGlobalOptions(
+      new Command("status").description("show each profile's base URL and where its token comes from (redacted); exit 4 when the selected profile lacks either"),
+      GLOBAL_OPTIONS_HEADING,
+    ).action(async (_raw, cmd) => {
+      const ctx = setup.context(cmd);
+      const { runStatus } = await import("./run.js");
+      await runStatus({ given: globalOptionsOf(cmd, { defaults: false }) }, ctx);
+    });
+
+    const logout = addGlobalOptions(
+      new Command("logout").description("remove a profile's stored token (from the keyring and the credentials file)"),
+      GLOBAL_OPTIONS_HEADING,
+    ).action(async (_raw, cmd) => {
+      const ctx = setup.context(cmd);
+      const { runLogout } = await import("./run.js");
+      await runLogout({ given: globalOptionsOf(cmd, { defaults: false }) }, ctx);
+    });
+
+    auth.addCommand(login).addCommand(status).addCommand(logout);
+    // Run as shown by the help test, one after the other, with MSGSTAT_BASE_URL set and no token.
+    addHelpSections(auth, {
       heading: "Examples:",
       examples: [
-        { command: "msgstat auth login --base-url https://api.example.com/v2", comment: "asks for the token" },
-        { command: "msgstat auth login --profile staging --base-url https://staging.example.com --with-token < token.txt" },
+        { command: "msgstat auth status", comment: "each profile's URL and token source; exit 4 while the selected one has no token", exitCode: 4 },
+        { command: "msgstat auth status --profile default --token s3cret-token-1234", comment: "the token shown as ****1234" },
+        { command: "msgstat auth logout --profile default" },
       ],
-    },
-  );
-
-  const status = addGlobalOptions(
-    new Command("status").description("show each profile's base URL and where its token comes from (redacted); exit 4 when the selected profile lacks either"),
-    GLOBAL_OPTIONS_HEADING,
-  ).action(async (_raw, cmd) => {
-    const ctx = setup.context(cmd);
-    const { runStatus } = await import("./run.js");
-    await runStatus({ given: globalOptionsOf(cmd, { defaults: false }) }, ctx);
-  });
-
-  const logout = addGlobalOptions(
-    new Command("logout").description("remove a profile's stored token (from the keyring and the credentials file)"),
-    GLOBAL_OPTIONS_HEADING,
-  ).action(async (_raw, cmd) => {
-    const ctx = setup.context(cmd);
-    const { runLogout } = await import("./run.js");
-    await runLogout({ given: globalOptionsOf(cmd, { defaults: false }) }, ctx);
-  });
-
-  auth.addCommand(login).addCommand(status).addCommand(logout);
-  // Run as shown by the help test, one after the other, with MSGSTAT_BASE_URL set and no token.
-  addHelpSections(auth, {
-    heading: "Examples:",
-    examples: [
-      { command: "msgstat auth status", comment: "each profile's URL and token source; exit 4 while the selected one has no token", exitCode: 4 },
-      { command: "msgstat auth status --profile default --token s3cret-token-1234", comment: "the token shown as ****1234" },
-      { command: "msgstat auth logout --profile default" },
-    ],
-  });
-  return auth;
-}
+    });
+  },
+};

@@ -1,26 +1,28 @@
 // `msgstat completion bash|zsh|fish`: a completion script for the shell, written from the program.
-import { Argument, Command } from "@commander-js/extra-typings";
+import { Argument } from "@commander-js/extra-typings";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSetup } from "../shared/setup.js";
+import type { CommandSpec } from "../shared/setup.js";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 
-export function completionCommand(setup: CommandSetup) {
-  const command = new Command("completion")
-    .description("print a shell completion script: commands, options and their values")
-    .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
-    .action(async (shell, _options, cmd) => {
-      const ctx = setup.context(cmd);
-      const { completionScript } = await import("./scripts.js");
-      ctx.stdout.write(completionScript(cmd.parent ?? cmd, shell));
+export const completionCommand: CommandSpec = {
+  name: "completion",
+  description: "print a shell completion script: commands, options and their values",
+  define(command, setup) {
+    const completion = command
+      .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
+      .action(async (shell, _options, cmd) => {
+        const ctx = setup.context(cmd);
+        const { completionScript } = await import("./scripts.js");
+        ctx.stdout.write(completionScript(setup.wholeProgram(), shell));
+      });
+    addHelpSections(completion, {
+      heading: "Examples:",
+      examples: [
+        { command: "source <(msgstat completion bash)", comment: "bash: completion in this shell (the same line in ~/.bashrc keeps it)" },
+        { command: "msgstat completion zsh > _msgstat", comment: "zsh: then move _msgstat into a folder of your $fpath" },
+        { command: "msgstat completion fish > msgstat.fish", comment: "fish: then move msgstat.fish into ~/.config/fish/completions/" },
+      ],
     });
-  addHelpSections(command, {
-    heading: "Examples:",
-    examples: [
-      { command: "source <(msgstat completion bash)", comment: "bash: completion in this shell (the same line in ~/.bashrc keeps it)" },
-      { command: "msgstat completion zsh > _msgstat", comment: "zsh: then move _msgstat into a folder of your $fpath" },
-      { command: "msgstat completion fish > msgstat.fish", comment: "fish: then move msgstat.fish into ~/.config/fish/completions/" },
-    ],
-  });
-  return command;
-}
+  },
+};

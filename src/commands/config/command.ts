@@ -2,61 +2,63 @@
 import { Command } from "@commander-js/extra-typings";
 import { addProfileOption, GLOBAL_OPTIONS_HEADING, globalOptionsOf } from "../shared/global-options.js";
 import { addHelpSections, type HelpSection } from "../shared/help.js";
-import type { CommandSetup } from "../shared/setup.js";
+import type { CommandSpec } from "../shared/setup.js";
 
 const KEYS: HelpSection = {
   heading: "Keys:",
   text: "base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, and headers.<Name> (a header that is not a secret). Each gives way to its flag and its environment variable. The token is never kept in the config file: msgstat auth login stores it. token-command runs the program directly, without a shell; to use a shell, say so: sh -c '...'.",
 };
 
-export function configCommand(setup: CommandSetup) {
-  const config = new Command("config").description("read and change the settings of profiles in the config file (the token never: see msgstat auth)");
-  const given = (cmd: Parameters<typeof globalOptionsOf>[0]) => ({ given: globalOptionsOf(cmd, { defaults: false }) });
+export const configCommand: CommandSpec = {
+  name: "config",
+  description: "read and change the settings of profiles in the config file (the token never: see msgstat auth)",
+  define(config, setup) {
+    const given = (cmd: Parameters<typeof globalOptionsOf>[0]) => ({ given: globalOptionsOf(cmd, { defaults: false }) });
 
-  const list = addProfileOption(new Command("list").description("print the settings of a profile, key=value, as the config file holds them"), GLOBAL_OPTIONS_HEADING)
-    .action(async (_raw, cmd) => {
+    const list = addProfileOption(new Command("list").description("print the settings of a profile, key=value, as the config file holds them"), GLOBAL_OPTIONS_HEADING)
+      .action(async (_raw, cmd) => {
+        const ctx = setup.context(cmd);
+        const { runList } = await import("./run.js");
+        await runList(given(cmd), ctx);
+      });
+    const get = addProfileOption(new Command("get").description("print one setting of a profile").argument("<key>", "a key, or headers.<Name>"), GLOBAL_OPTIONS_HEADING)
+      .action(async (key, _raw, cmd) => {
+        const ctx = setup.context(cmd);
+        const { runGet } = await import("./run.js");
+        await runGet(key, given(cmd), ctx);
+      });
+    const set = addProfileOption(
+      new Command("set").description("set one setting of a profile (the profile is created if need be)").argument("<key>", "a key, or headers.<Name>").argument("<value>", "its value, checked as the flag's would be"),
+      GLOBAL_OPTIONS_HEADING,
+    ).action(async (key, value, _raw, cmd) => {
       const ctx = setup.context(cmd);
-      const { runList } = await import("./run.js");
-      await runList(given(cmd), ctx);
+      const { runSet } = await import("./run.js");
+      await runSet(key, value, given(cmd), ctx);
     });
-  const get = addProfileOption(new Command("get").description("print one setting of a profile").argument("<key>", "a key, or headers.<Name>"), GLOBAL_OPTIONS_HEADING)
-    .action(async (key, _raw, cmd) => {
+    const unset = addProfileOption(new Command("unset").description("remove one setting of a profile").argument("<key>", "a key, headers, or headers.<Name>"), GLOBAL_OPTIONS_HEADING)
+      .action(async (key, _raw, cmd) => {
+        const ctx = setup.context(cmd);
+        const { runUnset } = await import("./run.js");
+        await runUnset(key, given(cmd), ctx);
+      });
+    const profiles = new Command("profiles").description("print the names of the saved profiles, one a line").action(async (_raw, cmd) => {
       const ctx = setup.context(cmd);
-      const { runGet } = await import("./run.js");
-      await runGet(key, given(cmd), ctx);
+      const { runProfiles } = await import("./run.js");
+      await runProfiles(given(cmd), ctx);
     });
-  const set = addProfileOption(
-    new Command("set").description("set one setting of a profile (the profile is created if need be)").argument("<key>", "a key, or headers.<Name>").argument("<value>", "its value, checked as the flag's would be"),
-    GLOBAL_OPTIONS_HEADING,
-  ).action(async (key, value, _raw, cmd) => {
-    const ctx = setup.context(cmd);
-    const { runSet } = await import("./run.js");
-    await runSet(key, value, given(cmd), ctx);
-  });
-  const unset = addProfileOption(new Command("unset").description("remove one setting of a profile").argument("<key>", "a key, headers, or headers.<Name>"), GLOBAL_OPTIONS_HEADING)
-    .action(async (key, _raw, cmd) => {
-      const ctx = setup.context(cmd);
-      const { runUnset } = await import("./run.js");
-      await runUnset(key, given(cmd), ctx);
+    for (const command of [get, set, unset]) addHelpSections(command, KEYS);
+    config.addCommand(list).addCommand(get).addCommand(set).addCommand(unset).addCommand(profiles);
+    // Run as shown by the help test, one after the other.
+    addHelpSections(config, KEYS, {
+      heading: "Examples:",
+      examples: [
+        { command: "msgstat config set --profile staging base-url https://staging.example.com" },
+        { command: 'msgstat config set --profile staging token-command "pass show msgstat"' },
+        { command: "msgstat config set --profile staging headers.X-Team support" },
+        { command: "msgstat config list --profile staging" },
+        { command: "msgstat config profiles" },
+        { command: "msgstat config unset --profile staging headers" },
+      ],
     });
-  const profiles = new Command("profiles").description("print the names of the saved profiles, one a line").action(async (_raw, cmd) => {
-    const ctx = setup.context(cmd);
-    const { runProfiles } = await import("./run.js");
-    await runProfiles(given(cmd), ctx);
-  });
-  for (const command of [get, set, unset]) addHelpSections(command, KEYS);
-  config.addCommand(list).addCommand(get).addCommand(set).addCommand(unset).addCommand(profiles);
-  // Run as shown by the help test, one after the other.
-  addHelpSections(config, KEYS, {
-    heading: "Examples:",
-    examples: [
-      { command: "msgstat config set --profile staging base-url https://staging.example.com" },
-      { command: 'msgstat config set --profile staging token-command "pass show msgstat"' },
-      { command: "msgstat config set --profile staging headers.X-Team support" },
-      { command: "msgstat config list --profile staging" },
-      { command: "msgstat config profiles" },
-      { command: "msgstat config unset --profile staging headers" },
-    ],
-  });
-  return config;
-}
+  },
+};

@@ -1,15 +1,15 @@
 // `msgstat messages <campaignId>` and `msgstat batch <campaignId> <batchId>`.
-import { Command } from "@commander-js/extra-typings";
 import type { CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections, type HelpSection } from "../shared/help.js";
-import type { CommandSetup } from "../shared/setup.js";
+import type { CommandSetup, CommandSpec } from "../shared/setup.js";
 import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
 import { addListingOptions, type ListingFlags } from "./flags.js";
 
-// Built from the field catalogue itself, so the help can never list a field that --fields refuses.
-const FIELDS_HELP: HelpSection[] = [
+// Built from the field catalogue itself, so the help can never list a field that --fields refuses;
+// when a listing command is defined, not by every run of msgstat.
+const fieldsHelp = (): HelpSection[] => [
   { heading: "Fields (--fields):", text: `${fieldHelpText()} CSV default columns: ${DEFAULT_CSV_FIELDS.join(", ")}.` },
   { heading: "Derived fields:", items: Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => [name, describe]) },
 ];
@@ -27,39 +27,36 @@ async function run(setup: CommandSetup, listing: { campaignId: string; batchId?:
   } else await runListing(listing, options, ctx);
 }
 
-export function messagesCommand(setup: CommandSetup) {
-  const command = addGlobalOptions(addListingOptions(
-    new Command("messages")
-      .description("list a campaign's messages, newest first")
-      .argument("<campaignId>", "the campaign"),
-  ), GLOBAL_OPTIONS_HEADING)
-    .action((campaignId, raw, cmd) => run(setup, { campaignId }, raw, cmd));
-  addHelpSections(command, ...FIELDS_HELP, {
-    heading: "Examples:",
-    examples: [
-      { command: "msgstat messages cmp-spring-sale --search 11" },
-      { command: "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv" },
-      { command: "msgstat messages cmp-spring-sale --all --jsonl | jq -r .recipient" },
-      { command: "msgstat messages cmp-spring-sale --fields id,recipient,values.first_name,lastErrorCode" },
-    ],
-  });
-  return command;
-}
+export const messagesCommand: CommandSpec = {
+  name: "messages",
+  description: "list a campaign's messages, newest first",
+  define(command, setup) {
+    const messages = addGlobalOptions(addListingOptions(command.argument("<campaignId>", "the campaign")), GLOBAL_OPTIONS_HEADING)
+      .action((campaignId, raw, cmd) => run(setup, { campaignId }, raw, cmd));
+    addHelpSections(messages, ...fieldsHelp(), {
+      heading: "Examples:",
+      examples: [
+        { command: "msgstat messages cmp-spring-sale --search 11" },
+        { command: "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv" },
+        { command: "msgstat messages cmp-spring-sale --all --jsonl | jq -r .recipient" },
+        { command: "msgstat messages cmp-spring-sale --fields id,recipient,values.first_name,lastErrorCode" },
+      ],
+    });
+  },
+};
 
-export function batchCommand(setup: CommandSetup) {
-  const command = addGlobalOptions(addListingOptions(
-    new Command("batch")
-      .description("list the messages of one batch (uploaded file) of a campaign, newest first")
-      .argument("<campaignId>", "the campaign")
-      .argument("<batchId>", "the batch"),
-  ), GLOBAL_OPTIONS_HEADING)
-    .action((campaignId, batchId, raw, cmd) => run(setup, { campaignId, batchId }, raw, cmd));
-  addHelpSections(command, ...FIELDS_HELP, {
-    heading: "Examples:",
-    examples: [
-      { command: "msgstat batch cmp-spring-sale bat-spring-w1" },
-      { command: "msgstat batch cmp-spring-sale bat-spring-w1 --status failure --all -o batch-failures.csv" },
-    ],
-  });
-  return command;
-}
+export const batchCommand: CommandSpec = {
+  name: "batch",
+  description: "list the messages of one batch (uploaded file) of a campaign, newest first",
+  define(command, setup) {
+    const batch = addGlobalOptions(addListingOptions(command.argument("<campaignId>", "the campaign").argument("<batchId>", "the batch")), GLOBAL_OPTIONS_HEADING)
+      .action((campaignId, batchId, raw, cmd) => run(setup, { campaignId, batchId }, raw, cmd));
+    addHelpSections(batch, ...fieldsHelp(), {
+      heading: "Examples:",
+      examples: [
+        { command: "msgstat batch cmp-spring-sale bat-spring-w1" },
+        { command: "msgstat batch cmp-spring-sale bat-spring-w1 --status failure --all -o batch-failures.csv" },
+      ],
+    });
+  },
+};

@@ -1,31 +1,28 @@
 // `msgstat message <campaignId> <messageId>`: one message's whole story.
-import { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSetup } from "../shared/setup.js";
+import type { CommandSpec } from "../shared/setup.js";
 import { addMessageOptions } from "./flags.js";
 
-export function messageCommand(setup: CommandSetup) {
-  const command = addGlobalOptions(addMessageOptions(
-    new Command("message")
-      .description("show one message: status, recipient, batches, template, values, text and attempts")
-      .argument("<campaignId>", "the campaign")
-      .argument("<messageId>", "the message"),
-  ), GLOBAL_OPTIONS_HEADING).action(async (campaignId, messageId, raw, cmd) => {
-    const ctx = setup.context(cmd);
-    requireId("campaignId", campaignId);
-    requireId("messageId", messageId);
-    ctx.preloadClient();
-    const [{ parseMessageOptions }, { runMessage }] = await Promise.all([import("./options.js"), import("./run.js")]);
-    await runMessage({ campaignId, messageId, ...parseMessageOptions(raw) }, ctx);
-  });
-  addHelpSections(command, {
-    heading: "Examples:",
-    examples: [
-      { command: "msgstat message cmp-spring-sale msg-spring-0000042" },
-      { command: "msgstat message cmp-spring-sale msg-spring-0000042 --json | jq .attempts" },
-    ],
-  });
-  return command;
-}
+export const messageCommand: CommandSpec = {
+  name: "message",
+  description: "show one message: status, recipient, batches, template, values, text and attempts",
+  define(command, setup) {
+    const message = addGlobalOptions(addMessageOptions(command.argument("<campaignId>", "the campaign").argument("<messageId>", "the message")), GLOBAL_OPTIONS_HEADING).action(async (campaignId, messageId, raw, cmd) => {
+      const ctx = setup.context(cmd);
+      requireId("campaignId", campaignId);
+      requireId("messageId", messageId);
+      ctx.preloadClient();
+      const [{ parseMessageOptions }, { runMessage }] = await Promise.all([import("./options.js"), import("./run.js")]);
+      await runMessage({ campaignId, messageId, ...parseMessageOptions(raw) }, ctx);
+    });
+    addHelpSections(message, {
+      heading: "Examples:",
+      examples: [
+        { command: "msgstat message cmp-spring-sale msg-spring-0000042" },
+        { command: "msgstat message cmp-spring-sale msg-spring-0000042 --json | jq .attempts" },
+      ],
+    });
+  },
+};

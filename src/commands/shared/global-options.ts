@@ -5,7 +5,7 @@
 // global, so its own option is never shadowed.
 import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
 import type { CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
-import { RETRIES_RANGE, TIMEOUT_RANGE } from "../../config/keys.js";
+import { RETRIES_RANGE, TIMEOUT_RANGE } from "../../core/numbers.js";
 import { listOption, numberOption, wholeNumberOption, type NoOptions } from "./option-values.js";
 
 export const GLOBAL_OPTIONS_HEADING = "Global options:";

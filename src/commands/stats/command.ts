@@ -1,39 +1,37 @@
 // `msgstat stats <campaignId> [--batch <batchId>]`: a delivery report of a campaign or one batch of it.
-import { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSetup } from "../shared/setup.js";
+import type { CommandSpec } from "../shared/setup.js";
 import { addStatsOptions } from "./flags.js";
 
 const REPORT_HELP = "messages counted, their createdAt span and attempts; messages by latestStatus; the delivery rate (success over the messages in a final state: success or failure; created and any other status are not final yet); failures by the error of their latest failed attempt; attempts per message; each batch (campaign stats only); messages and failures per hour or day of --tz. --json gives the same figures as data (see docs/stats.md); --csv --by gives one of the tables.";
 
-export function statsCommand(setup: CommandSetup) {
-  const command = addGlobalOptions(addStatsOptions(
-    new Command("stats")
-      .description("a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time")
-      .argument("<campaignId>", "the campaign"),
-  ), GLOBAL_OPTIONS_HEADING)
-    .action(async (campaignId, raw, cmd) => {
-      const ctx = setup.context(cmd);
-      ctx.preloadClient();
-      const [{ parseStatsOptions }, { runStats }] = await Promise.all([import("./options.js"), import("./run.js")]);
-      requireId("campaignId", campaignId);
-      const options = parseStatsOptions(raw, ctx.now(), ctx.timeZone);
-      if (options.watch) {
-        const { runWatch } = await import("./watch.js");
-        await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
-      } else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
+export const statsCommand: CommandSpec = {
+  name: "stats",
+  description: "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time",
+  define(command, setup) {
+    const stats = addGlobalOptions(addStatsOptions(command.argument("<campaignId>", "the campaign")), GLOBAL_OPTIONS_HEADING)
+      .action(async (campaignId, raw, cmd) => {
+        const ctx = setup.context(cmd);
+        ctx.preloadClient();
+        const [{ parseStatsOptions }, { runStats }] = await Promise.all([import("./options.js"), import("./run.js")]);
+        requireId("campaignId", campaignId);
+        const options = parseStatsOptions(raw, ctx.now(), ctx.timeZone);
+        if (options.watch) {
+          const { runWatch } = await import("./watch.js");
+          await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
+        } else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
+      });
+    addHelpSections(stats, { heading: "The report:", text: REPORT_HELP }, {
+      heading: "Examples:",
+      examples: [
+        { command: "msgstat stats cmp-spring-sale" },
+        { command: "msgstat stats cmp-spring-sale --batch bat-spring-w1" },
+        { command: "msgstat stats cmp-spring-sale --since 7d --interval day" },
+        { command: "msgstat stats cmp-spring-sale --csv --by error > errors.csv" },
+        { command: "msgstat stats cmp-spring-sale --since 7d --max-failure-rate 5 --json", comment: "alert when more than 5 % of the final messages failed", exitCode: 5 },
+      ],
     });
-  addHelpSections(command, { heading: "The report:", text: REPORT_HELP }, {
-    heading: "Examples:",
-    examples: [
-      { command: "msgstat stats cmp-spring-sale" },
-      { command: "msgstat stats cmp-spring-sale --batch bat-spring-w1" },
-      { command: "msgstat stats cmp-spring-sale --since 7d --interval day" },
-      { command: "msgstat stats cmp-spring-sale --csv --by error > errors.csv" },
-      { command: "msgstat stats cmp-spring-sale --since 7d --max-failure-rate 5 --json", comment: "alert when more than 5 % of the final messages failed", exitCode: 5 },
-    ],
-  });
-  return command;
-}
+  },
+};
