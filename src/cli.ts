@@ -1,5 +1,5 @@
 // Assembles the program and is the one place where errors become exit codes and messages.
-// Commands are loaded only when run, and defined only when named, so that `msgstat --help` and
+// A command's code is loaded only when it is named on the command line, so that `msgstat --help` and
 // `--version` cost little more than commander.
 import { Command, CommanderError, type CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
 import type { ApiClient } from "./http/client.js";
@@ -8,14 +8,8 @@ import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./c
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
 import { sleep } from "./core/timer.js";
-import { batchCommand, messagesCommand } from "./commands/list/command.js";
-import { messageCommand } from "./commands/message/command.js";
-import { sandboxCommand } from "./commands/sandbox/command.js";
-import { authCommand } from "./commands/auth/command.js";
-import { configCommand } from "./commands/config/command.js";
-import { statsCommand } from "./commands/stats/command.js";
-import { completionCommand } from "./commands/completion/command.js";
-import type { CommandSetup, CommandSpec } from "./commands/shared/setup.js";
+import { COMMANDS, type CommandEntry } from "./commands/catalogue.js";
+import type { CommandDefinition, CommandSetup } from "./commands/shared/setup.js";
 import packageJson from "../package.json" with { type: "json" };
 
 // Program-wide help sections, laid out to the terminal's width by shared/help.ts.
@@ -65,8 +59,6 @@ const PROGRAM_HELP: HelpSection[] = [
   },
 ];
 
-const COMMANDS: readonly CommandSpec[] = [messagesCommand, batchCommand, messageCommand, statsCommand, sandboxCommand, authCommand, configCommand, completionCommand];
-
 interface RunState {
   client?: ApiClient;
   verbose: boolean;
@@ -75,16 +67,23 @@ interface RunState {
 }
 
 /** The whole command line: the program, its commands and their options (for tests and completion). */
-export function buildProgram(io: Io, argv: readonly string[] = []): AnyCommand {
-  return assemble(io, { verbose: false }, argv, () => true);
+export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<AnyCommand> {
+  return assemble(io, { verbose: false }, argv, await definitions(() => true));
+}
+
+/** The definitions of the commands `wanted` names, loaded. */
+async function definitions(wanted: (entry: CommandEntry) => boolean): Promise<Map<string, CommandDefinition>> {
+  const chosen = COMMANDS.filter(wanted);
+  return new Map(await Promise.all(chosen.map(async (entry) => [entry.name, await entry.load()] as const)));
 }
 
 /**
  * The program, with each command listed by name and description and defined in full (arguments,
- * options, action, help) when `wanted` says so, or when the whole program is asked for (completion).
- * A command that runs, or whose help is shown, is named in argv as it stands: main defines those.
+ * options, action, help) where `defined` has its definition, or once the whole program is asked for
+ * (completion). A command that runs, or whose help is shown, is named in argv as it stands: main
+ * loads the definitions of those.
  */
-function assemble(io: Io, state: RunState, argv: readonly string[], wanted: (name: string) => boolean) {
+function assemble(io: Io, state: RunState, argv: readonly string[], defined: ReadonlyMap<string, CommandDefinition>) {
   // Positional: the program's options come before a command's name; after it, the command's own
   // (which include the global ones where the command talks to the service).
   const program = addGlobalOptions(new Command("msgstat"))
@@ -107,26 +106,28 @@ function assemble(io: Io, state: RunState, argv: readonly string[], wanted: (nam
     configureHelp(command, () => io.columns);
     command.commands.forEach(settle);
   };
-  const pending = new Map<Command, CommandSpec>();
-  const define = (command: Command, spec: CommandSpec) => {
-    pending.delete(command);
-    spec.define(command, setup);
+  const pending = new Map<string, Command>();
+  const define = (name: string, definition: CommandDefinition) => {
+    const command = pending.get(name);
+    if (command === undefined) return;
+    pending.delete(name);
+    definition.define(command, setup);
     settle(command);
   };
   const setup: CommandSetup = {
     context: (command) => contextFor(command, io, state, argv),
-    wholeProgram: () => {
-      for (const [command, spec] of pending) define(command, spec);
+    wholeProgram: async () => {
+      for (const [name, definition] of await definitions((entry) => pending.has(entry.name))) define(name, definition);
       return program;
     },
   };
-  for (const spec of COMMANDS) {
-    const command = new Command(spec.name).description(spec.description);
+  for (const entry of COMMANDS) {
+    const command = new Command(entry.name).description(entry.description);
     program.addCommand(command);
-    pending.set(command, spec);
+    pending.set(entry.name, command);
   }
   settle(program);
-  for (const [command, spec] of pending) if (wanted(spec.name)) define(command, spec);
+  for (const [name, definition] of defined) define(name, definition);
   return program;
 }
 
@@ -166,7 +167,7 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
 /** Runs msgstat with these arguments (without node and the script) and returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const state: RunState = { verbose: argv.includes("-v") || argv.includes("--verbose") };
-  const program = assemble(io, state, argv, (name) => argv.includes(name));
+  const program = assemble(io, state, argv, await definitions((entry) => argv.includes(entry.name)));
   try {
     if (argv.length === 0) {
       program.outputHelp();

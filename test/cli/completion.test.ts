@@ -48,7 +48,7 @@ describe("bash", () => {
   });
 
   it("completes --tz with the time zones Intl knows, wherever the program has that option", async () => {
-    const program = buildProgram(io());
+    const program = await buildProgram(io());
     const hasTz = program.options.some((option) => option.long === "--tz");
     // --tz arrives with the time zone work; until then, a stand-in command shows the script completes it.
     if (!hasTz) program.command("zones").option("--tz <zone>", "time zone");
@@ -61,7 +61,7 @@ describe("bash", () => {
   });
 
   it("is written from the program: a new option and its choices complete without touching the script", async () => {
-    const program = buildProgram(io());
+    const program = await buildProgram(io());
     const messages = program.commands.find((command) => command.name() === "messages")!;
     messages.option("--brand-new <colour>", "a new option").addOption(new Option("--shade <shade>", "a new choice").choices(["light", "dark"]));
     const file = path.join(scratchFolder("msgstat-completion-"), "msgstat.bash");

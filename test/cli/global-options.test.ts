@@ -22,7 +22,7 @@ function io(signal = new AbortController().signal): Io & { firstLine: Promise<st
 
 /** The program with every action replaced, so parsing a command line runs nothing (its hooks still run: hence async). */
 async function parsedBy(argv: string[]): Promise<CommandUnknownOpts> {
-  const program = buildProgram(io());
+  const program = await buildProgram(io());
   let ran: CommandUnknownOpts | undefined;
   for (const command of program.commands) command.action((...args: unknown[]) => void (ran = args.at(-1) as CommandUnknownOpts));
   await program.parseAsync(argv, { from: "user" });
@@ -33,8 +33,10 @@ async function parsedBy(argv: string[]): Promise<CommandUnknownOpts> {
 /** Placeholder values for a command's required arguments. */
 const argumentsOf = (command: CommandUnknownOpts) => command.registeredArguments.filter((argument) => argument.required).map((_, i) => `arg-${i}`);
 
+const WHOLE_PROGRAM = await buildProgram(io());
+
 describe("a command's own option with a global's name", () => {
-  const program = buildProgram(io());
+  const program = WHOLE_PROGRAM;
   const globals = new Set(globalOptionNames());
   const collisions = program.commands.flatMap((command) =>
     command.options.filter((option) => !isGlobalOption(option) && globals.has(option.attributeName())).map((option) => [command.name(), option.long!, option] as const));
@@ -69,8 +71,8 @@ describe("global options before and after the command's name", () => {
     expect(globalOptionsOf(await parsedBy(["messages", "c", "--no-color", "-H", "A: 1", "-H", "B: 2"]))).toMatchObject({ color: false, header: ["A: 1", "B: 2"] });
   });
 
-  it("the sandbox takes none of them after its name", () => {
-    const sandbox = buildProgram(io()).commands.find((command) => command.name() === "sandbox")!;
+  it("the sandbox takes none of them after its name", async () => {
+    const sandbox = (await buildProgram(io())).commands.find((command) => command.name() === "sandbox")!;
     expect(sandbox.options.filter((option) => isGlobalOption(option))).toEqual([]);
   });
 });

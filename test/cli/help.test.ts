@@ -13,7 +13,7 @@ import { scratchFolder } from "../support/scratch.js";
 import { PassThrough } from "node:stream";
 
 const nullIo = () => ({ stdout: new PassThrough(), stderr: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, columns: 80, env: {}, now: () => 0, signal: new AbortController().signal });
-const SUBCOMMANDS = buildProgram(nullIo()).commands.filter((command) => command.name() !== "help");
+const SUBCOMMANDS = (await buildProgram(nullIo())).commands.filter((command) => command.name() !== "help");
 const COMMANDS: string[][] = [[], ...SUBCOMMANDS.map((command) => [command.name()])];
 const SERVICE_COMMANDS = SUBCOMMANDS.filter((command) => command.options.some(isGlobalOption)).map((command) => command.name());
 const OTHER_COMMANDS = SUBCOMMANDS.map((command) => command.name()).filter((name) => !SERVICE_COMMANDS.includes(name));

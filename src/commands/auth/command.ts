@@ -2,11 +2,9 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING, globalOptionsOf } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSpec } from "../shared/setup.js";
+import type { CommandDefinition } from "../shared/setup.js";
 
-export const authCommand: CommandSpec = {
-  name: "auth",
-  description: "store, show and remove the token of a profile (OS keyring, else a private file)",
+export const authCommand: CommandDefinition = {
   define(auth, setup) {
     const login = addGlobalOptions(
       new Command("login")

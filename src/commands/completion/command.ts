@@ -1,20 +1,18 @@
 // `msgstat completion bash|zsh|fish`: a completion script for the shell, written from the program.
 import { Argument } from "@commander-js/extra-typings";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSpec } from "../shared/setup.js";
+import type { CommandDefinition } from "../shared/setup.js";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 
-export const completionCommand: CommandSpec = {
-  name: "completion",
-  description: "print a shell completion script: commands, options and their values",
+export const completionCommand: CommandDefinition = {
   define(command, setup) {
     const completion = command
       .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
       .action(async (shell, _options, cmd) => {
         const ctx = setup.context(cmd);
         const { completionScript } = await import("./scripts.js");
-        ctx.stdout.write(completionScript(setup.wholeProgram(), shell));
+        ctx.stdout.write(completionScript(await setup.wholeProgram(), shell));
       });
     addHelpSections(completion, {
       heading: "Examples:",

@@ -2,16 +2,14 @@
 import { Command } from "@commander-js/extra-typings";
 import { addProfileOption, GLOBAL_OPTIONS_HEADING, globalOptionsOf } from "../shared/global-options.js";
 import { addHelpSections, type HelpSection } from "../shared/help.js";
-import type { CommandSpec } from "../shared/setup.js";
+import type { CommandDefinition } from "../shared/setup.js";
 
 const KEYS: HelpSection = {
   heading: "Keys:",
   text: "base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, and headers.<Name> (a header that is not a secret). Each gives way to its flag and its environment variable. The token is never kept in the config file: msgstat auth login stores it. token-command runs the program directly, without a shell; to use a shell, say so: sh -c '...'.",
 };
 
-export const configCommand: CommandSpec = {
-  name: "config",
-  description: "read and change the settings of profiles in the config file (the token never: see msgstat auth)",
+export const configCommand: CommandDefinition = {
   define(config, setup) {
     const given = (cmd: Parameters<typeof globalOptionsOf>[0]) => ({ given: globalOptionsOf(cmd, { defaults: false }) });
 

@@ -3,7 +3,7 @@ import type { CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typin
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections, type HelpSection } from "../shared/help.js";
-import type { CommandSetup, CommandSpec } from "../shared/setup.js";
+import type { CommandDefinition, CommandSetup } from "../shared/setup.js";
 import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
 import { addListingOptions, type ListingFlags } from "./flags.js";
 
@@ -27,9 +27,7 @@ async function run(setup: CommandSetup, listing: { campaignId: string; batchId?:
   } else await runListing(listing, options, ctx);
 }
 
-export const messagesCommand: CommandSpec = {
-  name: "messages",
-  description: "list a campaign's messages, newest first",
+export const messagesCommand: CommandDefinition = {
   define(command, setup) {
     const messages = addGlobalOptions(addListingOptions(command.argument("<campaignId>", "the campaign")), GLOBAL_OPTIONS_HEADING)
       .action((campaignId, raw, cmd) => run(setup, { campaignId }, raw, cmd));
@@ -45,9 +43,7 @@ export const messagesCommand: CommandSpec = {
   },
 };
 
-export const batchCommand: CommandSpec = {
-  name: "batch",
-  description: "list the messages of one batch (uploaded file) of a campaign, newest first",
+export const batchCommand: CommandDefinition = {
   define(command, setup) {
     const batch = addGlobalOptions(addListingOptions(command.argument("<campaignId>", "the campaign").argument("<batchId>", "the batch")), GLOBAL_OPTIONS_HEADING)
       .action((campaignId, batchId, raw, cmd) => run(setup, { campaignId, batchId }, raw, cmd));

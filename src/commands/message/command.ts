@@ -2,12 +2,10 @@
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSpec } from "../shared/setup.js";
+import type { CommandDefinition } from "../shared/setup.js";
 import { addMessageOptions } from "./flags.js";
 
-export const messageCommand: CommandSpec = {
-  name: "message",
-  description: "show one message: status, recipient, batches, template, values, text and attempts",
+export const messageCommand: CommandDefinition = {
   define(command, setup) {
     const message = addGlobalOptions(addMessageOptions(command.argument("<campaignId>", "the campaign").argument("<messageId>", "the message")), GLOBAL_OPTIONS_HEADING).action(async (campaignId, messageId, raw, cmd) => {
       const ctx = setup.context(cmd);

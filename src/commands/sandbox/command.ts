@@ -2,12 +2,10 @@
 import { UsageError } from "../../core/errors.js";
 import { globalOptionsOf } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSpec } from "../shared/setup.js";
+import type { CommandDefinition } from "../shared/setup.js";
 import { addSandboxOptions, SANDBOX_PORT } from "./flags.js";
 
-export const sandboxCommand: CommandSpec = {
-  name: "sandbox",
-  description: "run a local delivery-status service with generated campaigns (prints its URL, then the ids it serves)",
+export const sandboxCommand: CommandDefinition = {
   define(command, setup) {
     const sandbox = addSandboxOptions(command).action(async (raw, cmd) => {
       // `msgstat --token x sandbox` reads as a sandbox that requires x, yet that --token is the global

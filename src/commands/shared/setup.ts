@@ -5,16 +5,13 @@ import type { Context } from "../context.js";
 export interface CommandSetup {
   context(command: CommandUnknownOpts): Context;
   /** The program with every command defined in full, as completion describes it. */
-  wholeProgram(): CommandUnknownOpts;
+  wholeProgram(): Promise<CommandUnknownOpts>;
 }
 
 /**
- * A command as the program's help lists it (name and description), and the rest of it: arguments,
- * options, action and help sections, defined on that command only when it is the one that runs
- * (cli.ts), since defining every command's options was a tenth of `msgstat --help` (docs/bench.md).
+ * What a command is besides the name and description the program lists it by (commands/catalogue.ts):
+ * its arguments, options, action and help sections, defined on that command when it is named.
  */
-export interface CommandSpec {
-  readonly name: string;
-  readonly description: string;
+export interface CommandDefinition {
   define(command: Command, setup: CommandSetup): void;
 }

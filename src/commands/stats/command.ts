@@ -2,14 +2,12 @@
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandSpec } from "../shared/setup.js";
+import type { CommandDefinition } from "../shared/setup.js";
 import { addStatsOptions } from "./flags.js";
 
 const REPORT_HELP = "messages counted, their createdAt span and attempts; messages by latestStatus; the delivery rate (success over the messages in a final state: success or failure; created and any other status are not final yet); failures by the error of their latest failed attempt; attempts per message; each batch (campaign stats only); messages and failures per hour or day of --tz. --json gives the same figures as data (see docs/stats.md); --csv --by gives one of the tables.";
 
-export const statsCommand: CommandSpec = {
-  name: "stats",
-  description: "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time",
+export const statsCommand: CommandDefinition = {
   define(command, setup) {
     const stats = addGlobalOptions(addStatsOptions(command.argument("<campaignId>", "the campaign")), GLOBAL_OPTIONS_HEADING)
       .action(async (campaignId, raw, cmd) => {
