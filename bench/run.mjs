@@ -18,6 +18,9 @@
 //   BENCH_TTFR_SIZE=5000        campaign size of the first-row rows (--quick: 2000)
 //   BENCH_TTFR_LATENCY_MS=500   the sandbox's --latency for the first-row rows (--quick: 200)
 //   BENCH_OUT=bench/results     where latest.json and latest.md go
+//   BENCH_BASELINE=<checkout>   another checkout of msgstat, built (its bin/msgstat.js and dist/):
+//                               each export and start-up row runs with it too, interleaved with
+//                               this build's, against the same sandbox (a before-and-after in one run)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
@@ -71,7 +74,17 @@ function readConfig() {
     replaySize: int("BENCH_REPLAY_SIZE", quick ? 2000 : 100_000),
     ttfr: { size: int("BENCH_TTFR_SIZE", quick ? 2000 : 5000), latencyMs: int("BENCH_TTFR_LATENCY_MS", quick ? 200 : 500, 0) },
     outDir: path.resolve(process.env.BENCH_OUT || path.join(root, "bench", "results")),
+    baseline: baselineOf(process.env.BENCH_BASELINE),
   };
+}
+
+/** BENCH_BASELINE's checkout, as the bin a user would run there; undefined when not set. */
+function baselineOf(text) {
+  if (text === undefined || text === "") return undefined;
+  const dir = path.resolve(text);
+  const bin = path.join(dir, "bin", "msgstat.js");
+  if (!existsSync(bin) || !existsSync(path.join(dir, "dist", "cli.js"))) throw new Error(`BENCH_BASELINE: ${dir} has no built msgstat (bin/msgstat.js and dist/cli.js; run npm ci and npm run build there)`);
+  return { dir, bin };
 }
 
 function repeatFor(size) {
@@ -94,7 +107,7 @@ function record(id, meta, result, extra = {}) {
   Object.assign(entry.extra, extra);
 }
 
-const msgstat = (server, args) => measure(process.execPath, [BIN, ...args], { env: { MSGSTAT_BASE_URL: server.url } });
+const msgstat = (server, args, bin = BIN) => measure(process.execPath, [bin, ...args], { env: { MSGSTAT_BASE_URL: server.url } });
 
 /** A floor of bench/floor.mjs against `server` (the sandbox or the replay server), with its counts. */
 async function floor(server, mode, maxPages) {
@@ -106,10 +119,10 @@ async function floor(server, mode, maxPages) {
   return { result, counts };
 }
 
-async function exportRun(server, format) {
+async function exportRun(server, format, bin = BIN) {
   const args = format === "stats" ? ["stats", server.campaign, "--json"] : ["messages", server.campaign, "--all"];
   if (format !== "table" && format !== "stats") args.push(`--${format}`);
-  const result = await msgstat(server, args);
+  const result = await msgstat(server, args, bin);
   // JSONL has exactly one line per message; CSV and the table may hold newlines inside a message's text.
   if (format === "jsonl" && result.lines !== server.size) throw new Error(`--jsonl wrote ${result.lines} lines for ${server.size} messages`);
   if (result.bytes === 0) throw new Error(`--${format} wrote nothing`);
@@ -140,8 +153,13 @@ async function exportRows(size) {
         record(`floor-${mode}${at}`, { ...meta, group: "floor", mode }, result, { pages: counts.pages, bytes: counts.bytes, tailCursorMisses: counts.tailCursorMisses });
       }
       for (const format of FORMATS) {
+        // With a baseline, the two builds take turns at going first, so that neither always meets a
+        // sandbox that has just served the other.
+        const baselineFirst = config.baseline !== undefined && rep % 2 === 1;
+        if (baselineFirst) await baselineExport(sandbox, format, meta, at);
         const result = await exportRun(sandbox, format);
         record(`export-${format}${at}`, { ...meta, group: "export", format }, result, { outputBytes: result.bytes });
+        if (config.baseline !== undefined && !baselineFirst) await baselineExport(sandbox, format, meta, at);
       }
       if (peer.available && rep < config.peerRepeat) {
         const result = await measure("bash", [PEER, sandbox.url, sandbox.campaign]);
@@ -152,6 +170,11 @@ async function exportRows(size) {
   } finally {
     await sandbox.stop();
   }
+}
+
+async function baselineExport(sandbox, format, meta, at) {
+  const result = await exportRun(sandbox, format, config.baseline.bin);
+  record(`baseline-export-${format}${at}`, { ...meta, group: "baseline", format }, result, { outputBytes: result.bytes });
 }
 
 /**
@@ -305,13 +328,18 @@ async function startupRows() {
       { id: "startup-help", label: "msgstat --help", command: process.execPath, args: [BIN, "--help"] },
       { id: "startup-message-json", label: "msgstat message <c> <m> --json", command: process.execPath, args: [BIN, "message", sandbox.campaign, sandbox.messageId, "--json"] },
     ];
+    if (config.baseline !== undefined) {
+      for (const { id, label, args } of cases.filter((c) => c.id !== "startup-node")) {
+        cases.push({ id: `baseline-${id}`, label: `${label}, baseline build`, command: process.execPath, args: [config.baseline.bin, ...args.slice(1)], group: "baseline-startup" });
+      }
+    }
     for (const { command, args } of cases) await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
     for (let rep = 0; rep < config.startupRepeat; rep++) {
       if (rep % 10 === 0) progress(`start-up, run ${rep + 1} of ${config.startupRepeat}`);
       // Interleaved, and spawned directly (no time wrapper): the cases share whatever the machine is doing.
-      for (const { id, label, command, args } of cases) {
+      for (const { id, label, command, args, group = "startup" } of cases) {
         const result = await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
-        record(id, { section: "startup", group: "startup", label }, result);
+        record(id, { section: "startup", group, label }, result);
       }
     }
   } finally {
@@ -339,10 +367,12 @@ const sizeLabel = (size) => (size >= 1_000_000 && size % 1_000_000 === 0 ? `${si
 function labelOf(entry) {
   const at = entry.size !== undefined ? ` ${sizeLabel(entry.size)}` : "";
   const link = entry.section === "link" ? `, link ${entry.bandwidth} ${entry.latencyMs} ms` : "";
+  const exportLabel = () => (entry.format === "stats" ? `stats --json${at}` : `export --${entry.format}${entry.format === "table" ? " (piped)" : ""}${at}`);
   switch (entry.group) {
     case "export":
-      if (entry.format === "stats") return `stats --json${at}`;
-      return `export --${entry.format}${entry.format === "table" ? " (piped)" : ""}${at}`;
+      return exportLabel();
+    case "baseline":
+      return `${exportLabel()}, baseline build`;
     case "floor":
       return FLOOR_LABELS[entry.mode] + at;
     case "peer":
@@ -478,8 +508,15 @@ function comparisons(row, byId, targets) {
     const target = targets.find((t) => t.row === row.id && t.text === text);
     return target ? ` (${target.kind === "max" ? "≤" : "≥"} ${target.limit} ${target.met ? "✓" : "✗"})` : "";
   };
-  if (row.group === "export" || row.group === "floor") {
+  const baselineRow = byId.get(`baseline-${row.id}`);
+  const againstBaseline = () => {
+    if (baselineRow) parts.push(`${ratio(row.wallMsMedian / baselineRow.wallMsMedian)} the baseline build's wall`);
+  };
+  if (row.group === "baseline") {
+    if (floorRow) parts.push(`${ratio(row.wallMsMedian / floorRow.wallMsMedian)} parse floor`);
+  } else if (row.group === "export" || row.group === "floor") {
     if (floorRow && row.id !== floorRow.id) parts.push(`${ratio(row.wallMsMedian / floorRow.wallMsMedian)} parse floor${mark("wall ÷ parse floor (b)")}`);
+    againstBaseline();
     if (peerRow && row.group === "export") parts.push(`curl+jq ${ratio(peerRow.wallMsMedian / row.wallMsMedian)} slower${mark("curl+jq (c) ÷ wall")}`);
     const rssTarget = targets.find((t) => t.row === row.id && t.text.startsWith("peak RSS ÷"));
     if (rssTarget) parts.push(`RSS ${ratio(rssTarget.value)} ${rssTarget.text.slice("peak RSS ÷ ".length)}${mark(rssTarget.text)}`);
@@ -510,16 +547,17 @@ function comparisons(row, byId, targets) {
   } else if (row.group === "ttfr") {
     const firstPage = byId.get("ttfr-first-page");
     if (firstPage) parts.push(`first page + ${Math.round(row.wallMsMedian - firstPage.wallMsMedian)} ms${mark("first row − first page, ms")}`);
-  } else if (row.group === "startup" && row.id !== "startup-node") {
+  } else if ((row.group === "startup" || row.group === "baseline-startup") && row.id !== "startup-node") {
     const node = byId.get("startup-node");
     if (node) parts.push(`${ratio(row.wallMsMedian / node.wallMsMedian)} node -e 0${mark("wall ÷ node -e 0")}`);
+    againstBaseline();
   }
   return parts.join("; ");
 }
 
 /** Sections in the order of the table; within one, rows in the order of GROUPS and then of their own kind. */
-const GROUPS = ["floor", "sandbox", "peer", "export", "latency-floor", "latency", "link-floor", "link-peer", "link", "replay-floor", "replay", "ttfr-floor", "ttfr", "startup"];
-const INNER = [...["raw", "parse", "parse-prefetch"], ...FORMATS, ...FIRST_ROW_CASES.map(firstRowId), "startup-node", "startup-version", "startup-help", "startup-message-json"];
+const GROUPS = ["floor", "sandbox", "peer", "export", "baseline", "latency-floor", "latency", "link-floor", "link-peer", "link", "replay-floor", "replay", "ttfr-floor", "ttfr", "startup", "baseline-startup"];
+const INNER = [...["raw", "parse", "parse-prefetch"], ...FORMATS, ...FIRST_ROW_CASES.map(firstRowId), "startup-node", "startup-version", "startup-help", "startup-message-json", "baseline-startup-version", "baseline-startup-help", "baseline-startup-message-json"];
 
 function orderRows(rows) {
   const order = (row) => {
@@ -576,6 +614,10 @@ async function main() {
   const loadBefore = os.loadavg();
   const began = performance.now();
   if (!peer.available) notes.push(peer.note);
+  if (config.baseline !== undefined) {
+    const commit = spawnSync("git", ["-C", config.baseline.dir, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).stdout?.trim();
+    notes.push(`Baseline build (BENCH_BASELINE): ${config.baseline.dir}${commit ? `, at ${commit}` : ""}; its rows run interleaved with this build's, against the same sandbox`);
+  }
   const runs = config.sections;
   if (runs.has("export") && peer.available && config.sizes.some((size) => config.peerRepeat < repeatFor(size))) {
     notes.push(`curl+jq is run ${config.peerRepeat} time(s) per size (BENCH_PEER_REPEAT); the Runs column gives every row's count`);

@@ -125,4 +125,44 @@ describe("npm run bench --quick", () => {
       expect(stdout).toContain(id);
     }
   }, 180_000);
+
+  it("with BENCH_BASELINE, runs each export and start-up row with that build too and compares them", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "msgstat-bench-test-"));
+    try {
+      const size = 2000;
+      // This checkout as its own baseline: the rows and their comparison are what is tested, not a speed.
+      const stdout = await bench({ BENCH_OUT: dir, BENCH_ROWS: "export,startup", BENCH_SIZES: String(size), BENCH_REPEAT: "2", BENCH_PEER_REPEAT: "1", BENCH_STARTUP_REPEAT: "2", BENCH_BASELINE: root });
+      const results = JSON.parse(await readFile(path.join(dir, "latest.json"), "utf8")) as Results;
+      const byId = new Map(results.rows.map((row) => [row.id, row]));
+      for (const id of [...["csv", "jsonl", "json", "table", "stats"].map((format) => `export-${format}@${size}`), "startup-version", "startup-help", "startup-message-json"]) {
+        const baseline = byId.get(`baseline-${id}`);
+        expect(baseline, `baseline-${id}`).toBeDefined();
+        expect(baseline!.runs).toBe(byId.get(id)!.runs);
+        for (const wall of baseline!.wallMs) expect(wall).toBeGreaterThan(0);
+      }
+      expect(stdout).toContain("export --csv 2k, baseline build");
+      expect(stdout).toContain("msgstat --help, baseline build");
+      expect(stdout).toMatch(/export --csv 2k .*\d\.\d\d× the baseline build's wall/);
+      expect(results.notes.some((note) => note.startsWith(`Baseline build (BENCH_BASELINE): ${root.replace(/\/$/, "")}`))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it("refuses a BENCH_BASELINE that holds no built msgstat", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "msgstat-bench-test-"));
+    try {
+      const failure = await bench({ BENCH_OUT: dir, BENCH_ROWS: "startup", BENCH_BASELINE: dir }).then(() => "ran", (error: Error) => error.message);
+      expect(failure).toContain(`BENCH_BASELINE: ${dir} has no built msgstat`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
+
+/** bench/run.mjs --quick with these variables, its stdout when it succeeds. */
+function bench(variables: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(root, "bench", "run.mjs"), "--quick"], { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...variables }, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)));
+  });
+}
