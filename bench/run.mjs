@@ -101,9 +101,10 @@ function detectPeer() {
 
 function record(id, meta, result, extra = {}) {
   let entry = samples.get(id);
-  if (!entry) samples.set(id, (entry = { id, ...meta, wallMs: [], peakRssKB: [], extra: {} }));
+  if (!entry) samples.set(id, (entry = { id, ...meta, wallMs: [], peakRssKB: [], cpuMs: [], extra: {} }));
   entry.wallMs.push(round(result.wallMs, 2));
   if (result.peakRssKB !== null && result.peakRssKB !== undefined) entry.peakRssKB.push(result.peakRssKB);
+  if (result.cpuMs !== null && result.cpuMs !== undefined) entry.cpuMs.push(round(result.cpuMs, 0));
   Object.assign(entry.extra, extra);
 }
 
@@ -407,6 +408,7 @@ function summarise() {
   for (const entry of samples.values()) {
     const wall = median(entry.wallMs);
     const rss = median(entry.peakRssKB);
+    const cpu = median(entry.cpuMs ?? []);
     rows.push({
       id: entry.id,
       label: labelOf(entry),
@@ -426,6 +428,9 @@ function summarise() {
       messagesPerSecond: entry.size ? Math.round(entry.size / (wall / 1000)) : null,
       peakRssKB: entry.peakRssKB,
       peakRssMBMedian: rss === null ? null : round(rss / MB, 1),
+      // User and system CPU time of the process (GNU time), where the wall also holds waiting for the server.
+      cpuMs: entry.cpuMs ?? [],
+      cpuMsMedian: cpu,
       ...entry.extra,
     });
   }
@@ -510,7 +515,9 @@ function comparisons(row, byId, targets) {
   };
   const baselineRow = byId.get(`baseline-${row.id}`);
   const againstBaseline = () => {
-    if (baselineRow) parts.push(`${ratio(row.wallMsMedian / baselineRow.wallMsMedian)} the baseline build's wall`);
+    if (!baselineRow) return;
+    const cpu = row.cpuMsMedian && baselineRow.cpuMsMedian ? `, ${ratio(row.cpuMsMedian / baselineRow.cpuMsMedian)} its CPU time` : "";
+    parts.push(`${ratio(row.wallMsMedian / baselineRow.wallMsMedian)} the baseline build's wall${cpu}`);
   };
   if (row.group === "baseline") {
     if (floorRow) parts.push(`${ratio(row.wallMsMedian / floorRow.wallMsMedian)} parse floor`);

@@ -34,7 +34,10 @@ export function processes({ scratch, childEnv }) {
     return { kind: "probe", describe: "VmHWM of /proc/self/status read at exit by a preloaded module (node --import bench/lib/peak-rss.mjs); GNU time was not found" };
   }
 
-  /** Runs one process to its end: wall time from spawn to exit, peak RSS, and what it wrote to stdout. */
+  /**
+   * Runs one process to its end: wall time from spawn to exit, peak RSS, the CPU time it used (user and
+   * system, with GNU time only), and what it wrote to stdout.
+   */
   function measure(command, args, { env = {}, rss = true, capture = false, timeoutMs = 20 * 60_000 } = {}) {
     let file = command;
     let argv = args;
@@ -44,7 +47,7 @@ export function processes({ scratch, childEnv }) {
       rssFile = path.join(scratch, `rss-${++runCount}`);
       if (rssMethod.kind === "time") {
         file = GNU_TIME;
-        argv = ["-f", "%M", "-o", rssFile, command, ...args];
+        argv = ["-f", "%M %U %S", "-o", rssFile, command, ...args];
       } else if (command === process.execPath) {
         argv = ["--import", pathToFileURL(PROBE).href, ...args];
         extraEnv.BENCH_PEAK_RSS_FILE = rssFile;
@@ -80,11 +83,16 @@ export function processes({ scratch, childEnv }) {
           return;
         }
         let peakRssKB = null;
+        let cpuMs = null;
         if (rssFile && existsSync(rssFile)) {
-          const value = Number.parseInt(readFileSync(rssFile, "utf8").trim().split("\n").pop(), 10);
+          // GNU time's line: "%M %U %S"; the probe's: the peak alone.
+          const [rssText, user, system] = readFileSync(rssFile, "utf8").trim().split("\n").pop().trim().split(/\s+/);
+          const value = Number.parseInt(rssText, 10);
           peakRssKB = Number.isFinite(value) ? value : null;
+          const cpu = (Number(user) + Number(system)) * 1000;
+          cpuMs = user !== undefined && Number.isFinite(cpu) ? cpu : null;
         }
-        resolve({ wallMs, peakRssKB, bytes, lines, stdout: capture ? Buffer.concat(kept).toString("utf8") : undefined, stderr });
+        resolve({ wallMs, peakRssKB, cpuMs, bytes, lines, stdout: capture ? Buffer.concat(kept).toString("utf8") : undefined, stderr });
       });
     });
   }

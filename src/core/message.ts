@@ -188,7 +188,12 @@ export function fits(shape: Shape, value: unknown): boolean {
 
 /** A value's own property (never one inherited from Object.prototype, such as `constructor`). */
 export function ownValue(value: unknown, key: string): unknown {
-  return isPlainObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  if (!isPlainObject(value)) return undefined;
+  const found = value[key];
+  // JSON never holds a function: an inherited property is one (toString, constructor, ...) or is
+  // __proto__'s object, and only those need the own-property check, the slower part of a read.
+  if (found === undefined || (typeof found !== "function" && key !== "__proto__")) return found;
+  return Object.hasOwn(value, key) ? found : undefined;
 }
 
 /**

@@ -17,6 +17,8 @@ interface Row {
   wallMsMedian: number;
   messagesPerSecond: number | null;
   peakRssMBMedian: number | null;
+  cpuMs: number[];
+  cpuMsMedian: number | null;
   size?: number;
   pages?: number;
   bytes?: number;
@@ -26,6 +28,7 @@ interface Row {
 
 interface Results {
   machine: { cpus: number; node: string };
+  rssMethod: string;
   rows: Row[];
   targets: Array<{ row: string; text: string; value: number; limit: number; met: boolean }>;
   notes: string[];
@@ -96,6 +99,13 @@ describe("npm run bench --quick", () => {
         expect(row.peakRssMBMedian, row.id).toBeGreaterThan(0);
       }
     }
+    // With GNU time, every export's CPU time (user and system) is there too.
+    if (results.rssMethod.startsWith("GNU time")) {
+      for (const row of results.rows.filter((r) => r.group === "export")) {
+        expect(row.cpuMs.length, row.id).toBe(row.runs);
+        expect(row.cpuMsMedian, row.id).toBeGreaterThan(0);
+      }
+    }
     const latency = results.rows.find((row) => row.id === `latency-export-csv@${size}`)!;
     expect(latency.pages).toBe(Math.ceil(size / 1000));
     // The link's floor asked for compression and got it: fewer bytes on the wire than of JSON.
@@ -142,7 +152,7 @@ describe("npm run bench --quick", () => {
       }
       expect(stdout).toContain("export --csv 2k, baseline build");
       expect(stdout).toContain("msgstat --help, baseline build");
-      expect(stdout).toMatch(/export --csv 2k .*\d\.\d\d× the baseline build's wall/);
+      expect(stdout).toMatch(results.rssMethod.startsWith("GNU time") ? /export --csv 2k .*\d\.\d\d× the baseline build's wall, \d\.\d\d× its CPU time/ : /export --csv 2k .*\d\.\d\d× the baseline build's wall/);
       expect(results.notes.some((note) => note.startsWith(`Baseline build (BENCH_BASELINE): ${root.replace(/\/$/, "")}`))).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });

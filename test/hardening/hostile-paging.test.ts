@@ -69,6 +69,29 @@ describe("the same ids again on every page, with fresh cursors", () => {
   });
 });
 
+describe("the window of pages a repeat is looked for in", () => {
+  it("an id from one of the last 3 pages, or twice in one page, is left out; one from 4 pages back is printed again", async () => {
+    const m = (id: string, hour: number) => messageAt(id, NOW, hour);
+    const pages = [
+      [m("p1", 1)],
+      [m("p2", 2), m("p2", 2)],
+      [m("p3", 3)],
+      [m("p4", 4)],
+      // p1 was last seen 4 pages back: outside the window. p2 was 3 pages back: inside.
+      [m("p1", 5), m("p2", 6), m("p5", 7)],
+      // p1 came again on the page before: inside the window once more.
+      [m("p1", 8)],
+    ];
+    const server = await startPageServer(chainedPages(pages));
+    const result = await run(server.url, ["messages", "cmp", "--all", "--jsonl"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: jsonlText([m("p1", 1), m("p2", 2), m("p3", 3), m("p4", 4), m("p1", 5), m("p5", 7)]),
+      stderr: "warning: the service sent 3 messages again (an id already seen in the last 3 pages); the repeats were left out\n",
+    });
+  });
+});
+
 describe("empty pages that say more follow, with a fresh cursor", () => {
   const first = [messageAt("m0", NOW, 1), messageAt("m1", NOW, 2)];
   const last = [messageAt("m2", NOW, 3), messageAt("m3", NOW, 4)];
