@@ -52,10 +52,7 @@ export class PageReader {
   pagesRead = 0;
   duplicatesDropped = 0;
   private readonly usedCursors = new Set<string>();
-  /** Each id of the window (the page being read and the ones before it), with the number of the last page it came in. */
-  private readonly lastPageOf = new Map<string, number>();
-  /** The ids of the window's pages, oldest first, to forget each page's as it leaves the window. */
-  private readonly windowIds: string[][] = [];
+  private readonly recentIds: Set<string>[] = [];
   private emptyInARow = 0;
 
   constructor(
@@ -79,7 +76,7 @@ export class PageReader {
         pending = this.request(next, this.nextPageSize(remainingBefore - page.size));
         pending.catch(() => undefined); // surfaced when awaited; avoids an unhandled rejection if the consumer stops first
       }
-      const ids: string[] = [];
+      const ids = new Set<string>();
       for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids), page: part };
       this.rememberIds(ids);
       // The consumer asked for more: the page just yielded is complete.
@@ -153,20 +150,14 @@ export class PageReader {
     throw new PagingError(new ServiceError(`${what}; stopping instead of looping`), this.resumeCursor, this.plan.direction);
   }
 
-  /** The messages not seen in this page so far (`ids`, this page's) nor in the last few pages. */
-  private dropRepeats(messages: CheckedMessage[], ids: string[]): CheckedMessage[] {
-    // One lookup a message: a Set per page of the window cost up to four (~30 ms per 100k messages).
-    const page = this.pagesRead;
+  /** The messages not seen in this page so far (`ids`) nor in the last few pages. */
+  private dropRepeats(messages: CheckedMessage[], ids: Set<string>): CheckedMessage[] {
     let kept = messages;
     for (let i = 0; i < messages.length; i++) {
       const id = messages[i]!.id;
-      const last = this.lastPageOf.get(id);
-      const repeated = last !== undefined && last >= page - DEDUPE_WINDOW_PAGES;
+      const repeated = ids.has(id) || this.seenRecently(id);
       // Held whether kept or dropped: an id the server keeps sending stays known as long as it does.
-      if (last !== page) {
-        this.lastPageOf.set(id, page);
-        ids.push(id);
-      }
+      ids.add(id);
       if (repeated) {
         if (kept === messages) kept = messages.slice(0, i);
         this.duplicatesDropped++;
@@ -177,13 +168,14 @@ export class PageReader {
     return kept;
   }
 
-  /** Keeps this page's ids for the next DEDUPE_WINDOW_PAGES pages; forgets those of the page that leaves the window. */
-  private rememberIds(ids: string[]): void {
-    this.windowIds.push(ids);
-    if (this.windowIds.length <= DEDUPE_WINDOW_PAGES) return;
-    const leaving = this.pagesRead - DEDUPE_WINDOW_PAGES;
-    // An id seen again since is kept: its entry names the later page.
-    for (const id of this.windowIds.shift()!) if (this.lastPageOf.get(id) === leaving) this.lastPageOf.delete(id);
+  private seenRecently(id: string): boolean {
+    for (const window of this.recentIds) if (window.has(id)) return true;
+    return false;
+  }
+
+  private rememberIds(ids: Set<string>): void {
+    this.recentIds.push(ids);
+    if (this.recentIds.length > DEDUPE_WINDOW_PAGES) this.recentIds.shift();
   }
 }
 
