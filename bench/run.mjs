@@ -329,16 +329,15 @@ async function startupRows() {
       { id: "startup-help", label: "msgstat --help", command: process.execPath, args: [BIN, "--help"] },
       { id: "startup-message-json", label: "msgstat message <c> <m> --json", command: process.execPath, args: [BIN, "message", sandbox.campaign, sandbox.messageId, "--json"] },
     ];
-    if (config.baseline !== undefined) {
-      for (const { id, label, args } of cases.filter((c) => c.id !== "startup-node")) {
-        cases.push({ id: `baseline-${id}`, label: `${label}, baseline build`, command: process.execPath, args: [config.baseline.bin, ...args.slice(1)], group: "baseline-startup" });
-      }
-    }
-    for (const { command, args } of cases) await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
+    // With a baseline, each of its rows right after this build's same row, and first on every other run.
+    const baselineOf = ({ id, label, args }) => ({ id: `baseline-${id}`, label: `${label}, baseline build`, command: process.execPath, args: [config.baseline.bin, ...args.slice(1)], group: "baseline-startup" });
+    const orderFor = (rep) =>
+      config.baseline === undefined ? cases : cases.flatMap((c) => (c.id === "startup-node" ? [c] : rep % 2 === 0 ? [c, baselineOf(c)] : [baselineOf(c), c]));
+    for (const { command, args } of orderFor(0)) await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
     for (let rep = 0; rep < config.startupRepeat; rep++) {
       if (rep % 10 === 0) progress(`start-up, run ${rep + 1} of ${config.startupRepeat}`);
       // Interleaved, and spawned directly (no time wrapper): the cases share whatever the machine is doing.
-      for (const { id, label, command, args, group = "startup" } of cases) {
+      for (const { id, label, command, args, group = "startup" } of orderFor(rep)) {
         const result = await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
         record(id, { section: "startup", group, label }, result);
       }

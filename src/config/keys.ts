@@ -147,6 +147,16 @@ export function checkHeaderName(name: string): string | undefined {
   return HEADER_NAME.test(name) ? undefined : "is not a valid header name";
 }
 
+// Headers that frame the message or steer the connection, which msgstat's HTTP client sets itself:
+// one given by hand desynchronises the connection (a Content-Length on a GET makes the server read the
+// next request on it as this one's body), or is refused by undici through a proxy and not directly.
+const FRAMING_HEADERS: ReadonlySet<string> = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection", "upgrade", "expect", "te", "trailer"]);
+
+/** Why a header cannot be given by hand (-H or a profile's), if it cannot. */
+export function checkHeaderRole(name: string): string | undefined {
+  return FRAMING_HEADERS.has(name.toLowerCase()) ? "frames the request or steers its connection, which msgstat does itself; it cannot be given" : undefined;
+}
+
 export function checkHeaderValue(value: string): string | undefined {
   if (CONTROL.test(value)) return "may not contain control characters or line breaks";
   if (BEYOND_LATIN1.test(value)) return "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
@@ -155,7 +165,7 @@ export function checkHeaderValue(value: string): string | undefined {
 
 /** A header for the config file: valid, and not one that carries a credential. */
 export function checkProfileHeader(name: string, value: string): Checked {
-  const problem = checkHeaderName(name) ?? checkHeaderValue(value);
+  const problem = checkHeaderName(name) ?? checkHeaderRole(name) ?? checkHeaderValue(value);
   if (problem !== undefined) return { reason: problem };
   if (SECRET_HEADER.test(name)) {
     return { reason: "looks like a credential, and no credential is kept in the config file", hint: "Store a token with msgstat auth login or a token-command; give other secret headers with -H for the session." };

@@ -77,8 +77,9 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    // A close waits for every request still under way; one given up on (untilAborted) may wait behind a
-    // proxy that never answers until its own timeout, and an interrupted run waits for nothing.
+    // Through a proxy, undici's close waits for every request still under way; one given up on
+    // (untilAborted) may wait behind a proxy that never answers until its own timeout, and an
+    // interrupted run waits for nothing.
     if (this.abandoned || this.options.signal?.aborted) await this.transport.destroy();
     else await this.transport.close();
   }

@@ -108,7 +108,13 @@ const NETWORK_PHRASES: Readonly<Record<string, string>> = {
   UND_ERR_HEADERS_TIMEOUT: "timed out waiting for response headers",
   UND_ERR_BODY_TIMEOUT: "timed out waiting for the response body",
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: "response body cut short",
+  ETIMEDOUT: "timed out",
 };
+
+// Node's client says ECONNRESET both for a reset and for a server that closed the connection before
+// its response was whole ("socket hang up" before any of it, "aborted" part way): the latter is what
+// undici calls UND_ERR_SOCKET, and is said the same way.
+const CLOSED_EARLY: ReadonlySet<string> = new Set(["socket hang up", "aborted"]);
 
 // What undici (7.30.2), which carries requests through a proxy, says when a response starts with
 // `100 Continue`: it drops the connection rather than skip the interim response as RFC 9110 §15.2
@@ -201,12 +207,25 @@ function tlsCodeIn(message: string): string | undefined {
   return reason === undefined ? undefined : `ERR_SSL_${reason.toUpperCase().replace(/ /g, "_")}`;
 }
 
-type NetworkError = { code?: string; message?: string; cert?: { subjectaltname?: string }; cause?: { code?: string; message?: string } };
+type NetworkError = {
+  code?: string;
+  message?: string;
+  /** Node's client: llhttp's reason for a parse error. */
+  reason?: string;
+  cert?: { subjectaltname?: string };
+  cause?: { code?: string; message?: string };
+};
 
 function phraseOf(err: NetworkError | null, code: string | undefined): string {
   const problem = certificateProblem(code);
   if (problem === "name mismatch" && err?.cert?.subjectaltname) return `the server's certificate is for ${inlineSafe(err.cert.subjectaltname.slice(0, 200))}`;
   if (problem !== undefined) return CERTIFICATE_PHRASES[problem];
   if (isNotTls(code)) return "the server did not answer in TLS: the port may speak plain HTTP";
-  return (code !== undefined ? NETWORK_PHRASES[code] : undefined) ?? inlineSafe(err?.cause?.message ?? err?.message ?? String(err));
+  const message = err?.cause?.message ?? err?.message ?? String(err);
+  if (code === "ECONNRESET" && CLOSED_EARLY.has(message)) return NETWORK_PHRASES.UND_ERR_SOCKET!;
+  if (code === "ETIMEDOUT" && err?.message?.startsWith("could not connect")) return inlineSafe(err.message);
+  // llhttp's own words, as Node's client gives them: "Parse Error: Expected HTTP/, RTSP/ or ICE/".
+  if (code === "HPE_INVALID_CONSTANT") return "the reply is not HTTP: it does not begin with HTTP/1.1";
+  if (code?.startsWith("HPE_")) return `the response breaks HTTP/1.1: ${inlineSafe(err?.reason ?? message.replace(/^Parse Error: /, ""))}`;
+  return (code !== undefined ? NETWORK_PHRASES[code] : undefined) ?? inlineSafe(message);
 }

@@ -6,7 +6,10 @@ export interface TransportOptions {
   proxy?: ProxyRoutes;
   /** The certificates trusted for https://, PEM: the default ones and the user's (undefined: Node's own trust). */
   ca?: readonly string[];
-  /** Bounds a proxy's answer to CONNECT as it bounds every request (undici's own default is 300 s). */
+  /**
+   * Each request's --timeout: it bounds a proxy's answer to CONNECT (undici's own default is 300 s),
+   * and connecting directly is given the smaller of it and 10 s.
+   */
   timeoutMs?: number;
 }
 
@@ -27,7 +30,10 @@ export interface TransportResponse {
 }
 
 export interface Connections {
-  /** Closes every connection once the requests under way are done. */
+  /**
+   * Closes every connection, once msgstat has read what it wanted: directly at once (what is still
+   * under way is a page read ahead that nobody will read), through a proxy once undici's requests end.
+   */
   close(): Promise<void>;
   /** Closes every connection now. */
   destroy(): Promise<void>;

@@ -11,7 +11,7 @@ export type { Transport, TransportOptions, TransportRequest, TransportResponse }
 
 /** A route for each request's origin: Node's agents directly, or undici's ProxyAgent through a proxy. */
 export function createTransport(options: TransportOptions = {}): Transport {
-  const direct = directTransport(options.ca);
+  const direct = directTransport(options);
   const routes = options.proxy;
   if (routes?.http === undefined && routes?.https === undefined) return direct;
   let proxied: Promise<import("./proxy-transport.js").ProxyTransport> | undefined;

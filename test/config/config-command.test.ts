@@ -85,6 +85,8 @@ describe("config validation", () => {
     [["headers.Authorization", "Bearer x"], "msgstat: headers.Authorization looks like a credential, and no credential is kept in the config file"],
     [["headers.X-Api-Key", "k"], "msgstat: headers.X-Api-Key looks like a credential, and no credential is kept in the config file"],
     [["headers.Bad Name", "v"], "msgstat: headers.Bad Name is not a valid header name"],
+    [["headers.Content-Length", "5"], "msgstat: headers.Content-Length frames the request or steers its connection, which msgstat does itself; it cannot be given"],
+    [["headers.connection", "close"], "msgstat: headers.connection frames the request or steers its connection, which msgstat does itself; it cannot be given"],
     [["headers", "X-Team: support"], "msgstat: set one header at a time: msgstat config set headers.<Name> <value>, e.g. headers.X-Team support"],
     [["token-command", "pass show x | head -1"], "msgstat: token-command uses |, which only a shell understands"],
     [["token-store", "file"], "msgstat: token-store says where auth login put the token; msgstat auth login and msgstat auth logout change it"],

@@ -1,5 +1,6 @@
 // What crosses the wire on a real network: content codings, charsets, interim 1xx responses, DNS.
 // Over loopback, against small servers that send exactly the bytes each case needs.
+import { spawn } from "node:child_process";
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
@@ -11,7 +12,8 @@ import { ResponseError } from "../../src/core/errors.js";
 import { jsonTextOf } from "../../src/core/json-text.js";
 import { ApiClient, type ClientOptions } from "../../src/http/client.js";
 import { codingsOf } from "../../src/http/content-coding.js";
-import { RequestFailedError } from "../../src/http/errors.js";
+import { directTransport } from "../../src/http/direct-transport.js";
+import { networkFailure, RequestFailedError } from "../../src/http/errors.js";
 import { inUtf8, readBody } from "../../src/http/json-body.js";
 
 const closers: Array<() => Promise<void>> = [];
@@ -33,12 +35,14 @@ async function serve(handler: (request: http.IncomingMessage, response: http.Ser
 }
 
 /** A server that writes raw bytes in answer to each request, for what node:http will not send. */
-async function serveRaw(answer: () => string): Promise<{ url: string; requests: () => number }> {
+/** A server that answers each request with these bytes, and with `close`, then closes the connection. */
+async function serveRaw(answer: () => string, { close = false } = {}): Promise<{ url: string; requests: () => number }> {
   let requests = 0;
   const server = net.createServer((socket) => {
     socket.on("data", () => {
       requests++;
-      socket.write(answer());
+      if (close) socket.end(answer());
+      else socket.write(answer());
     });
     socket.on("error", () => undefined);
   });
@@ -223,6 +227,66 @@ describe("interim 1xx responses", () => {
     expect(server.requests()).toBe(1);
   });
 });
+
+describe("a response that ends before it is whole, or is not HTTP", () => {
+  // Node's client calls each of the first two ECONNRESET; they are said as what they are, and retried.
+  it.each<[string, () => string]>([
+    ["a body cut short", () => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"data":[`],
+    ["no answer at all", () => ""],
+  ])("%s: the connection closed before the response was complete, retried", async (_name, answer) => {
+    const server = await serveRaw(answer, { close: true });
+    const error = await caught(client(server.url, { retries: 1 }).get(["p"]));
+    expect(error).toBeInstanceOf(RequestFailedError);
+    expect(error.message).toBe(`GET ${server.url}/p failed after 2 attempts: connection closed before the response was complete (ECONNRESET)`);
+    expect(server.requests()).toBe(2);
+  });
+
+  it("a reply that is not HTTP says so, and is not retried", async () => {
+    const server = await serveRaw(() => "SSH-2.0-OpenSSH_9.2\r\n\r\n");
+    const error = await caught(client(server.url).get(["p"]));
+    expect(error.message).toBe(`GET ${server.url}/p failed after 1 attempt: the reply is not HTTP: it does not begin with HTTP/1.1 (HPE_INVALID_CONSTANT)`);
+    expect(server.requests()).toBe(1);
+  });
+});
+
+describe("connecting", () => {
+  it("a host that never completes the connection is given up on after the connect timeout, and said to be unreachable", { timeout: 60_000 }, async () => {
+    const { port, stop } = await unacceptingListener();
+    try {
+      const transport = directTransport({ timeoutMs: 500 });
+      const error = await caught(transport.request({ origin: `http://127.0.0.1:${port}`, path: "/p", headers: {}, signal: new AbortController().signal }));
+      expect((error as NodeJS.ErrnoException).code).toBe("ETIMEDOUT");
+      expect(networkFailure(error, { method: "GET", origin: `http://127.0.0.1:${port}`, path: "/p" })).toEqual({ kind: "network", code: "ETIMEDOUT", text: "could not connect within 0.5 s (ETIMEDOUT)" });
+      await transport.destroy();
+    } finally {
+      stop();
+    }
+  });
+});
+
+/**
+ * A port whose accept queue is full: a process that listens with a backlog of one and never accepts
+ * (its event loop is held), and connections that fill the queue. A further connection attempt gets no
+ * answer to its SYN, as from a host behind a firewall that drops it.
+ */
+async function unacceptingListener(): Promise<{ port: number; stop: () => void }> {
+  const child = spawn(process.execPath, ["-e", 'require("net").createServer().listen({ port: 0, host: "127.0.0.1", backlog: 1 }, function () { process.stdout.write(String(this.address().port) + "\\n"); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120000); })'], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once("data", (data: Buffer) => resolve(Number(String(data).trim())));
+    child.once("exit", (code) => reject(new Error(`the listener exited (${code})`)));
+  });
+  const fillers: net.Socket[] = [];
+  for (let i = 0; i < 4; i++) fillers.push(net.connect(port, "127.0.0.1").on("error", () => undefined));
+  // The queue holds what the kernel accepted for the process; wait until the fillers have had their turn.
+  await Promise.all(fillers.slice(0, 2).map((socket) => new Promise((resolve) => socket.once("connect", resolve))));
+  return {
+    port,
+    stop: () => {
+      for (const socket of fillers) socket.destroy();
+      child.kill("SIGKILL");
+    },
+  };
+}
 
 describe("DNS", () => {
   // RFC 6761: names under .invalid never resolve. A machine whose resolver cannot answer at all

@@ -3,7 +3,7 @@
 // found before any request is sent.
 import type { ClientOptions } from "../../http/client.js";
 import { UsageError } from "../../core/errors.js";
-import { checkHeaderName, checkHeaderValue, isLoopback, type Source } from "../../config/keys.js";
+import { checkHeaderName, checkHeaderRole, checkHeaderValue, isLoopback, type Source } from "../../config/keys.js";
 import type { Env } from "../../config/paths.js";
 import { resolveProxy, resolveTrust } from "../../config/network.js";
 import { loadProfile } from "../../config/profile.js";
@@ -29,6 +29,8 @@ function parseHeader(text: string): [string, string] {
   const name = colon > 0 ? text.slice(0, colon).trim() : "";
   // Only the name is ever echoed back: the value may be a credential.
   if (checkHeaderName(name) !== undefined) throw new UsageError(`-H expects "Name: value"; got a header without a valid name`);
+  const role = checkHeaderRole(name);
+  if (role !== undefined) throw new UsageError(`-H ${name}: ${role}`);
   const value = text.slice(colon + 1).trim();
   const problem = checkHeaderValue(value);
   if (problem !== undefined) throw new UsageError(`-H ${name}: the value ${problem}`);
