@@ -3,11 +3,10 @@
 // `--version` cost little more than commander.
 import { Command, CommanderError, type CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
 import type { ApiClient } from "./http/client.js";
-import { colorWanted, stderrLine, type Context, type Io } from "./commands/context.js";
+import { colorWanted, type Context, type Io } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
-import { sleep } from "./core/timer.js";
 import { COMMANDS, type CommandEntry } from "./commands/catalogue.js";
 import type { CommandDefinition, CommandSetup } from "./commands/shared/setup.js";
 import packageJson from "../package.json" with { type: "json" };
@@ -64,7 +63,12 @@ interface RunState {
   verbose: boolean;
   /** Loaded before a command runs (it reads the profile's tz), never for --help or --version. */
   timeZones?: typeof import("./commands/shared/time-zone.js");
+  /** Loaded before a command runs, or when one fails: --help writes no such line. */
+  lines?: typeof import("./commands/stderr-line.js");
 }
+
+/** Loaded at the first wait: most runs never wait. */
+const sleep = async (ms: number, signal?: AbortSignal): Promise<void> => (await import("./core/timer.js")).sleep(ms, signal);
 
 /** The whole command line: the program, its commands and their options (for tests and completion). */
 export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<AnyCommand> {
@@ -93,7 +97,7 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
     // What every command's context needs and help never does: the config code that reads a profile's
     // tz (env-paths, the config file) was about a fifth of the program's own import (docs/bench.md).
     .hook("preAction", async () => {
-      state.timeZones ??= await import("./commands/shared/time-zone.js");
+      [state.timeZones, state.lines] = await Promise.all([state.timeZones ?? import("./commands/shared/time-zone.js"), state.lines ?? import("./commands/stderr-line.js")]);
     });
   addHelpSections(program, ...PROGRAM_HELP);
 
@@ -134,6 +138,7 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
 function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly string[]): Context {
   const globals = globalOptionsOf(command);
   state.verbose = globals.verbose === true;
+  const { stderrLine } = state.lines!;
   const warn = (line: string) => stderrLine(io, "warning: ", line);
   let clientCode: Promise<[typeof import("./commands/shared/client-config.js"), typeof import("./http/client.js")]> | undefined;
   const loadClientCode = () => (clientCode ??= Promise.all([import("./commands/shared/client-config.js"), import("./http/client.js")]));
@@ -183,6 +188,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 }
 
 async function report(error: unknown, io: Io, state: RunState): Promise<number> {
+  const { stderrLine } = (state.lines ??= await import("./commands/stderr-line.js"));
   if (error instanceof CommanderError) {
     // Help and version are not failures; every other complaint of commander's is a usage error.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;

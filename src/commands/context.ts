@@ -2,8 +2,6 @@
 // inject streams, a terminal or not, a clock, and an abort signal.
 import type { Readable, Writable } from "node:stream";
 import type { ApiClient } from "../http/client.js";
-import { inlineSafe } from "../core/text.js";
-import { writeAroundProgress } from "../render/spinner.js";
 import type { TimeZone } from "../core/time.js";
 import type { Timer } from "../core/timer.js";
 
@@ -58,8 +56,4 @@ export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: bo
   if (noColorFlag) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
   return io.stdoutIsTTY && io.env.TERM !== "dumb";
-}
-
-export function stderrLine(io: Pick<Io, "stderr">, prefix: string, line: string): void {
-  writeAroundProgress(io.stderr, `${prefix}${inlineSafe(line)}\n`);
 }

@@ -46,3 +46,22 @@ export function countText(n: number): string {
   const digits = String(Math.abs(Math.trunc(n)));
   return `${n < 0 ? "-" : ""}${digits.replace(/\B(?=(\d{3})+$)/g, ",")}`;
 }
+
+const DURATION = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/i;
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `2s`, `1.5m`, `10m`, `1h`, `7d`, `1w` in milliseconds; undefined without a unit or when not one. */
+export function durationWithUnit(text: string): number | undefined {
+  const duration = DURATION.exec(text.trim());
+  return duration ? Number(duration[1]) * UNIT_MS[duration[2]!.toLowerCase()]! : undefined;
+}
+
+/**
+ * A length of time in milliseconds: `2s`, `1.5m`, `10m`, `1h`, or a bare number of seconds; undefined
+ * when the text is not one.
+ */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
+  return durationWithUnit(trimmed);
+}

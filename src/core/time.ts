@@ -1,9 +1,8 @@
 // Times for people: one time zone (--tz) for everything msgstat shows, the --since/--until bounds read
 // in that same zone, and createdAt read as an instant. The wall clock comes from Intl (Node ships full
 // ICU), so daylight saving time and historic offsets are the tz database's, not msgstat's guesses.
+import { durationWithUnit } from "./numbers.js";
 
-const DURATION = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/i;
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
@@ -205,17 +204,6 @@ export function timestampInZone(timestamp: string | undefined, zone: TimeZone, p
 
 export type Bound = "since" | "until";
 
-/**
- * A length of time in milliseconds: `2s`, `1.5m`, `10m`, `1h`, or a bare number of seconds; undefined
- * when the text is not one.
- */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
-  const duration = DURATION.exec(trimmed);
-  return duration ? Number(duration[1]) * UNIT_MS[duration[2]!.toLowerCase()]! : undefined;
-}
-
 /** A length of time for a person, to the second: `45 s`, `3 min 10 s`, `2 h 05 min`. */
 export function spanText(ms: number): string {
   const seconds = Math.round(ms / 1000);
@@ -232,8 +220,8 @@ export function spanText(ms: number): string {
  */
 export function parseTimeBound(text: string, bound: Bound, now: number, zone: TimeZone): number | undefined {
   const trimmed = text.trim();
-  const duration = DURATION.exec(trimmed);
-  if (duration) return now - Number(duration[1]) * UNIT_MS[duration[2]!.toLowerCase()]!;
+  const ago = durationWithUnit(trimmed);
+  if (ago !== undefined) return now - ago;
   const date = DATE_ONLY.exec(trimmed);
   if (date) {
     if (!isCalendarDate(date)) return undefined;

@@ -2,7 +2,7 @@
 // on the spinner's own line.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { stderrLine } from "../../src/commands/context.js";
+import { stderrLine } from "../../src/commands/stderr-line.js";
 import { startProgress } from "../../src/render/spinner.js";
 
 /** A terminal that records what is drawn, cursor moves and line erasing as markers. */

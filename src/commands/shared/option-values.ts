@@ -3,8 +3,7 @@
 // The parsers run while commander reads the command line, so nothing is sent before they pass.
 import { Option } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
-import { DECIMAL, describeNumber, numberWithin, type Range } from "../../core/numbers.js";
-import { parseDuration } from "../../core/time.js";
+import { DECIMAL, describeNumber, numberWithin, parseDuration, type Range } from "../../core/numbers.js";
 
 /** A command without options yet: where a flags type is derived from (typeof addXOptions<[], NoOptions, NoOptions>). */
 export type NoOptions = Record<never, never>;
