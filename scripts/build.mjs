@@ -33,7 +33,7 @@ const FREE_REQUIRE = "__msgstat_free_require__";
 
 /**
  * esbuild puts the banner on every output file, but only the chunk with its runtime's `__require` uses
- * `require`; each other chunk's createRequire call cost start-up for nothing (--help loads 12 files).
+ * `require`; each other chunk's createRequire call cost start-up for nothing (--help loads 8 files).
  * A file keeps the banner when esbuild itself, which knows the scopes, finds a free `require` in it.
  */
 async function dropUnusedBanners() {

@@ -95,7 +95,8 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
     .version(packageJson.version, "-V, --version")
     .enablePositionalOptions()
     // What every command's context needs and help never does: the config code that reads a profile's
-    // tz (env-paths, the config file) was about a fifth of the program's own import (docs/bench.md).
+    // tz (env-paths, the config file) was about a fifth of the program's own import (docs/bench.md),
+    // and the stderr line writer, with the spinner it writes around.
     .hook("preAction", async () => {
       [state.timeZones, state.lines] = await Promise.all([state.timeZones ?? import("./commands/shared/time-zone.js"), state.lines ?? import("./commands/stderr-line.js")]);
     });
