@@ -117,8 +117,6 @@ function checkTokenCommand(text: string): Checked {
   return "words" in split ? { value: text.trim() } : { reason: split.reason, hint: split.hint };
 }
 
-/** The bounds of the numbers a flag and a profile share (global-options.ts declares the flags with them). */
-
 export const SETTING_KEYS: readonly SettingKey[] = [
   { name: "base-url", about: "the service's base URL, may include a path prefix", env: "MSGSTAT_BASE_URL", flag: "baseUrl", check: checkBaseUrl },
   { name: "timeout", about: "seconds allowed for each request, connect to last byte", env: "MSGSTAT_TIMEOUT", flag: "timeout", builtIn: 30, check: number(false, TIMEOUT_RANGE) },

@@ -8,7 +8,7 @@ import type { ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
 import { bodyError, describeTarget, networkFailure, RedirectError, RequestFailedError, serverMessageOf, statusError, type Failure, type RequestTarget } from "./errors.js";
 import { ACCEPTED_CODINGS } from "./content-coding.js";
-import { inUtf8, JsonBody, jsonBodyProblem, MAX_BODY_BYTES, readBody, type ResponseBodyRead } from "./json-body.js";
+import { inUtf8, JsonBody, jsonBodyProblem, MAX_BODY_BYTES, readBody, readCapped, type ResponseBodyRead } from "./json-body.js";
 import { apiPath } from "./path.js";
 import { decideRetry, isRetryable, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep, type RetryPolicy } from "./retries.js";
 import { hopHeaders, isRedirect, nextHop } from "./redirects.js";
@@ -158,16 +158,9 @@ export class ApiClient {
   }
 }
 
-/** A redirect's body: read and dropped, so that its connection can carry the next hop; a large one ends it. */
+/** A redirect's body: read and dropped, so that its connection can carry the next hop; a large one ends it (readCapped destroys it). */
 async function discard(body: Readable): Promise<void> {
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > DISCARD_LIMIT) {
-      body.destroy();
-      return;
-    }
-  }
+  await readCapped(body, undefined, DISCARD_LIMIT);
 }
 
 const DISCARD_LIMIT = 64 * 1024;

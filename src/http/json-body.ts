@@ -147,7 +147,7 @@ export class JsonBody {
     }
     if (keepText && typeof value === "object" && value !== null) {
       const { start, end } = trimmedSpan(this.bytes);
-      keepJsonSource(value, this.source(start, end, new NextByte(this.bytes, 0x0a).from(start) < end || new NextByte(this.bytes, 0x0d).from(start) < end));
+      keepJsonSource(value, this.source(start, end, new LineBreaks(this.bytes).within(start, end)));
     }
     return value;
   }
@@ -162,13 +162,12 @@ export class JsonBody {
     const { bytes } = this;
     const { offsets } = spans;
     // Line breaks (a server that pretty-prints) are looked for ahead of the element, each byte once.
-    const lf = new NextByte(bytes, 0x0a);
-    const cr = new NextByte(bytes, 0x0d);
+    const breaks = new LineBreaks(bytes);
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
       const start = offsets[2 * i]!;
       const end = offsets[2 * i + 1]!;
-      if (typeof value === "object" && value !== null) keepJsonSource(value, this.source(start, end, lf.from(start) < end || cr.from(start) < end));
+      if (typeof value === "object" && value !== null) keepJsonSource(value, this.source(start, end, breaks.within(start, end)));
     }
     return true;
   }
@@ -236,13 +235,28 @@ class SpannedList implements JsonList {
       throw this.body.notJson();
     }
     if (keepText && typeof value === "object" && value !== null) {
-      this.lineBreaks ??= [new NextByte(this.body.bytes, 0x0a), new NextByte(this.body.bytes, 0x0d)];
-      keepJsonSource(value, this.body.source(start, end, this.lineBreaks[0].from(start) < end || this.lineBreaks[1].from(start) < end));
+      this.lineBreaks ??= new LineBreaks(this.body.bytes);
+      keepJsonSource(value, this.body.source(start, end, this.lineBreaks.within(start, end)));
     }
     return value;
   }
 
-  private lineBreaks: [NextByte, NextByte] | undefined;
+  private lineBreaks: LineBreaks | undefined;
+}
+
+/** Whether element after element holds a line break (LF or CR), each byte of the body looked at once. */
+class LineBreaks {
+  private readonly lf: NextByte;
+  private readonly cr: NextByte;
+
+  constructor(bytes: Buffer) {
+    this.lf = new NextByte(bytes, 0x0a);
+    this.cr = new NextByte(bytes, 0x0d);
+  }
+
+  within(start: number, end: number): boolean {
+    return this.lf.from(start) < end || this.cr.from(start) < end;
+  }
 }
 
 /**
