@@ -20,30 +20,32 @@ interface RankedAttempt {
   rank: number;
 }
 
-function listedView(attempt: Readonly<Record<string, unknown>>): AttemptView {
-  return {
-    status: read(MESSAGE_ATTEMPT, attempt, "status"),
-    at: read(MESSAGE_ATTEMPT, attempt, "createdAt"),
-    errorType: read(MESSAGE_ATTEMPT, attempt, "errorType"),
-    errorCode: read(MESSAGE_ATTEMPT, attempt, "errorCode"),
-  };
+// Whether an attempt failed: it has an error, whatever its status says.
+const failed = (errorType: string | undefined, errorCode: string | undefined) => errorType !== undefined || errorCode !== undefined;
+
+// With `failedOnly`, an attempt without an error is passed over before its other fields are read: most
+// attempts have none, and each field read is a trip to memory (the newest failed attempt is asked for
+// every row of an export).
+function listedView(attempt: Readonly<Record<string, unknown>>, failedOnly = false): AttemptView | undefined {
+  const errorType = read(MESSAGE_ATTEMPT, attempt, "errorType");
+  const errorCode = read(MESSAGE_ATTEMPT, attempt, "errorCode");
+  if (failedOnly && !failed(errorType, errorCode)) return undefined;
+  return { status: read(MESSAGE_ATTEMPT, attempt, "status"), at: read(MESSAGE_ATTEMPT, attempt, "createdAt"), errorType, errorCode };
 }
 
-function summaryView(attempt: Readonly<Record<string, unknown>>): AttemptView {
+function summaryView(attempt: Readonly<Record<string, unknown>>, failedOnly = false): AttemptView | undefined {
   const error = read(ATTEMPT_SUMMARY, attempt, "error");
-  return {
-    status: read(ATTEMPT_SUMMARY, attempt, "status"),
-    at: read(ATTEMPT_SUMMARY, attempt, "createdAt"),
-    errorType: typeof error?.type === "string" ? error.type : undefined,
-    errorCode: typeof error?.code === "string" ? error.code : undefined,
-  };
+  const errorType = typeof error?.type === "string" ? error.type : undefined;
+  const errorCode = typeof error?.code === "string" ? error.code : undefined;
+  if (failedOnly && !failed(errorType, errorCode)) return undefined;
+  return { status: read(ATTEMPT_SUMMARY, attempt, "status"), at: read(ATTEMPT_SUMMARY, attempt, "createdAt"), errorType, errorCode };
 }
 
 /** Attempts of either shape, in the server's order (elements that are not objects are skipped). */
 function rankedAttempts(message: CheckedMessage): RankedAttempt[] {
   const ranked: RankedAttempt[] = [];
-  readObjects(MESSAGE, message, "messageAttempts").forEach((attempt, i) => ranked.push({ view: listedView(attempt), rank: -i }));
-  readObjects(MESSAGE, message, "attempts").forEach((attempt, i) => ranked.push({ view: summaryView(attempt), rank: i }));
+  readObjects(MESSAGE, message, "messageAttempts").forEach((attempt, i) => ranked.push({ view: listedView(attempt)!, rank: -i }));
+  readObjects(MESSAGE, message, "attempts").forEach((attempt, i) => ranked.push({ view: summaryView(attempt)!, rank: i }));
   return ranked;
 }
 
@@ -58,45 +60,43 @@ export function attemptsOf(message: CheckedMessage): AttemptView[] {
 }
 
 /**
- * The newest attempt that passes `keep`, by a linear scan over both lists as they are (no list of
- * all attempts is built): this runs for every message of an export.
+ * The newest attempt (with `failedOnly`, the newest that failed), by a linear scan over both lists as
+ * they are (no list of all attempts is built): this runs for every message of an export.
  */
-function newest(message: CheckedMessage, keep: (attempt: AttemptView) => boolean): AttemptView | undefined {
+function newest(message: CheckedMessage, failedOnly: boolean): AttemptView | undefined {
   let best: RankedAttempt | undefined;
-  const consider = (view: AttemptView, rank: number) => {
-    if (!keep(view)) return;
+  const consider = (view: AttemptView | undefined, rank: number) => {
+    if (view === undefined) return;
     const candidate: RankedAttempt = { view, rank };
     if (best === undefined || newerFirst(candidate, best) < 0) best = candidate;
   };
   const listed = read(MESSAGE, message, "messageAttempts");
-  if (listed !== undefined) for (let i = 0; i < listed.length; i++) if (isPlainObject(listed[i])) consider(listedView(listed[i] as Readonly<Record<string, unknown>>), -i);
+  if (listed !== undefined) for (let i = 0; i < listed.length; i++) if (isPlainObject(listed[i])) consider(listedView(listed[i] as Readonly<Record<string, unknown>>, failedOnly), -i);
   const summaries = read(MESSAGE, message, "attempts");
-  if (summaries !== undefined) for (let i = 0; i < summaries.length; i++) if (isPlainObject(summaries[i])) consider(summaryView(summaries[i] as Readonly<Record<string, unknown>>), i);
+  if (summaries !== undefined) for (let i = 0; i < summaries.length; i++) if (isPlainObject(summaries[i])) consider(summaryView(summaries[i] as Readonly<Record<string, unknown>>, failedOnly), i);
   return (best as RankedAttempt | undefined)?.view;
 }
 
 /**
- * `newest` for one `keep`, remembering its last answer: a row asks for the same message's newest
- * failed attempt once per column that shows part of it (CSV: lastErrorType, then lastErrorCode).
+ * `newest`, remembering its last answer: a row asks for the same message's newest (failed) attempt
+ * once per column that shows part of it (CSV: lastErrorType, then lastErrorCode).
  */
-function lastAnswered(keep: (attempt: AttemptView) => boolean): (message: CheckedMessage) => AttemptView | undefined {
+function lastAnswered(failedOnly: boolean): (message: CheckedMessage) => AttemptView | undefined {
   let asked: CheckedMessage | undefined;
   let answer: AttemptView | undefined;
   return (message) => {
     if (message !== asked) {
-      answer = newest(message, keep);
+      answer = newest(message, failedOnly);
       asked = message;
     }
     return answer;
   };
 }
 
-const failed = (attempt: AttemptView) => attempt.errorType !== undefined || attempt.errorCode !== undefined;
-
-export const newestAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(() => true);
+export const newestAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(false);
 
 /** The newest attempt that failed: its error is why the message failed, even if a later one is still under way. */
-export const newestFailedAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(failed);
+export const newestFailedAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(true);
 
 /** numAttempts, or the number of attempts listed; undefined when neither is there. */
 export function attemptCount(message: CheckedMessage): number | undefined {
