@@ -34,8 +34,8 @@ async function run() {
     env: process.env,
     now: () => Date.now(),
     signal: controller.signal,
-    stdin: process.stdin,
-    stdinIsTTY: process.stdin.isTTY === true,
+    // Asked for only by `auth login`: Node builds process.stdin's stream when first asked (about 3 ms).
+    stdin: () => process.stdin,
   });
   // Interrupted: output still queued for a reader that may never read is dropped, not waited for.
   if (signalled) process.exit(code);

@@ -20,9 +20,11 @@ export interface Io {
   signal: AbortSignal;
   /** How the live modes wait between polls; real timers unless a test runs a virtual clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Read only by `auth login` (a piped token, or a prompt on a terminal). */
-  stdin?: Readable & { setRawMode?: (raw: boolean) => unknown };
-  stdinIsTTY?: boolean;
+  /**
+   * Read only by `auth login` (a piped token, or a prompt on a terminal). A function: Node makes
+   * process.stdin's stream when first asked for it, about 3 ms that no other command should pay.
+   */
+  stdin?: () => Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 }
 
 export interface Context extends Io {

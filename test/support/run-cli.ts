@@ -81,8 +81,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     now: options.clock ?? (() => options.now ?? Date.now()),
     signal: signalFor(options.signal),
     sleep: options.sleep,
-    stdin: typeof options.stdin === "string" ? Readable.from([Buffer.from(options.stdin)]) : (options.stdin ?? Readable.from([])),
-    stdinIsTTY: options.stdinTty ?? false,
+    stdin: () => Object.assign(typeof options.stdin === "string" ? Readable.from([Buffer.from(options.stdin)]) : (options.stdin ?? Readable.from([])), { isTTY: options.stdinTty ?? false }),
   });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };

@@ -8,12 +8,13 @@ import type { Io } from "../context.js";
 const MAX_TOKEN = 64 * 1024;
 
 export async function readToken(io: Io, withToken: boolean, question: string): Promise<string> {
-  if (io.stdin && io.stdinIsTTY) return checked(await promptHidden(io, question));
-  if (!withToken || !io.stdin) {
+  const stdin = io.stdin?.();
+  if (stdin?.isTTY === true) return checked(await promptHidden(stdin, io, question));
+  if (!withToken || stdin === undefined) {
     throw new UsageError("auth login reads the token from standard input: pipe it in with --with-token").withHint("For example: msgstat auth login --with-token < token.txt, or pass show msgstat | msgstat auth login --with-token");
   }
   let text = "";
-  for await (const chunk of io.stdin) {
+  for await (const chunk of stdin) {
     text += String(chunk);
     if (text.length > MAX_TOKEN) throw new UsageError(`standard input holds more than ${MAX_TOKEN / 1024} KiB, which is not a token`);
   }
@@ -30,8 +31,7 @@ function checked(text: string): string {
 }
 
 /** Reads one line from a terminal in raw mode, echoing nothing. Ctrl-C interrupts, Ctrl-D ends. */
-function promptHidden(io: Io, question: string): Promise<string> {
-  const stdin = io.stdin!;
+function promptHidden(stdin: ReturnType<NonNullable<Io["stdin"]>>, io: Io, question: string): Promise<string> {
   io.stderr.write(question);
   stdin.setRawMode?.(true);
   return new Promise<string>((resolve, reject) => {
