@@ -1,5 +1,6 @@
 // Bundles src/ into dist/ with esbuild: one file per entry plus lazily loaded chunks, so that
-// `msgstat --help` loads commander alone and each command pulls in only what it uses.
+// `msgstat --help` loads commander and little else, and a command loads the commands' code in one
+// chunk (src/commands/runtime.ts) and heavy dependencies only when it uses them.
 import { build, transform } from "esbuild";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -33,7 +34,7 @@ const FREE_REQUIRE = "__msgstat_free_require__";
 
 /**
  * esbuild puts the banner on every output file, but only the chunk with its runtime's `__require` uses
- * `require`; each other chunk's createRequire call cost start-up for nothing (--help loads 8 files).
+ * `require`; each other chunk's createRequire call cost start-up for nothing (--help loads 5 files).
  * A file keeps the banner when esbuild itself, which knows the scopes, finds a free `require` in it.
  */
 async function dropUnusedBanners() {

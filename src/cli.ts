@@ -1,8 +1,7 @@
 // Assembles the program and is the one place where errors become exit codes and messages.
-// A command's code is loaded only when it is named on the command line, so that `msgstat --help` and
-// `--version` cost little more than commander.
+// A command's code is loaded only when a command is named on the command line (commands/runtime.ts),
+// so that `msgstat --help` and `--version` cost little more than commander.
 import { Command, CommanderError, type CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
-import type { ApiClient } from "./http/client.js";
 import { colorWanted, type Context, type Io } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
@@ -58,17 +57,16 @@ const PROGRAM_HELP: HelpSection[] = [
   },
 ];
 
+type Runtime = typeof import("./commands/runtime.js");
+
 interface RunState {
-  client?: ApiClient;
+  client?: InstanceType<Runtime["ApiClient"]>;
   verbose: boolean;
-  /** Loaded before a command runs (it reads the profile's tz), never for --help or --version. */
-  timeZones?: typeof import("./commands/shared/time-zone.js");
-  /** Loaded before a command runs, or when one fails: --help writes no such line. */
-  lines?: typeof import("./commands/stderr-line.js");
+  /** Loaded before a command runs, or when one fails; never for --help or --version. */
+  runtime?: Runtime;
 }
 
-/** Loaded at the first wait: most runs never wait. */
-const sleep = async (ms: number, signal?: AbortSignal): Promise<void> => (await import("./core/timer.js")).sleep(ms, signal);
+const loadRuntime = (state: RunState): Promise<Runtime> | Runtime => state.runtime ?? import("./commands/runtime.js").then((runtime) => (state.runtime = runtime));
 
 /** The whole command line: the program, its commands and their options (for tests and completion). */
 export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<AnyCommand> {
@@ -94,11 +92,9 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
     .description("Inspect the delivery status of messaging campaigns.")
     .version(packageJson.version, "-V, --version")
     .enablePositionalOptions()
-    // What every command's context needs and help never does: the config code that reads a profile's
-    // tz (env-paths, the config file) was about a fifth of the program's own import (docs/bench.md),
-    // and the stderr line writer, with the spinner it writes around.
+    // What every command's context needs and help never does (a command named in argv has it already).
     .hook("preAction", async () => {
-      [state.timeZones, state.lines] = await Promise.all([state.timeZones ?? import("./commands/shared/time-zone.js"), state.lines ?? import("./commands/stderr-line.js")]);
+      await loadRuntime(state);
     });
   addHelpSections(program, ...PROGRAM_HELP);
 
@@ -139,23 +135,20 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
 function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly string[]): Context {
   const globals = globalOptionsOf(command);
   state.verbose = globals.verbose === true;
-  const { stderrLine } = state.lines!;
+  const { stderrLine, chosenTimeZone, clientSettings, ApiClient, sleep } = state.runtime!;
   const warn = (line: string) => stderrLine(io, "warning: ", line);
-  let clientCode: Promise<[typeof import("./commands/shared/client-config.js"), typeof import("./http/client.js")]> | undefined;
-  const loadClientCode = () => (clientCode ??= Promise.all([import("./commands/shared/client-config.js"), import("./http/client.js")]));
   return {
     ...io,
     argv,
     color: colorWanted(io, globals.color === false),
     stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
-    timeZone: state.timeZones!.chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
+    timeZone: chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
     timer: { now: io.now, sleep: io.sleep ?? sleep },
     verbose: state.verbose,
     warn,
     note: (line) => stderrLine(io, "", line),
     client: async () => {
       if (state.client) return state.client;
-      const [{ clientSettings }, { ApiClient }] = await loadClientCode();
       const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), { env: io.env, signal: io.signal, note: (line) => stderrLine(io, "", line), log: state.verbose ? (line) => stderrLine(io, "", line) : undefined });
       state.client = new ApiClient({
         ...settings,
@@ -165,8 +158,6 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
       });
       return state.client;
     },
-    // A failure to load surfaces where client() awaits the same promise.
-    preloadClient: () => void loadClientCode().catch(() => undefined),
   };
 }
 
@@ -189,20 +180,19 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 }
 
 async function report(error: unknown, io: Io, state: RunState): Promise<number> {
-  const { stderrLine } = (state.lines ??= await import("./commands/stderr-line.js"));
   if (error instanceof CommanderError) {
     // Help and version are not failures; every other complaint of commander's is a usage error.
+    // Commander has written its own words: --help does not load the line writer (three files).
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (error instanceof OutputClosedError) return ExitCode.ok;
+  const { stderrLine, advise } = await loadRuntime(state);
   const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
   if (interrupted) {
     stderrLine(io, "msgstat: ", interrupted.message);
     return interrupted.exitCode;
   }
   if (error instanceof MsgstatError) {
-    // Loaded here, where it is needed: it knows every HTTP error, which a run that succeeds never meets.
-    const { advise } = await import("./commands/shared/advice.js");
     advise(error);
     stderrLine(io, "msgstat: ", error.message);
     for (const hint of error.hints) for (const line of hint.split("\n")) stderrLine(io, "  ", line);

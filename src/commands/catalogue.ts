@@ -1,6 +1,6 @@
 // The commands as the program lists them, each by its name and description, and where the rest of it
-// (arguments, options, action, help) is defined: loaded for a command named on the command line, so
-// that `msgstat --help` loads none of them (cli.ts).
+// (arguments, options, action, help) is defined: loaded, with all a run needs (runtime.ts), once a
+// command is named on the command line, so that `msgstat --help` loads none of them (cli.ts).
 import type { CommandDefinition } from "./shared/setup.js";
 
 export interface CommandEntry {
@@ -10,12 +10,12 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: "messages", description: "list a campaign's messages, newest first", load: async () => (await import("./list/command.js")).messagesCommand },
-  { name: "batch", description: "list the messages of one batch (uploaded file) of a campaign, newest first", load: async () => (await import("./list/command.js")).batchCommand },
-  { name: "message", description: "show one message: status, recipient, batches, template, values, text and attempts", load: async () => (await import("./message/command.js")).messageCommand },
-  { name: "stats", description: "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time", load: async () => (await import("./stats/command.js")).statsCommand },
-  { name: "sandbox", description: "run a local delivery-status service with generated campaigns (prints its URL, then the ids it serves)", load: async () => (await import("./sandbox/command.js")).sandboxCommand },
-  { name: "auth", description: "store, show and remove the token of a profile (OS keyring, else a private file)", load: async () => (await import("./auth/command.js")).authCommand },
-  { name: "config", description: "read and change the settings of profiles in the config file (the token never: see msgstat auth)", load: async () => (await import("./config/command.js")).configCommand },
-  { name: "completion", description: "print a shell completion script: commands, options and their values", load: async () => (await import("./completion/command.js")).completionCommand },
+  { name: "messages", description: "list a campaign's messages, newest first", load: async () => (await import("./runtime.js")).messagesCommand },
+  { name: "batch", description: "list the messages of one batch (uploaded file) of a campaign, newest first", load: async () => (await import("./runtime.js")).batchCommand },
+  { name: "message", description: "show one message: status, recipient, batches, template, values, text and attempts", load: async () => (await import("./runtime.js")).messageCommand },
+  { name: "stats", description: "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time", load: async () => (await import("./runtime.js")).statsCommand },
+  { name: "sandbox", description: "run a local delivery-status service with generated campaigns (prints its URL, then the ids it serves)", load: async () => (await import("./runtime.js")).sandboxCommand },
+  { name: "auth", description: "store, show and remove the token of a profile (OS keyring, else a private file)", load: async () => (await import("./runtime.js")).authCommand },
+  { name: "config", description: "read and change the settings of profiles in the config file (the token never: see msgstat auth)", load: async () => (await import("./runtime.js")).configCommand },
+  { name: "completion", description: "print a shell completion script: commands, options and their values", load: async () => (await import("./runtime.js")).completionCommand },
 ];

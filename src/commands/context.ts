@@ -41,11 +41,6 @@ export interface Context extends Io {
   timer: Timer;
   /** Built on first use, so usage errors are found before any connection and --help never loads undici. */
   client: () => Promise<ApiClient>;
-  /**
-   * Starts loading the client's code and nothing else (no setting is read, nothing is checked), for a
-   * command about to call `client()`: it loads while the command loads and reads its own options.
-   */
-  preloadClient: () => void;
   /** A warning line on stderr (server text in it is made inert). */
   warn: (line: string) => void;
   /** A note for a person on stderr. */

@@ -3,6 +3,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING, globalOptionsOf } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
 import type { CommandDefinition } from "../shared/setup.js";
+import { runLogin, runLogout, runStatus } from "./run.js";
 
 export const authCommand: CommandDefinition = {
   define(auth, setup) {
@@ -13,7 +14,6 @@ export const authCommand: CommandDefinition = {
       GLOBAL_OPTIONS_HEADING,
     ).action(async (raw, cmd) => {
       const ctx = setup.context(cmd);
-      const { runLogin } = await import("./run.js");
       await runLogin({ given: globalOptionsOf(cmd, { defaults: false }), withToken: raw.withToken === true }, ctx);
     });
     addHelpSections(
@@ -36,7 +36,6 @@ export const authCommand: CommandDefinition = {
       GLOBAL_OPTIONS_HEADING,
     ).action(async (_raw, cmd) => {
       const ctx = setup.context(cmd);
-      const { runStatus } = await import("./run.js");
       await runStatus({ given: globalOptionsOf(cmd, { defaults: false }) }, ctx);
     });
 
@@ -45,7 +44,6 @@ export const authCommand: CommandDefinition = {
       GLOBAL_OPTIONS_HEADING,
     ).action(async (_raw, cmd) => {
       const ctx = setup.context(cmd);
-      const { runLogout } = await import("./run.js");
       await runLogout({ given: globalOptionsOf(cmd, { defaults: false }) }, ctx);
     });
 

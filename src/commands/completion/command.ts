@@ -2,6 +2,7 @@
 import { Argument } from "@commander-js/extra-typings";
 import { addHelpSections } from "../shared/help.js";
 import type { CommandDefinition } from "../shared/setup.js";
+import { completionScript } from "./scripts.js";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 
@@ -11,7 +12,6 @@ export const completionCommand: CommandDefinition = {
       .addArgument(new Argument("<shell>", "the shell").choices(SHELLS))
       .action(async (shell, _options, cmd) => {
         const ctx = setup.context(cmd);
-        const { completionScript } = await import("./scripts.js");
         ctx.stdout.write(completionScript(await setup.wholeProgram(), shell));
       });
     addHelpSections(completion, {

@@ -3,6 +3,7 @@ import { Command } from "@commander-js/extra-typings";
 import { addProfileOption, GLOBAL_OPTIONS_HEADING, globalOptionsOf } from "../shared/global-options.js";
 import { addHelpSections, type HelpSection } from "../shared/help.js";
 import type { CommandDefinition } from "../shared/setup.js";
+import { runGet, runList, runProfiles, runSet, runUnset } from "./run.js";
 
 const KEYS: HelpSection = {
   heading: "Keys:",
@@ -16,13 +17,11 @@ export const configCommand: CommandDefinition = {
     const list = addProfileOption(new Command("list").description("print the settings of a profile, key=value, as the config file holds them"), GLOBAL_OPTIONS_HEADING)
       .action(async (_raw, cmd) => {
         const ctx = setup.context(cmd);
-        const { runList } = await import("./run.js");
         await runList(given(cmd), ctx);
       });
     const get = addProfileOption(new Command("get").description("print one setting of a profile").argument("<key>", "a key, or headers.<Name>"), GLOBAL_OPTIONS_HEADING)
       .action(async (key, _raw, cmd) => {
         const ctx = setup.context(cmd);
-        const { runGet } = await import("./run.js");
         await runGet(key, given(cmd), ctx);
       });
     const set = addProfileOption(
@@ -30,18 +29,15 @@ export const configCommand: CommandDefinition = {
       GLOBAL_OPTIONS_HEADING,
     ).action(async (key, value, _raw, cmd) => {
       const ctx = setup.context(cmd);
-      const { runSet } = await import("./run.js");
       await runSet(key, value, given(cmd), ctx);
     });
     const unset = addProfileOption(new Command("unset").description("remove one setting of a profile").argument("<key>", "a key, headers, or headers.<Name>"), GLOBAL_OPTIONS_HEADING)
       .action(async (key, _raw, cmd) => {
         const ctx = setup.context(cmd);
-        const { runUnset } = await import("./run.js");
         await runUnset(key, given(cmd), ctx);
       });
     const profiles = new Command("profiles").description("print the names of the saved profiles, one a line").action(async (_raw, cmd) => {
       const ctx = setup.context(cmd);
-      const { runProfiles } = await import("./run.js");
       await runProfiles(given(cmd), ctx);
     });
     for (const command of [get, set, unset]) addHelpSections(command, KEYS);

@@ -6,6 +6,9 @@ import { addHelpSections, type HelpSection } from "../shared/help.js";
 import type { CommandDefinition, CommandSetup } from "../shared/setup.js";
 import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
 import { addListingOptions, type ListingFlags } from "./flags.js";
+import { runFollow } from "./follow.js";
+import { parseListingOptions } from "./options.js";
+import { runListing } from "./run.js";
 
 // Built from the field catalogue itself, so the help can never list a field that --fields refuses;
 // when a listing command is defined, not by every run of msgstat.
@@ -16,15 +19,11 @@ const fieldsHelp = (): HelpSection[] => [
 
 async function run(setup: CommandSetup, listing: { campaignId: string; batchId?: string }, raw: ListingFlags, command: AnyCommand): Promise<void> {
   const ctx = setup.context(command);
-  ctx.preloadClient();
-  const [{ parseListingOptions }, { runListing }] = await Promise.all([import("./options.js"), import("./run.js")]);
   const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
   requireId("campaignId", listing.campaignId);
   if (listing.batchId !== undefined) requireId("batchId", listing.batchId);
-  if (options.follow) {
-    const { runFollow } = await import("./follow.js");
-    await runFollow(listing, options, ctx);
-  } else await runListing(listing, options, ctx);
+  if (options.follow) await runFollow(listing, options, ctx);
+  else await runListing(listing, options, ctx);
 }
 
 export const messagesCommand: CommandDefinition = {

@@ -4,6 +4,8 @@ import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-optio
 import { addHelpSections } from "../shared/help.js";
 import type { CommandDefinition } from "../shared/setup.js";
 import { addMessageOptions } from "./flags.js";
+import { parseMessageOptions } from "./options.js";
+import { runMessage } from "./run.js";
 
 export const messageCommand: CommandDefinition = {
   define(command, setup) {
@@ -11,8 +13,6 @@ export const messageCommand: CommandDefinition = {
       const ctx = setup.context(cmd);
       requireId("campaignId", campaignId);
       requireId("messageId", messageId);
-      ctx.preloadClient();
-      const [{ parseMessageOptions }, { runMessage }] = await Promise.all([import("./options.js"), import("./run.js")]);
       await runMessage({ campaignId, messageId, ...parseMessageOptions(raw) }, ctx);
     });
     addHelpSections(message, {

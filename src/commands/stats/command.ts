@@ -4,6 +4,9 @@ import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-optio
 import { addHelpSections } from "../shared/help.js";
 import type { CommandDefinition } from "../shared/setup.js";
 import { addStatsOptions } from "./flags.js";
+import { parseStatsOptions } from "./options.js";
+import { runStats } from "./run.js";
+import { runWatch } from "./watch.js";
 
 const REPORT_HELP = "messages counted, their createdAt span and attempts; messages by latestStatus; the delivery rate (success over the messages in a final state: success or failure; created and any other status are not final yet); failures by the error of their latest failed attempt; attempts per message; each batch (campaign stats only); messages and failures per hour or day of --tz. --json gives the same figures as data (see docs/stats.md); --csv --by gives one of the tables.";
 
@@ -12,14 +15,10 @@ export const statsCommand: CommandDefinition = {
     const stats = addGlobalOptions(addStatsOptions(command.argument("<campaignId>", "the campaign")), GLOBAL_OPTIONS_HEADING)
       .action(async (campaignId, raw, cmd) => {
         const ctx = setup.context(cmd);
-        ctx.preloadClient();
-        const [{ parseStatsOptions }, { runStats }] = await Promise.all([import("./options.js"), import("./run.js")]);
         requireId("campaignId", campaignId);
         const options = parseStatsOptions(raw, ctx.now(), ctx.timeZone);
-        if (options.watch) {
-          const { runWatch } = await import("./watch.js");
-          await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
-        } else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
+        if (options.watch) await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
+        else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
       });
     addHelpSections(stats, { heading: "The report:", text: REPORT_HELP }, {
       heading: "Examples:",
