@@ -78,25 +78,25 @@ function newest(message: CheckedMessage, failedOnly: boolean): AttemptView | und
 }
 
 /**
- * `newest`, remembering its last answer: a row asks for the same message's newest (failed) attempt
- * once per column that shows part of it (CSV: lastErrorType, then lastErrorCode).
+ * `answer`, remembering its last answer: a row asks about the same message once per column that shows
+ * part of the answer (CSV: lastErrorType, then lastErrorCode).
  */
-function lastAnswered(failedOnly: boolean): (message: CheckedMessage) => AttemptView | undefined {
+function lastAnswered<T>(answer: (message: CheckedMessage) => T): (message: CheckedMessage) => T {
   let asked: CheckedMessage | undefined;
-  let answer: AttemptView | undefined;
+  let last: T;
   return (message) => {
     if (message !== asked) {
-      answer = newest(message, failedOnly);
+      last = answer(message);
       asked = message;
     }
-    return answer;
+    return last;
   };
 }
 
-export const newestAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(false);
+export const newestAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered((message) => newest(message, false));
 
 /** The newest attempt that failed: its error is why the message failed, even if a later one is still under way. */
-export const newestFailedAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered(true);
+export const newestFailedAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered((message) => newest(message, true));
 
 /** numAttempts, or the number of attempts listed; undefined when neither is there. */
 export function attemptCount(message: CheckedMessage): number | undefined {
@@ -116,8 +116,11 @@ export function batchFileOf(message: CheckedMessage): string | undefined {
   return read(BATCH, firstBatch(message), "originalFileName");
 }
 
-/** The first of a message's batches that is an object (as readObjects would give it, without the list). */
-function firstBatch(message: CheckedMessage): Readonly<Record<string, unknown>> | undefined {
+/**
+ * The first of a message's batches that is an object (as readObjects would give it, without the list),
+ * remembered for the last message asked about: a row asks twice (its batch id, then its file's name).
+ */
+const firstBatch = lastAnswered((message: CheckedMessage): Readonly<Record<string, unknown>> | undefined => {
   const batches = read(MESSAGE, message, "batches");
   return batches?.find(isPlainObject);
-}
+});
