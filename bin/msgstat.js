@@ -34,7 +34,7 @@ async function run() {
     env: process.env,
     now: () => Date.now(),
     signal: controller.signal,
-    // Asked for only by `auth login`: Node builds process.stdin's stream when first asked (about 3 ms).
+    // Asked for only by `auth login`: Node builds process.stdin's stream when it is first asked for.
     stdin: () => process.stdin,
   });
   // Interrupted: output still queued for a reader that may never read is dropped, not waited for.

@@ -62,7 +62,7 @@ type Runtime = typeof import("./commands/runtime.js");
 interface RunState {
   client?: InstanceType<Runtime["ApiClient"]>;
   verbose: boolean;
-  /** Loaded before a command runs, or when one fails; never for --help or --version. */
+  /** Loaded when a command is named (its definition is in it) or an error is reported; never for the program's --help or --version. */
   runtime?: Runtime;
 }
 
@@ -182,11 +182,20 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 async function report(error: unknown, io: Io, state: RunState): Promise<number> {
   if (error instanceof CommanderError) {
     // Help and version are not failures; every other complaint of commander's is a usage error.
-    // Commander has written its own words: --help does not load the line writer (three files).
+    // Commander has written its own words: the program's --help loads none of the commands' code.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (error instanceof OutputClosedError) return ExitCode.ok;
-  const { stderrLine, advise } = await loadRuntime(state);
+  let runtime: Runtime;
+  try {
+    runtime = await loadRuntime(state);
+  } catch (loading) {
+    // msgstat's own code cannot be loaded (a damaged install): that is the error to report. (Not the
+    // first one: it may hold server text, which only the line writer makes safe for a terminal.)
+    io.stderr.write(`msgstat: cannot load msgstat's own code (${loading instanceof Error ? loading.message : String(loading)}); reinstall msgstat\n`);
+    return ExitCode.failure;
+  }
+  const { stderrLine, advise } = runtime;
   const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
   if (interrupted) {
     stderrLine(io, "msgstat: ", interrupted.message);

@@ -22,7 +22,8 @@ export interface Io {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /**
    * Read only by `auth login` (a piped token, or a prompt on a terminal). A function: Node makes
-   * process.stdin's stream when first asked for it, about 3 ms that no other command should pay.
+   * process.stdin's stream when it is first asked for, which `--help` then never pays for (a command
+   * that loads the config code has it made all the same: docs/bench.md, start-up).
    */
   stdin?: () => Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 }

@@ -79,7 +79,8 @@ function newest(message: CheckedMessage, failedOnly: boolean): AttemptView | und
 
 /**
  * `answer`, remembering its last answer: a row asks about the same message once per column that shows
- * part of the answer (CSV: lastErrorType, then lastErrorCode).
+ * part of the answer (CSV: lastErrorType, then lastErrorCode). Known by identity: messages are never
+ * changed once parsed, so the same object means the same answer.
  */
 function lastAnswered<T>(answer: (message: CheckedMessage) => T): (message: CheckedMessage) => T {
   let asked: CheckedMessage | undefined;

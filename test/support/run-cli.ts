@@ -49,7 +49,7 @@ export interface CliOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
   /** What msgstat reads on stdin (a piped token); a stream for a terminal of the test's own making. */
-  stdin?: string | (Readable & { setRawMode?: (raw: boolean) => unknown });
+  stdin?: string | (Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown });
   stdinTty?: boolean;
 }
 
@@ -81,7 +81,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     now: options.clock ?? (() => options.now ?? Date.now()),
     signal: signalFor(options.signal),
     sleep: options.sleep,
-    stdin: () => Object.assign(typeof options.stdin === "string" ? Readable.from([Buffer.from(options.stdin)]) : (options.stdin ?? Readable.from([])), { isTTY: options.stdinTty ?? false }),
+    stdin: () => Object.assign(typeof options.stdin === "string" ? Readable.from([Buffer.from(options.stdin)]) : (options.stdin ?? Readable.from([])), { isTTY: options.stdinTty ?? (typeof options.stdin === "object" && options.stdin.isTTY === true) }),
   });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };
