@@ -2,6 +2,7 @@
 // A command's code is loaded only when a command is named on the command line (commands/runtime.ts),
 // so that `msgstat --help` and `--version` cost little more than commander.
 import { Command, CommanderError, type CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
+import type { ApiClient } from "./http/client.js";
 import { colorWanted, type Context, type Io } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
@@ -60,9 +61,9 @@ const PROGRAM_HELP: HelpSection[] = [
 type Runtime = typeof import("./commands/runtime.js");
 
 interface RunState {
-  client?: InstanceType<Runtime["ApiClient"]>;
+  client?: ApiClient;
   verbose: boolean;
-  /** Loaded when a command is named (its definition is in it) or an error is reported; never for the program's --help or --version. */
+  /** The commands' code: loaded with the definitions of the commands named (definitions), or to report an error; never for the program's --help or --version. */
   runtime?: Runtime;
 }
 
@@ -70,13 +71,20 @@ const loadRuntime = (state: RunState): Promise<Runtime> | Runtime => state.runti
 
 /** The whole command line: the program, its commands and their options (for tests and completion). */
 export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<AnyCommand> {
-  return assemble(io, { verbose: false }, argv, await definitions(() => true));
+  const state: RunState = { verbose: false };
+  return assemble(io, state, argv, await definitions(state, () => true));
 }
 
-/** The definitions of the commands `wanted` names, loaded. */
-async function definitions(wanted: (entry: CommandEntry) => boolean): Promise<Map<string, CommandDefinition>> {
+/**
+ * The definitions of the commands `wanted` names, with the commands' code loaded for them (none is
+ * loaded when none is wanted): a command's action, which builds its context from that code, runs only
+ * once its definition is here.
+ */
+async function definitions(state: RunState, wanted: (entry: CommandEntry) => boolean): Promise<Map<string, CommandDefinition>> {
   const chosen = COMMANDS.filter(wanted);
-  return new Map(await Promise.all(chosen.map(async (entry) => [entry.name, await entry.load()] as const)));
+  if (chosen.length === 0) return new Map();
+  const runtime = await loadRuntime(state);
+  return new Map(chosen.map((entry) => [entry.name, entry.definition(runtime)]));
 }
 
 /**
@@ -91,11 +99,7 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
   const program = addGlobalOptions(new Command("msgstat"))
     .description("Inspect the delivery status of messaging campaigns.")
     .version(packageJson.version, "-V, --version")
-    .enablePositionalOptions()
-    // What every command's context needs and help never does (a command named in argv has it already).
-    .hook("preAction", async () => {
-      await loadRuntime(state);
-    });
+    .enablePositionalOptions();
   addHelpSections(program, ...PROGRAM_HELP);
 
   // Every command, the ones under auth and config too.
@@ -118,7 +122,7 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
   const setup: CommandSetup = {
     context: (command) => contextFor(command, io, state, argv),
     wholeProgram: async () => {
-      for (const [name, definition] of await definitions((entry) => pending.has(entry.name))) define(name, definition);
+      for (const [name, definition] of await definitions(state, (entry) => pending.has(entry.name))) define(name, definition);
       return program;
     },
   };
@@ -164,7 +168,7 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
 /** Runs msgstat with these arguments (without node and the script) and returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const state: RunState = { verbose: argv.includes("-v") || argv.includes("--verbose") };
-  const program = assemble(io, state, argv, await definitions((entry) => argv.includes(entry.name)));
+  const program = assemble(io, state, argv, await definitions(state, (entry) => argv.includes(entry.name)));
   try {
     if (argv.length === 0) {
       program.outputHelp();
