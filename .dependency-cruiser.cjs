@@ -20,7 +20,10 @@ const packagesAbove = (layer, packages) => ({
   comment: `src/${layer}/ does not use ${packages.join(", ")}: they belong to the layers above it`,
   severity: "error",
   from: { path: `^src/${layer}/` },
-  to: { dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"], path: `node_modules/(${packages.join("|")})/` },
+  to: {
+    dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"],
+    path: `node_modules/(${packages.join("|")})/`,
+  },
 });
 
 module.exports = {
@@ -45,7 +48,10 @@ module.exports = {
       comment: "one command's folder does not import another's; what two commands share lives in src/commands/shared/",
       severity: "error",
       from: { path: "^src/commands/([^/]+)/" },
-      to: { path: "^src/commands/([^/]+)/", pathNot: ["^src/commands/$1/", "^src/commands/shared/", "^src/commands/[^/]+\\.ts$"] },
+      to: {
+        path: "^src/commands/([^/]+)/",
+        pathNot: ["^src/commands/$1/", "^src/commands/shared/", "^src/commands/[^/]+\\.ts$"],
+      },
     },
     {
       name: "sandbox-stands-apart",
@@ -69,7 +75,8 @@ module.exports = {
     packagesAbove("config", ["undici", "commander", "chalk", "ora", "cli-table3"]),
     {
       name: "keyring-at-one-boundary",
-      comment: "only src/config/keyring.ts loads the OS keyring module, so every failure of it becomes a note in one place (and tests replace it there)",
+      comment:
+        "only src/config/keyring.ts loads the OS keyring module, so every failure of it becomes a note in one place (and tests replace it there)",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/config/keyring\\.ts$" },
       to: { path: "node_modules/@napi-rs/keyring" },

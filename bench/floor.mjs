@@ -23,7 +23,10 @@ const agent = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
 const listing = `${baseUrl.replace(/\/+$/, "")}/campaigns/${encodeURIComponent(campaignId)}/messages?limit=1000`;
 
 async function fetchBody(after) {
-  const { statusCode, body } = await request(after === undefined ? listing : `${listing}&after=${encodeURIComponent(after)}`, { dispatcher: agent });
+  const { statusCode, body } = await request(
+    after === undefined ? listing : `${listing}&after=${encodeURIComponent(after)}`,
+    { dispatcher: agent },
+  );
   const chunks = [];
   let size = 0;
   for await (const chunk of body) {
@@ -66,7 +69,7 @@ const pageDone = () => {
   firstPageMs ??= Math.round((performance.now() - started) * 100) / 100;
 };
 if (mode === "raw") {
-  for (let after; ; ) {
+  for (let after; ;) {
     const raw = await fetchBody(after);
     pageDone();
     pages++;
@@ -77,7 +80,7 @@ if (mode === "raw") {
   }
   messages = -1; // not counted: counting would need a parse
 } else if (mode === "parse") {
-  for (let after; ; ) {
+  for (let after; ;) {
     const raw = await fetchBody(after);
     const page = JSON.parse(raw.toString("utf8"));
     pageDone();
@@ -88,7 +91,7 @@ if (mode === "raw") {
     after = page.pageData.endCursor;
   }
 } else if (mode === "fetch") {
-  for (let after; ; ) {
+  for (let after; ;) {
     const response = await fetch(after === undefined ? listing : `${listing}&after=${encodeURIComponent(after)}`);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const text = await response.text();
@@ -115,5 +118,8 @@ if (mode === "raw") {
   }
 }
 await agent.close();
-const fetched = mode === "fetch" ? { wireBytes: Number.isFinite(wireBytes) ? wireBytes : null, encoding: [...encodings].join(",") } : {};
+const fetched =
+  mode === "fetch"
+    ? { wireBytes: Number.isFinite(wireBytes) ? wireBytes : null, encoding: [...encodings].join(",") }
+    : {};
 process.stdout.write(JSON.stringify({ messages, pages, bytes, tailCursorMisses, firstPageMs, ...fetched }) + "\n");

@@ -12,9 +12,15 @@ const latest = readFileSync(`${root}bench/results/latest.md`, "utf8").trim();
 // The docs quote a whole run of this build: a --quick one, one that left sections out (BENCH_ROWS), or
 // one beside a baseline build (BENCH_BASELINE) is refused unless --partial says it is meant.
 const { config } = JSON.parse(readFileSync(`${root}bench/results/latest.json`, "utf8"));
-const missing = ["export", "latency", "link", "replay", "ttfr", "startup"].filter((section) => !(config.sections ?? []).includes(section));
+const missing = ["export", "latency", "link", "replay", "ttfr", "startup"].filter(
+  (section) => !(config.sections ?? []).includes(section),
+);
 if (!process.argv.includes("--partial") && (config.quick || missing.length > 0 || config.baseline)) {
-  const what = config.quick ? "a --quick run" : config.baseline ? "a run beside a baseline build (BENCH_BASELINE)" : `a run without ${missing.join(", ")} (BENCH_ROWS)`;
+  const what = config.quick
+    ? "a --quick run"
+    : config.baseline
+      ? "a run beside a baseline build (BENCH_BASELINE)"
+      : `a run without ${missing.join(", ")} (BENCH_ROWS)`;
   console.error(`bench/results/latest.md is ${what}; run \`npm run bench\` first, or quote it anyway with --partial`);
   process.exit(1);
 }

@@ -43,7 +43,8 @@ function capture(target) {
       res.on("data", (chunk) => chunks.push(chunk));
       res.on("end", () => {
         if (res.statusCode !== 200) reject(new Error(`GET ${target}: HTTP ${res.statusCode}`));
-        else if (res.headers["content-encoding"]) reject(new Error(`GET ${target}: the sandbox answered ${res.headers["content-encoding"]}, not identity`));
+        else if (res.headers["content-encoding"])
+          reject(new Error(`GET ${target}: the sandbox answered ${res.headers["content-encoding"]}, not identity`));
         else resolve(Buffer.concat(chunks));
       });
       res.on("error", reject);
@@ -54,7 +55,7 @@ function capture(target) {
 const pages = new Map();
 let bytes = 0;
 let messages = 0;
-for (let after; ; ) {
+for (let after; ;) {
   const target = `${listingPath}?limit=${pageSize}${after === undefined ? "" : `&after=${encodeURIComponent(after)}`}`;
   const body = await capture(target);
   const page = JSON.parse(body.toString("utf8"));
@@ -70,7 +71,10 @@ const MISS_TYPE = { "Content-Type": JSON_TYPE };
 const server = createServer((req, res) => {
   const body = req.method === "GET" ? pages.get(keyOf(req.url ?? "/") ?? "") : undefined;
   if (body === undefined) {
-    const miss = JSON.stringify({ error: "not_captured", message: `bench/replay-server.mjs captured only ${listingPath}?limit=${pageSize} and its pages; not ${req.method} ${req.url}` });
+    const miss = JSON.stringify({
+      error: "not_captured",
+      message: `bench/replay-server.mjs captured only ${listingPath}?limit=${pageSize} and its pages; not ${req.method} ${req.url}`,
+    });
     res.writeHead(404, { ...MISS_TYPE, "Content-Length": Buffer.byteLength(miss) });
     res.end(miss);
     return;

@@ -39,8 +39,17 @@ const MB = 1024; // peak RSS is measured in kB
 const quick = process.argv.includes("--quick");
 const config = readConfig();
 const scratch = mkdtempSync(path.join(os.tmpdir(), "msgstat-bench-"));
-const childEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? scratch, TMPDIR: scratch, TZ: "UTC", NO_COLOR: "1" };
-const { rssMethod, measure, firstRow, startSandbox, startReplay, stopAll, terminalAvailable } = processes({ scratch, childEnv });
+const childEnv = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: process.env.HOME ?? scratch,
+  TMPDIR: scratch,
+  TZ: "UTC",
+  NO_COLOR: "1",
+};
+const { rssMethod, measure, firstRow, startSandbox, startReplay, stopAll, terminalAvailable } = processes({
+  scratch,
+  childEnv,
+});
 const peer = detectPeer();
 const notes = [];
 const samples = new Map(); // row id -> { meta, walls: [], rss: [], extra }
@@ -50,17 +59,22 @@ function readConfig() {
     const text = process.env[name];
     if (text === undefined || text === "") return fallback;
     const value = Number(text);
-    if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}, not "${text}"`);
+    if (!Number.isInteger(value) || value < min)
+      throw new Error(`${name} must be a whole number ≥ ${min}, not "${text}"`);
     return value;
   };
-  const sizes = (process.env.BENCH_SIZES || (quick ? "2000" : "100000,1000000")).split(",").map((part) => Number(part.trim()));
-  if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`BENCH_SIZES must be whole numbers ≥ 1, not "${process.env.BENCH_SIZES}"`);
+  const sizes = (process.env.BENCH_SIZES || (quick ? "2000" : "100000,1000000"))
+    .split(",")
+    .map((part) => Number(part.trim()));
+  if (sizes.some((size) => !Number.isInteger(size) || size < 1))
+    throw new Error(`BENCH_SIZES must be whole numbers ≥ 1, not "${process.env.BENCH_SIZES}"`);
   sizes.sort((a, b) => a - b);
   const sections = (process.env.BENCH_ROWS || SECTIONS.join(",")).split(",").map((part) => part.trim());
   const unknown = sections.filter((section) => !SECTIONS.includes(section));
   if (unknown.length > 0) throw new Error(`BENCH_ROWS takes ${SECTIONS.join(", ")}; not ${unknown.join(", ")}`);
   const bandwidth = process.env.BENCH_LINK_BANDWIDTH || "50mbit";
-  if (!/^[0-9.]+[a-zA-Z/]+$/.test(bandwidth)) throw new Error(`BENCH_LINK_BANDWIDTH must be a rate such as 50mbit or 2MB/s, not "${bandwidth}"`);
+  if (!/^[0-9.]+[a-zA-Z/]+$/.test(bandwidth))
+    throw new Error(`BENCH_LINK_BANDWIDTH must be a rate such as 50mbit or 2MB/s, not "${bandwidth}"`);
   return {
     quick,
     sections: new Set(sections),
@@ -70,9 +84,16 @@ function readConfig() {
     startupRepeat: int("BENCH_STARTUP_REPEAT", quick ? 3 : 40),
     latencyMs: int("BENCH_LATENCY_MS", 20),
     latencySize: int("BENCH_LATENCY_SIZE", sizes[0]),
-    link: { size: int("BENCH_LINK_SIZE", quick ? 2000 : 20_000), bandwidth, latencyMs: int("BENCH_LINK_LATENCY_MS", 20, 0) },
+    link: {
+      size: int("BENCH_LINK_SIZE", quick ? 2000 : 20_000),
+      bandwidth,
+      latencyMs: int("BENCH_LINK_LATENCY_MS", 20, 0),
+    },
     replaySize: int("BENCH_REPLAY_SIZE", quick ? 2000 : 100_000),
-    ttfr: { size: int("BENCH_TTFR_SIZE", quick ? 2000 : 5000), latencyMs: int("BENCH_TTFR_LATENCY_MS", quick ? 200 : 500, 0) },
+    ttfr: {
+      size: int("BENCH_TTFR_SIZE", quick ? 2000 : 5000),
+      latencyMs: int("BENCH_TTFR_LATENCY_MS", quick ? 200 : 500, 0),
+    },
     outDir: path.resolve(process.env.BENCH_OUT || path.join(root, "bench", "results")),
     baseline: baselineOf(process.env.BENCH_BASELINE),
   };
@@ -83,7 +104,10 @@ function baselineOf(text) {
   if (text === undefined || text === "") return undefined;
   const dir = path.resolve(text);
   const bin = path.join(dir, "bin", "msgstat.js");
-  if (!existsSync(bin) || !existsSync(path.join(dir, "dist", "cli.js"))) throw new Error(`BENCH_BASELINE: ${dir} has no built msgstat (bin/msgstat.js and dist/cli.js; run npm ci and npm run build there)`);
+  if (!existsSync(bin) || !existsSync(path.join(dir, "dist", "cli.js")))
+    throw new Error(
+      `BENCH_BASELINE: ${dir} has no built msgstat (bin/msgstat.js and dist/cli.js; run npm ci and npm run build there)`,
+    );
   return { dir, bin };
 }
 
@@ -93,7 +117,9 @@ function repeatFor(size) {
 
 function detectPeer() {
   const missing = ["bash", "curl", "jq"].filter((tool) => !has(tool));
-  return missing.length === 0 ? { available: true } : { available: false, note: `curl+jq rows skipped: ${missing.join(", ")} not installed (apt-get install curl jq)` };
+  return missing.length === 0
+    ? { available: true }
+    : { available: false, note: `curl+jq rows skipped: ${missing.join(", ")} not installed (apt-get install curl jq)` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -108,7 +134,8 @@ function record(id, meta, result, extra = {}) {
   Object.assign(entry.extra, extra);
 }
 
-const msgstat = (server, args, bin = BIN) => measure(process.execPath, [bin, ...args], { env: { MSGSTAT_BASE_URL: server.url } });
+const msgstat = (server, args, bin = BIN) =>
+  measure(process.execPath, [bin, ...args], { env: { MSGSTAT_BASE_URL: server.url } });
 
 /** A floor of bench/floor.mjs against `server` (the sandbox or the replay server), with its counts. */
 async function floor(server, mode, maxPages) {
@@ -116,7 +143,8 @@ async function floor(server, mode, maxPages) {
   if (maxPages !== undefined) args.push(String(maxPages));
   const result = await measure(process.execPath, args, { capture: true });
   const counts = JSON.parse(result.stdout);
-  if (maxPages === undefined && mode !== "raw" && counts.messages !== server.size) throw new Error(`floor ${mode} read ${counts.messages} messages, not ${server.size}`);
+  if (maxPages === undefined && mode !== "raw" && counts.messages !== server.size)
+    throw new Error(`floor ${mode} read ${counts.messages} messages, not ${server.size}`);
   return { result, counts };
 }
 
@@ -125,7 +153,8 @@ async function exportRun(server, format, bin = BIN) {
   if (format !== "table" && format !== "stats") args.push(`--${format}`);
   const result = await msgstat(server, args, bin);
   // JSONL has exactly one line per message; CSV and the table may hold newlines inside a message's text.
-  if (format === "jsonl" && result.lines !== server.size) throw new Error(`--jsonl wrote ${result.lines} lines for ${server.size} messages`);
+  if (format === "jsonl" && result.lines !== server.size)
+    throw new Error(`--jsonl wrote ${result.lines} lines for ${server.size} messages`);
   if (result.bytes === 0) throw new Error(`--${format} wrote nothing`);
   return result;
 }
@@ -151,7 +180,11 @@ async function exportRows(size) {
       progress(`${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
       for (const mode of ["raw", "parse", "parse-prefetch"]) {
         const { result, counts } = await floor(sandbox, mode);
-        record(`floor-${mode}${at}`, { ...meta, group: "floor", mode }, result, { pages: counts.pages, bytes: counts.bytes, tailCursorMisses: counts.tailCursorMisses });
+        record(`floor-${mode}${at}`, { ...meta, group: "floor", mode }, result, {
+          pages: counts.pages,
+          bytes: counts.bytes,
+          tailCursorMisses: counts.tailCursorMisses,
+        });
       }
       for (const format of FORMATS) {
         // With a baseline, the two builds take turns at going first, so that neither always meets a
@@ -175,7 +208,9 @@ async function exportRows(size) {
 
 async function baselineExport(sandbox, format, meta, at) {
   const result = await exportRun(sandbox, format, config.baseline.bin);
-  record(`baseline-export-${format}${at}`, { ...meta, group: "baseline", format }, result, { outputBytes: result.bytes });
+  record(`baseline-export-${format}${at}`, { ...meta, group: "baseline", format }, result, {
+    outputBytes: result.bytes,
+  });
 }
 
 /**
@@ -187,7 +222,16 @@ function recordSandboxCost(sandbox, size) {
   if (!raw || !raw.extra.pages) return;
   const perPageMs = median(raw.wallMs) / raw.extra.pages;
   const rss = sandbox.peakRssKB();
-  samples.set(`sandbox@${size}`, { id: `sandbox@${size}`, section: "size", group: "sandbox", servedSize: size, label: `sandbox: one 1000-message page, ${sizeLabel(size)} campaign`, wallMs: [round(perPageMs, 2)], peakRssKB: rss === null ? [] : [rss], extra: {} });
+  samples.set(`sandbox@${size}`, {
+    id: `sandbox@${size}`,
+    section: "size",
+    group: "sandbox",
+    servedSize: size,
+    label: `sandbox: one 1000-message page, ${sizeLabel(size)} campaign`,
+    wallMs: [round(perPageMs, 2)],
+    peakRssKB: rss === null ? [] : [rss],
+    extra: {},
+  });
 }
 
 async function latencyRows() {
@@ -202,7 +246,9 @@ async function latencyRows() {
       const { result, counts } = await floor(sandbox, "raw");
       record(`latency-floor-raw@${size}`, { ...meta, group: "latency-floor" }, result, { pages: counts.pages });
       const exported = await exportRun(sandbox, "csv");
-      record(`latency-export-csv@${size}`, { ...meta, group: "latency", format: "csv" }, exported, { pages: counts.pages });
+      record(`latency-export-csv@${size}`, { ...meta, group: "latency", format: "csv" }, exported, {
+        pages: counts.pages,
+      });
     }
   } finally {
     await sandbox.stop();
@@ -223,16 +269,27 @@ async function linkRows() {
     const meta = { section: "link", size, bandwidth, latencyMs };
     const repeat = repeatFor(size);
     for (let rep = 0; rep < repeat; rep++) {
-      progress(`link ${bandwidth} ${latencyMs} ms, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
+      progress(
+        `link ${bandwidth} ${latencyMs} ms, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`,
+      );
       const { result, counts } = await floor(sandbox, "fetch");
-      record(`link-floor-fetch${at}`, { ...meta, group: "link-floor" }, result, { pages: counts.pages, bytes: counts.bytes, wireBytes: counts.wireBytes, encoding: counts.encoding });
+      record(`link-floor-fetch${at}`, { ...meta, group: "link-floor" }, result, {
+        pages: counts.pages,
+        bytes: counts.bytes,
+        wireBytes: counts.wireBytes,
+        encoding: counts.encoding,
+      });
       if (peer.available) {
         const peerResult = await measure("bash", [PEER, sandbox.url, sandbox.campaign, "--compressed"]);
-        record(`link-peer-curl-jq${at}`, { ...meta, group: "link-peer" }, peerResult, { outputBytes: peerResult.bytes });
+        record(`link-peer-curl-jq${at}`, { ...meta, group: "link-peer" }, peerResult, {
+          outputBytes: peerResult.bytes,
+        });
       }
       for (const format of ["csv", "jsonl"]) {
         const exported = await exportRun(sandbox, format);
-        record(`link-export-${format}${at}`, { ...meta, group: "link", format }, exported, { outputBytes: exported.bytes });
+        record(`link-export-${format}${at}`, { ...meta, group: "link", format }, exported, {
+          outputBytes: exported.bytes,
+        });
       }
     }
   } finally {
@@ -263,15 +320,22 @@ async function replayRows() {
       progress(`replay, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
       for (const mode of ["raw", "parse"]) {
         const { result, counts } = await floor(replay, mode);
-        record(`replay-floor-${mode}${at}`, { ...meta, group: "replay-floor", mode }, result, { pages: counts.pages, bytes: counts.bytes });
+        record(`replay-floor-${mode}${at}`, { ...meta, group: "replay-floor", mode }, result, {
+          pages: counts.pages,
+          bytes: counts.bytes,
+        });
       }
       for (const format of ["csv", "jsonl", "json"]) {
         const exported = await exportRun(replay, format);
-        record(`replay-export-${format}${at}`, { ...meta, group: "replay", format }, exported, { outputBytes: exported.bytes });
+        record(`replay-export-${format}${at}`, { ...meta, group: "replay", format }, exported, {
+          outputBytes: exported.bytes,
+        });
       }
     }
     const rss = replay.peakRssKB();
-    notes.push(`Replay: bench/replay-server.mjs held ${replay.pages} pages, ${(replay.bytes / 1024 ** 2).toFixed(1)} MB of JSON, in memory${rss === null ? "" : ` (its peak RSS ${(rss / MB).toFixed(1)} MB)`}, served as captured, without compression.`);
+    notes.push(
+      `Replay: bench/replay-server.mjs held ${replay.pages} pages, ${(replay.bytes / 1024 ** 2).toFixed(1)} MB of JSON, in memory${rss === null ? "" : ` (its peak RSS ${(rss / MB).toFixed(1)} MB)`}, served as captured, without compression.`,
+    );
   } finally {
     await replay.stop();
   }
@@ -299,7 +363,8 @@ async function firstRowRows() {
   const sandbox = await startSandbox(size, ["--latency", String(latencyMs), "--no-compression"]);
   try {
     await warmUp(sandbox, "raw", 2);
-    if (!terminalAvailable) notes.push("First-row rows on a terminal skipped: util-linux `script` not found (apt-get install bsdutils)");
+    if (!terminalAvailable)
+      notes.push("First-row rows on a terminal skipped: util-linux `script` not found (apt-get install bsdutils)");
     const cases = FIRST_ROW_CASES.filter((c) => terminalAvailable || !c.terminal);
     const meta = { section: "ttfr", servedSize: size, latencyMs };
     const repeat = repeatFor(size);
@@ -312,7 +377,11 @@ async function firstRowRows() {
         if (c.format !== "table") args.push(`--${c.format}`);
         if (c.status) args.push("--status", c.status);
         const result = await firstRow(args, { env: { MSGSTAT_BASE_URL: sandbox.url }, terminal: c.terminal });
-        record(firstRowId(c), { ...meta, group: "ttfr", format: c.format, terminal: c.terminal, status: c.status }, result);
+        record(
+          firstRowId(c),
+          { ...meta, group: "ttfr", format: c.format, terminal: c.terminal, status: c.status },
+          result,
+        );
       }
     }
   } finally {
@@ -327,13 +396,29 @@ async function startupRows() {
       { id: "startup-node", label: "node -e 0", command: process.execPath, args: ["-e", "0"] },
       { id: "startup-version", label: "msgstat --version", command: process.execPath, args: [BIN, "--version"] },
       { id: "startup-help", label: "msgstat --help", command: process.execPath, args: [BIN, "--help"] },
-      { id: "startup-message-json", label: "msgstat message <c> <m> --json", command: process.execPath, args: [BIN, "message", sandbox.campaign, sandbox.messageId, "--json"] },
+      {
+        id: "startup-message-json",
+        label: "msgstat message <c> <m> --json",
+        command: process.execPath,
+        args: [BIN, "message", sandbox.campaign, sandbox.messageId, "--json"],
+      },
     ];
     // With a baseline, each of its rows right after this build's same row, and first on every other run.
-    const baselineOf = ({ id, label, args }) => ({ id: `baseline-${id}`, label: `${label}, baseline build`, command: process.execPath, args: [config.baseline.bin, ...args.slice(1)], group: "baseline-startup" });
+    const baselineOf = ({ id, label, args }) => ({
+      id: `baseline-${id}`,
+      label: `${label}, baseline build`,
+      command: process.execPath,
+      args: [config.baseline.bin, ...args.slice(1)],
+      group: "baseline-startup",
+    });
     const orderFor = (rep) =>
-      config.baseline === undefined ? cases : cases.flatMap((c) => (c.id === "startup-node" ? [c] : rep % 2 === 0 ? [c, baselineOf(c)] : [baselineOf(c), c]));
-    for (const { command, args } of orderFor(0)) await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
+      config.baseline === undefined
+        ? cases
+        : cases.flatMap((c) =>
+            c.id === "startup-node" ? [c] : rep % 2 === 0 ? [c, baselineOf(c)] : [baselineOf(c), c],
+          );
+    for (const { command, args } of orderFor(0))
+      await measure(command, args, { rss: false, env: { MSGSTAT_BASE_URL: sandbox.url } });
     for (let rep = 0; rep < config.startupRepeat; rep++) {
       if (rep % 10 === 0) progress(`start-up, run ${rep + 1} of ${config.startupRepeat}`);
       // Interleaved, and spawned directly (no time wrapper): the cases share whatever the machine is doing.
@@ -362,12 +447,20 @@ function round(value, digits) {
   return Math.round(value * factor) / factor;
 }
 
-const sizeLabel = (size) => (size >= 1_000_000 && size % 1_000_000 === 0 ? `${size / 1_000_000}M` : size >= 1000 && size % 1000 === 0 ? `${size / 1000}k` : String(size));
+const sizeLabel = (size) =>
+  size >= 1_000_000 && size % 1_000_000 === 0
+    ? `${size / 1_000_000}M`
+    : size >= 1000 && size % 1000 === 0
+      ? `${size / 1000}k`
+      : String(size);
 
 function labelOf(entry) {
   const at = entry.size !== undefined ? ` ${sizeLabel(entry.size)}` : "";
   const link = entry.section === "link" ? `, link ${entry.bandwidth} ${entry.latencyMs} ms` : "";
-  const exportLabel = () => (entry.format === "stats" ? `stats --json${at}` : `export --${entry.format}${entry.format === "table" ? " (piped)" : ""}${at}`);
+  const exportLabel = () =>
+    entry.format === "stats"
+      ? `stats --json${at}`
+      : `export --${entry.format}${entry.format === "table" ? " (piped)" : ""}${at}`;
   switch (entry.group) {
     case "export":
       return exportLabel();
@@ -400,7 +493,11 @@ function labelOf(entry) {
   }
 }
 
-const FLOOR_LABELS = { raw: "(a) raw transfer", parse: "(b) parse floor", "parse-prefetch": "(b') parse floor, pipelined" };
+const FLOOR_LABELS = {
+  raw: "(a) raw transfer",
+  parse: "(b) parse floor",
+  "parse-prefetch": "(b') parse floor, pipelined",
+};
 
 function summarise() {
   const rows = [];
@@ -466,7 +563,15 @@ function targetsFor(rows) {
     const small = byId.get(`export-${format}@${smallest}`);
     if (!big) continue;
     add(big.id, "peak RSS, MB", big.peakRssMBMedian, 150, "max");
-    if (largest !== smallest && small) add(big.id, `peak RSS ÷ ${sizeLabel(smallest)}`, big.peakRssMBMedian / small.peakRssMBMedian, 1.2, "max", small.id);
+    if (largest !== smallest && small)
+      add(
+        big.id,
+        `peak RSS ÷ ${sizeLabel(smallest)}`,
+        big.peakRssMBMedian / small.peakRssMBMedian,
+        1.2,
+        "max",
+        small.id,
+      );
   }
   const latency = byId.get(`latency-export-csv@${config.latencySize}`);
   if (latency) {
@@ -484,15 +589,28 @@ function targetsFor(rows) {
   const replayFloor = byId.get(`replay-floor-parse@${config.replaySize}`);
   for (const [format, limit] of Object.entries(REPLAY_TARGETS)) {
     const row = byId.get(`replay-export-${format}@${config.replaySize}`);
-    if (row) add(row.id, "wall ÷ parse floor (b)", row.wallMsMedian / replayFloor.wallMsMedian, limit, "max", replayFloor.id);
+    if (row)
+      add(row.id, "wall ÷ parse floor (b)", row.wallMsMedian / replayFloor.wallMsMedian, limit, "max", replayFloor.id);
   }
   const firstPage = byId.get("ttfr-first-page");
   for (const row of rows) {
-    if (row.group === "ttfr") add(row.id, "first row − first page, ms", row.wallMsMedian - firstPage.wallMsMedian, FIRST_ROW_SLACK_MS, "max", firstPage.id);
+    if (row.group === "ttfr")
+      add(
+        row.id,
+        "first row − first page, ms",
+        row.wallMsMedian - firstPage.wallMsMedian,
+        FIRST_ROW_SLACK_MS,
+        "max",
+        firstPage.id,
+      );
   }
   const node = byId.get("startup-node");
   if (node) {
-    for (const [id, limit] of [["startup-version", 1.5], ["startup-help", 1.5], ["startup-message-json", 3]]) {
+    for (const [id, limit] of [
+      ["startup-version", 1.5],
+      ["startup-help", 1.5],
+      ["startup-message-json", 3],
+    ]) {
       const row = byId.get(id);
       if (row) add(id, "wall ÷ node -e 0", row.wallMsMedian / node.wallMsMedian, limit, "max", node.id);
     }
@@ -501,7 +619,8 @@ function targetsFor(rows) {
 }
 
 const ratio = (value) => `${value.toFixed(2)}×`;
-const kilobytes = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 ** 2).toFixed(2)} MB` : `${Math.round(bytes / 1024)} KB`);
+const kilobytes = (bytes) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 ** 2).toFixed(2)} MB` : `${Math.round(bytes / 1024)} KB`;
 
 /** Every ratio shown against its row, with or without a target. */
 function comparisons(row, byId, targets) {
@@ -515,17 +634,23 @@ function comparisons(row, byId, targets) {
   const baselineRow = byId.get(`baseline-${row.id}`);
   const againstBaseline = () => {
     if (!baselineRow) return;
-    const cpu = row.cpuMsMedian && baselineRow.cpuMsMedian ? `, ${ratio(row.cpuMsMedian / baselineRow.cpuMsMedian)} its CPU time` : "";
+    const cpu =
+      row.cpuMsMedian && baselineRow.cpuMsMedian
+        ? `, ${ratio(row.cpuMsMedian / baselineRow.cpuMsMedian)} its CPU time`
+        : "";
     parts.push(`${ratio(row.wallMsMedian / baselineRow.wallMsMedian)} the baseline build's wall${cpu}`);
   };
   if (row.group === "baseline") {
     if (floorRow) parts.push(`${ratio(row.wallMsMedian / floorRow.wallMsMedian)} parse floor`);
   } else if (row.group === "export" || row.group === "floor") {
-    if (floorRow && row.id !== floorRow.id) parts.push(`${ratio(row.wallMsMedian / floorRow.wallMsMedian)} parse floor${mark("wall ÷ parse floor (b)")}`);
+    if (floorRow && row.id !== floorRow.id)
+      parts.push(`${ratio(row.wallMsMedian / floorRow.wallMsMedian)} parse floor${mark("wall ÷ parse floor (b)")}`);
     againstBaseline();
-    if (peerRow && row.group === "export") parts.push(`curl+jq ${ratio(peerRow.wallMsMedian / row.wallMsMedian)} slower${mark("curl+jq (c) ÷ wall")}`);
+    if (peerRow && row.group === "export")
+      parts.push(`curl+jq ${ratio(peerRow.wallMsMedian / row.wallMsMedian)} slower${mark("curl+jq (c) ÷ wall")}`);
     const rssTarget = targets.find((t) => t.row === row.id && t.text.startsWith("peak RSS ÷"));
-    if (rssTarget) parts.push(`RSS ${ratio(rssTarget.value)} ${rssTarget.text.slice("peak RSS ÷ ".length)}${mark(rssTarget.text)}`);
+    if (rssTarget)
+      parts.push(`RSS ${ratio(rssTarget.value)} ${rssTarget.text.slice("peak RSS ÷ ".length)}${mark(rssTarget.text)}`);
     const rssCap = targets.find((t) => t.row === row.id && t.text === "peak RSS, MB");
     if (rssCap) parts.push(`RSS ≤ 150 MB ${rssCap.met ? "✓" : "✗"}`);
   } else if (row.group === "sandbox") {
@@ -533,26 +658,40 @@ function comparisons(row, byId, targets) {
   } else if (row.group === "peer") {
     if (floorRow) parts.push(`${ratio(row.wallMsMedian / floorRow.wallMsMedian)} parse floor`);
   } else if (row.group === "latency") {
-    parts.push(`${row.pages} pages × ${row.latencyMs} ms = ${row.sumOfLatenciesMs} ms; ${ratio(row.wallMsMedian / row.sumOfLatenciesMs)} that${mark("wall ÷ sum of latencies")}`);
+    parts.push(
+      `${row.pages} pages × ${row.latencyMs} ms = ${row.sumOfLatenciesMs} ms; ${ratio(row.wallMsMedian / row.sumOfLatenciesMs)} that${mark("wall ÷ sum of latencies")}`,
+    );
     const floorAtLatency = byId.get(`latency-floor-raw@${row.size}`);
-    if (floorAtLatency) parts.push(`${ratio(row.wallMsMedian / floorAtLatency.wallMsMedian)} raw transfer at this latency`);
+    if (floorAtLatency)
+      parts.push(`${ratio(row.wallMsMedian / floorAtLatency.wallMsMedian)} raw transfer at this latency`);
   } else if (row.group === "latency-floor") {
     parts.push(`${ratio(row.wallMsMedian / (row.pages * row.latencyMs))} sum of latencies`);
   } else if (row.group === "link-floor") {
-    if (row.wireBytes) parts.push(`a page: ${kilobytes(row.bytes / row.pages)} of JSON, ${kilobytes(row.wireBytes / row.pages)} as ${row.encoding} (${ratio(row.bytes / row.wireBytes)} smaller)`);
+    if (row.wireBytes)
+      parts.push(
+        `a page: ${kilobytes(row.bytes / row.pages)} of JSON, ${kilobytes(row.wireBytes / row.pages)} as ${row.encoding} (${ratio(row.bytes / row.wireBytes)} smaller)`,
+      );
   } else if (row.group === "link-peer" || row.group === "link") {
     const linkFloor = byId.get(`link-floor-fetch@${row.size}`);
-    if (linkFloor) parts.push(`${ratio(row.wallMsMedian / linkFloor.wallMsMedian)} fetch floor${mark("wall ÷ fetch floor (f)")}`);
+    if (linkFloor)
+      parts.push(`${ratio(row.wallMsMedian / linkFloor.wallMsMedian)} fetch floor${mark("wall ÷ fetch floor (f)")}`);
     const linkPeer = byId.get(`link-peer-curl-jq@${row.size}`);
-    if (linkPeer && row.group === "link") parts.push(`curl+jq takes ${ratio(linkPeer.wallMsMedian / row.wallMsMedian)} as long${mark("curl+jq (c) ÷ wall")}`);
+    if (linkPeer && row.group === "link")
+      parts.push(
+        `curl+jq takes ${ratio(linkPeer.wallMsMedian / row.wallMsMedian)} as long${mark("curl+jq (c) ÷ wall")}`,
+      );
   } else if (row.group === "replay-floor" || row.group === "replay") {
     const replayFloor = byId.get(`replay-floor-parse@${row.size}`);
-    if (replayFloor && row.id !== replayFloor.id) parts.push(`${ratio(row.wallMsMedian / replayFloor.wallMsMedian)} parse floor${mark("wall ÷ parse floor (b)")}`);
+    if (replayFloor && row.id !== replayFloor.id)
+      parts.push(`${ratio(row.wallMsMedian / replayFloor.wallMsMedian)} parse floor${mark("wall ÷ parse floor (b)")}`);
   } else if (row.group === "ttfr-floor") {
     parts.push("one request, to its body parsed, timed inside the parse floor (b)");
   } else if (row.group === "ttfr") {
     const firstPage = byId.get("ttfr-first-page");
-    if (firstPage) parts.push(`first page + ${Math.round(row.wallMsMedian - firstPage.wallMsMedian)} ms${mark("first row − first page, ms")}`);
+    if (firstPage)
+      parts.push(
+        `first page + ${Math.round(row.wallMsMedian - firstPage.wallMsMedian)} ms${mark("first row − first page, ms")}`,
+      );
   } else if ((row.group === "startup" || row.group === "baseline-startup") && row.id !== "startup-node") {
     const node = byId.get("startup-node");
     if (node) parts.push(`${ratio(row.wallMsMedian / node.wallMsMedian)} node -e 0${mark("wall ÷ node -e 0")}`);
@@ -562,12 +701,43 @@ function comparisons(row, byId, targets) {
 }
 
 /** Sections in the order of the table; within one, rows in the order of GROUPS and then of their own kind. */
-const GROUPS = ["floor", "sandbox", "peer", "export", "baseline", "latency-floor", "latency", "link-floor", "link-peer", "link", "replay-floor", "replay", "ttfr-floor", "ttfr", "startup", "baseline-startup"];
-const INNER = [...["raw", "parse", "parse-prefetch"], ...FORMATS, ...FIRST_ROW_CASES.map(firstRowId), "startup-node", "startup-version", "startup-help", "startup-message-json", "baseline-startup-version", "baseline-startup-help", "baseline-startup-message-json"];
+const GROUPS = [
+  "floor",
+  "sandbox",
+  "peer",
+  "export",
+  "baseline",
+  "latency-floor",
+  "latency",
+  "link-floor",
+  "link-peer",
+  "link",
+  "replay-floor",
+  "replay",
+  "ttfr-floor",
+  "ttfr",
+  "startup",
+  "baseline-startup",
+];
+const INNER = [
+  ...["raw", "parse", "parse-prefetch"],
+  ...FORMATS,
+  ...FIRST_ROW_CASES.map(firstRowId),
+  "startup-node",
+  "startup-version",
+  "startup-help",
+  "startup-message-json",
+  "baseline-startup-version",
+  "baseline-startup-help",
+  "baseline-startup-message-json",
+];
 
 function orderRows(rows) {
   const order = (row) => {
-    const section = row.section === "size" ? config.sizes.indexOf(row.size ?? row.servedSize) : config.sizes.length + SECTIONS.indexOf(row.section);
+    const section =
+      row.section === "size"
+        ? config.sizes.indexOf(row.size ?? row.servedSize)
+        : config.sizes.length + SECTIONS.indexOf(row.section);
     const inner = Math.max(INNER.indexOf(row.mode), INNER.indexOf(row.format), INNER.indexOf(row.id), 0);
     return (section * 100 + GROUPS.indexOf(row.group)) * 100 + inner;
   };
@@ -588,7 +758,8 @@ function renderTable(rows, targets) {
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...body.map((cells) => cells[i].length)));
   const right = new Set([1, 2, 3, 4, 5]);
-  const line = (cells) => `| ${cells.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(" | ")} |`;
+  const line = (cells) =>
+    `| ${cells.map((cell, i) => (right.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join(" | ")} |`;
   const rule = `|${widths.map((width, i) => (right.has(i) ? `${"-".repeat(width + 1)}:` : "-".repeat(width + 2))).join("|")}|`;
   return [line(header), rule, ...body.map(line)].join("\n");
 }
@@ -621,12 +792,18 @@ async function main() {
   const began = performance.now();
   if (!peer.available) notes.push(peer.note);
   if (config.baseline !== undefined) {
-    const commit = spawnSync("git", ["-C", config.baseline.dir, "log", "-1", "--format=%h %s"], { encoding: "utf8" }).stdout?.trim();
-    notes.push(`Baseline build (BENCH_BASELINE): ${config.baseline.dir}${commit ? `, at ${commit}` : ""}; its rows run interleaved with this build's, against the same sandbox`);
+    const commit = spawnSync("git", ["-C", config.baseline.dir, "log", "-1", "--format=%h %s"], {
+      encoding: "utf8",
+    }).stdout?.trim();
+    notes.push(
+      `Baseline build (BENCH_BASELINE): ${config.baseline.dir}${commit ? `, at ${commit}` : ""}; its rows run interleaved with this build's, against the same sandbox`,
+    );
   }
   const runs = config.sections;
   if (runs.has("export") && peer.available && config.sizes.some((size) => config.peerRepeat < repeatFor(size))) {
-    notes.push(`curl+jq is run ${config.peerRepeat} time(s) per size (BENCH_PEER_REPEAT); the Runs column gives every row's count`);
+    notes.push(
+      `curl+jq is run ${config.peerRepeat} time(s) per size (BENCH_PEER_REPEAT); the Runs column gives every row's count`,
+    );
   }
   if (runs.has("export")) for (const size of config.sizes) await exportRows(size);
   if (runs.has("latency")) await latencyRows();
@@ -642,23 +819,44 @@ async function main() {
   const durationS = round((performance.now() - began) / 1000, 1);
   const info = machine();
   const heading = `${info.cpus} × ${info.cpuModel}, ${info.memoryGB} GB, ${info.platform}, Node ${info.node}; ${startedAt.toISOString()}; ${durationS} s; load average ${loadBefore.map((v) => v.toFixed(2)).join(" ")} before`;
-  const summary = `Targets met: ${met} of ${targets.length}.${targets.filter((t) => !t.met).map((t) => ` Missed: ${labelOf(samples.get(t.row))}, ${t.text} ${t.value} (${t.kind === "max" ? "≤" : "≥"} ${t.limit}).`).join("")}`;
+  const summary = `Targets met: ${met} of ${targets.length}.${targets
+    .filter((t) => !t.met)
+    .map(
+      (t) =>
+        ` Missed: ${labelOf(samples.get(t.row))}, ${t.text} ${t.value} (${t.kind === "max" ? "≤" : "≥"} ${t.limit}).`,
+    )
+    .join("")}`;
   const footer = [summary, `Peak RSS: ${rssMethod.describe}.`, ...notes].join("\n");
 
   const results = {
     generatedAt: startedAt.toISOString(),
     durationSeconds: durationS,
     machine: { ...info, loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg() },
-    config: { ...config, sections: [...config.sections], outDir: undefined, repeat: Object.fromEntries([...config.sizes, config.latencySize, config.link.size, config.replaySize, config.ttfr.size].map((size) => [size, repeatFor(size)])) },
+    config: {
+      ...config,
+      sections: [...config.sections],
+      outDir: undefined,
+      repeat: Object.fromEntries(
+        [...config.sizes, config.latencySize, config.link.size, config.replaySize, config.ttfr.size].map((size) => [
+          size,
+          repeatFor(size),
+        ]),
+      ),
+    },
     rssMethod: rssMethod.describe,
-    peer: peer.available ? "bash bench/curl-jq.sh (curl per page, jq -r @csv; with --compressed on the link)" : peer.note,
+    peer: peer.available
+      ? "bash bench/curl-jq.sh (curl per page, jq -r @csv; with --compressed on the link)"
+      : peer.note,
     rows: orderRows(rows),
     targets,
     notes,
   };
   mkdirSync(config.outDir, { recursive: true });
   writeFileSync(path.join(config.outDir, "latest.json"), JSON.stringify(results, null, 2) + "\n");
-  writeFileSync(path.join(config.outDir, "latest.md"), `${heading}\n\n${table}\n\n${footer.split("\n").join("\n\n")}\n`);
+  writeFileSync(
+    path.join(config.outDir, "latest.md"),
+    `${heading}\n\n${table}\n\n${footer.split("\n").join("\n\n")}\n`,
+  );
   process.stdout.write(`${heading}\n\n${table}\n\n${footer}\n`);
 }
 

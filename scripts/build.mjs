@@ -21,15 +21,20 @@ async function checkSlimUndici() {
         const name = part.trim();
         if (name === "" || name.startsWith("type ")) continue;
         const imported = name.split(/\s+as\s+/)[0];
-        if (!exported.has(imported)) throw new Error(`src/${file} imports ${imported} from "undici", which scripts/undici-slim.mjs does not export`);
+        if (!exported.has(imported))
+          throw new Error(
+            `src/${file} imports ${imported} from "undici", which scripts/undici-slim.mjs does not export`,
+          );
       }
     }
-    if (/import\s+\*\s+as\s+\w+\s+from\s+"undici"|import\s+\w+\s+from\s+"undici"/.test(text)) throw new Error(`src/${file}: import named exports from "undici" (scripts/undici-slim.mjs)`);
+    if (/import\s+\*\s+as\s+\w+\s+from\s+"undici"|import\s+\w+\s+from\s+"undici"/.test(text))
+      throw new Error(`src/${file}: import named exports from "undici" (scripts/undici-slim.mjs)`);
   }
 }
 await checkSlimUndici();
 
-const REQUIRE_BANNER = 'import { createRequire as __msgstatRequire } from "node:module"; const require = __msgstatRequire(import.meta.url);';
+const REQUIRE_BANNER =
+  'import { createRequire as __msgstatRequire } from "node:module"; const require = __msgstatRequire(import.meta.url);';
 const FREE_REQUIRE = "__msgstat_free_require__";
 
 /**
@@ -38,13 +43,20 @@ const FREE_REQUIRE = "__msgstat_free_require__";
  * A file keeps the banner when esbuild itself, which knows the scopes, finds a free `require` in it.
  */
 async function dropUnusedBanners() {
-  const files = readdirSync(path.join(root, "dist"), { recursive: true }).filter((file) => String(file).endsWith(".js"));
+  const files = readdirSync(path.join(root, "dist"), { recursive: true }).filter((file) =>
+    String(file).endsWith(".js"),
+  );
   for (const file of files) {
     const target = path.join(root, "dist", String(file));
     const text = readFileSync(target, "utf8");
     if (!text.startsWith(`${REQUIRE_BANNER}\n`)) throw new Error(`dist/${file} does not start with the require banner`);
     const code = text.slice(REQUIRE_BANNER.length + 1);
-    const { code: checked } = await transform(code, { format: "esm", loader: "js", define: { require: FREE_REQUIRE }, logLevel: "silent" });
+    const { code: checked } = await transform(code, {
+      format: "esm",
+      loader: "js",
+      define: { require: FREE_REQUIRE },
+      logLevel: "silent",
+    });
     if (!checked.includes(FREE_REQUIRE)) writeFileSync(target, code);
   }
 }

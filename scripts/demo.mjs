@@ -17,7 +17,11 @@ for (const name of ["MSGSTAT_BASE_URL", "MSGSTAT_TOKEN", "MSGSTAT_PROFILE"]) del
 
 function startSandbox() {
   // The sandbox's stderr is kept back (it says how to reach it) and shown only if it fails to start.
-  const child = spawn(process.execPath, [bin, "sandbox", "--port", "0", "--messages", "5000", "--live", "--save-profile", "default"], { stdio: ["ignore", "pipe", "pipe"], env });
+  const child = spawn(
+    process.execPath,
+    [bin, "sandbox", "--port", "0", "--messages", "5000", "--live", "--save-profile", "default"],
+    { stdio: ["ignore", "pipe", "pipe"], env },
+  );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -57,13 +61,18 @@ const campaign = lines.find((line) => line.startsWith("campaign "))?.split(" ")[
 const batchLine = lines.find((line) => line.startsWith(`batch ${campaign} `));
 const batch = batchLine?.split(" ")[2];
 try {
-  process.stdout.write(`msgstat tour against the sandbox at ${url}, which saved its URL as the default profile\n(msgstat sandbox --save-profile default) in a config folder of the tour's own\n`);
+  process.stdout.write(
+    `msgstat tour against the sandbox at ${url}, which saved its URL as the default profile\n(msgstat sandbox --save-profile default) in a config folder of the tour's own\n`,
+  );
   show(["config", "list"], env);
   show(["messages", campaign, "--limit", "8"], env);
   show(["messages", campaign, "--search", "44 1", "--limit", "5"], env);
   show(["messages", campaign, "--status", "failure", "--since", "7d", "--limit", "5"], env);
   if (batch) show(["batch", campaign, batch, "--limit", "5"], env);
-  const failed = capture(["messages", campaign, "--status", "failure", "--limit", "1", "--fields", "id", "--jsonl"], env);
+  const failed = capture(
+    ["messages", campaign, "--status", "failure", "--limit", "1", "--fields", "id", "--jsonl"],
+    env,
+  );
   const failedId = failed ? JSON.parse(failed.split("\n")[0]).id : undefined;
   if (failedId) show(["message", campaign, failedId], env);
   show(["messages", campaign, "--limit", "1", "--json"], env);

@@ -29,7 +29,10 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exi
 
 function runSuite() {
   return new Promise((resolve) => {
-    const vitest = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...args], { cwd: root, stdio: "inherit" });
+    const vitest = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...args], {
+      cwd: root,
+      stdio: "inherit",
+    });
     vitest.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
@@ -41,7 +44,9 @@ for (let run = 1; run <= times && !failed; run++) {
   const code = await runSuite();
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   durations.push(`${seconds.toFixed(1)} s`);
-  process.stdout.write(`\ntest:busy run ${run} of ${times}: ${code === 0 ? "passed" : `failed (exit ${code})`} in ${seconds.toFixed(1)} s, with ${spinners.length} busy processes\n`);
+  process.stdout.write(
+    `\ntest:busy run ${run} of ${times}: ${code === 0 ? "passed" : `failed (exit ${code})`} in ${seconds.toFixed(1)} s, with ${spinners.length} busy processes\n`,
+  );
   failed = code !== 0;
 }
 stopSpinners();

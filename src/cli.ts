@@ -17,7 +17,10 @@ const PROGRAM_HELP: HelpSection[] = [
     heading: "Exit codes:",
     items: [
       ["0", "success, an empty result included"],
-      ["1", "the service failed, was unreachable, or sent a response msgstat cannot read; or the output could not be written"],
+      [
+        "1",
+        "the service failed, was unreachable, or sent a response msgstat cannot read; or the output could not be written",
+      ],
       ["2", "usage error (nothing was sent)"],
       ["3", "not found (HTTP 404)"],
       ["4", "not authorised (HTTP 401 or 403)"],
@@ -33,7 +36,7 @@ const PROGRAM_HELP: HelpSection[] = [
     items: [
       ["MSGSTAT_BASE_URL", "service base URL (or --base-url)"],
       ["MSGSTAT_TOKEN", "bearer token: safer than --token, which ps and shell history show"],
-      ["MSGSTAT_PROFILE", "the profile to use (or --profile; else \"default\")"],
+      ["MSGSTAT_PROFILE", 'the profile to use (or --profile; else "default")'],
       ["MSGSTAT_CONFIG_DIR", "where profiles are kept (else $XDG_CONFIG_HOME/msgstat, else ~/.config/msgstat)"],
       ["MSGSTAT_TIMEOUT, MSGSTAT_RETRIES, MSGSTAT_TZ", "as --timeout, --retries, --tz"],
       ["MSGSTAT_PROXY, MSGSTAT_CA_FILE", "as --proxy, --ca-file"],
@@ -50,7 +53,10 @@ const PROGRAM_HELP: HelpSection[] = [
   {
     heading: "Examples:",
     examples: [
-      { command: "msgstat sandbox --save-profile", comment: "a local service to try all of this against, saved as the profile sandbox" },
+      {
+        command: "msgstat sandbox --save-profile",
+        comment: "a local service to try all of this against, saved as the profile sandbox",
+      },
       { command: "msgstat messages cmp-spring-sale --search 11" },
       { command: "msgstat message cmp-spring-sale msg-spring-0000042" },
       { command: "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv" },
@@ -67,7 +73,8 @@ interface RunState {
   runtime?: Runtime;
 }
 
-const loadRuntime = (state: RunState): Promise<Runtime> | Runtime => state.runtime ?? import("./commands/runtime.js").then((runtime) => (state.runtime = runtime));
+const loadRuntime = (state: RunState): Promise<Runtime> | Runtime =>
+  state.runtime ?? import("./commands/runtime.js").then((runtime) => (state.runtime = runtime));
 
 /** The whole command line: the program, its commands and their options (for tests and completion). */
 export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<AnyCommand> {
@@ -80,7 +87,10 @@ export async function buildProgram(io: Io, argv: readonly string[] = []): Promis
  * loaded when none is wanted): a command's action, which builds its context from that code, runs only
  * once its definition is here.
  */
-async function definitions(state: RunState, wanted: (entry: CommandEntry) => boolean): Promise<Map<string, CommandDefinition>> {
+async function definitions(
+  state: RunState,
+  wanted: (entry: CommandEntry) => boolean,
+): Promise<Map<string, CommandDefinition>> {
   const chosen = COMMANDS.filter(wanted);
   if (chosen.length === 0) return new Map();
   const runtime = await loadRuntime(state);
@@ -122,7 +132,8 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
   const setup: CommandSetup = {
     context: (command) => contextFor(command, io, state, argv),
     wholeProgram: async () => {
-      for (const [name, definition] of await definitions(state, (entry) => pending.has(entry.name))) define(name, definition);
+      for (const [name, definition] of await definitions(state, (entry) => pending.has(entry.name)))
+        define(name, definition);
       return program;
     },
   };
@@ -153,7 +164,12 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
     note: (line) => stderrLine(io, "", line),
     client: async () => {
       if (state.client) return state.client;
-      const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), { env: io.env, signal: io.signal, note: (line) => stderrLine(io, "", line), log: state.verbose ? (line) => stderrLine(io, "", line) : undefined });
+      const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), {
+        env: io.env,
+        signal: io.signal,
+        note: (line) => stderrLine(io, "", line),
+        log: state.verbose ? (line) => stderrLine(io, "", line) : undefined,
+      });
       state.client = new ApiClient({
         ...settings,
         signal: io.signal,
@@ -196,7 +212,9 @@ async function report(error: unknown, io: Io, state: RunState): Promise<number> 
   } catch (loading) {
     // msgstat's own code cannot be loaded (a damaged install): that is the error to report. (Not the
     // first one: it may hold server text, which only the line writer makes safe for a terminal.)
-    io.stderr.write(`msgstat: cannot load msgstat's own code (${loading instanceof Error ? loading.message : String(loading)}); reinstall msgstat\n`);
+    io.stderr.write(
+      `msgstat: cannot load msgstat's own code (${loading instanceof Error ? loading.message : String(loading)}); reinstall msgstat\n`,
+    );
     return ExitCode.failure;
   }
   const { stderrLine, advise } = runtime;

@@ -27,11 +27,22 @@ export function processes({ scratch, childEnv }) {
   let runCount = 0;
 
   function detectRssMethod() {
-    const probe = spawnSync(GNU_TIME, ["-f", "%M", "-o", path.join(scratch, "time-check"), process.execPath, "-e", "0"], { stdio: "ignore" });
+    const probe = spawnSync(
+      GNU_TIME,
+      ["-f", "%M", "-o", path.join(scratch, "time-check"), process.execPath, "-e", "0"],
+      { stdio: "ignore" },
+    );
     if (probe.status === 0 && /^\d+\s*$/.test(readFileSync(path.join(scratch, "time-check"), "utf8"))) {
-      return { kind: "time", describe: "GNU time: /usr/bin/time -f %M around the process (its ru_maxrss, the kernel's peak RSS)" };
+      return {
+        kind: "time",
+        describe: "GNU time: /usr/bin/time -f %M around the process (its ru_maxrss, the kernel's peak RSS)",
+      };
     }
-    return { kind: "probe", describe: "VmHWM of /proc/self/status read at exit by a preloaded module (node --import bench/lib/peak-rss.mjs); GNU time was not found" };
+    return {
+      kind: "probe",
+      describe:
+        "VmHWM of /proc/self/status read at exit by a preloaded module (node --import bench/lib/peak-rss.mjs); GNU time was not found",
+    };
   }
 
   /**
@@ -79,7 +90,11 @@ export function processes({ scratch, childEnv }) {
       child.on("close", (code, signal) => {
         clearTimeout(timer);
         if (code !== 0) {
-          reject(new Error(`${path.basename(command)} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.trim()}`));
+          reject(
+            new Error(
+              `${path.basename(command)} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${stderr.trim()}`,
+            ),
+          );
           return;
         }
         let peakRssKB = null;
@@ -92,7 +107,15 @@ export function processes({ scratch, childEnv }) {
           const cpu = (Number(user) + Number(system)) * 1000;
           cpuMs = user !== undefined && Number.isFinite(cpu) ? cpu : null;
         }
-        resolve({ wallMs, peakRssKB, cpuMs, bytes, lines, stdout: capture ? Buffer.concat(kept).toString("utf8") : undefined, stderr });
+        resolve({
+          wallMs,
+          peakRssKB,
+          cpuMs,
+          bytes,
+          lines,
+          stdout: capture ? Buffer.concat(kept).toString("utf8") : undefined,
+          stderr,
+        });
       });
     });
   }
@@ -105,12 +128,25 @@ export function processes({ scratch, childEnv }) {
   function firstRow(args, { env = {}, terminal = false, timeoutMs = 120_000 } = {}) {
     const direct = [process.execPath, BIN, ...args];
     const [file, argv] = terminal
-      ? ["script", ["-q", "-e", "-c", `stty cols ${TERMINAL.columns} rows ${TERMINAL.rows}; exec ${direct.map(shellWord).join(" ")}`, "/dev/null"]]
+      ? [
+          "script",
+          [
+            "-q",
+            "-e",
+            "-c",
+            `stty cols ${TERMINAL.columns} rows ${TERMINAL.rows}; exec ${direct.map(shellWord).join(" ")}`,
+            "/dev/null",
+          ],
+        ]
       : [direct[0], direct.slice(1)];
     return new Promise((resolve, reject) => {
       const started = process.hrtime.bigint();
       // Its own process group, so that stopping it early stops everything it started.
-      const child = spawn(file, argv, { env: { ...childEnv, ...(terminal ? { TERM: "xterm-256color" } : {}), ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn(file, argv, {
+        env: { ...childEnv, ...(terminal ? { TERM: "xterm-256color" } : {}), ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
       let seen = "";
       let stderr = "";
       let firstRowMs;
@@ -138,7 +174,12 @@ export function processes({ scratch, childEnv }) {
       child.on("close", (code, signal) => {
         clearTimeout(timer);
         if (firstRowMs !== undefined) resolve({ wallMs: firstRowMs, peakRssKB: null });
-        else reject(new Error(`msgstat ${args.join(" ")}${terminal ? " (on a terminal)" : ""} ended (${signal ?? `exit ${code}`}) without a row:\n${(stderr || seen).trim().slice(-2000)}`));
+        else
+          reject(
+            new Error(
+              `msgstat ${args.join(" ")}${terminal ? " (on a terminal)" : ""} ended (${signal ?? `exit ${code}`}) without a row:\n${(stderr || seen).trim().slice(-2000)}`,
+            ),
+          );
       });
     });
   }
@@ -194,14 +235,21 @@ export function processes({ scratch, childEnv }) {
    */
   async function startSandbox(messages, options = []) {
     const args = [BIN, "sandbox", "--messages", String(messages), "--port", "0", ...options];
-    const server = await startServer(args, "the sandbox", (text) => /\ncampaign \S+ \d+\n/.test(text) && text.endsWith("\n"));
+    const server = await startServer(
+      args,
+      "the sandbox",
+      (text) => /\ncampaign \S+ \d+\n/.test(text) && text.endsWith("\n"),
+    );
     const url = server.lines[0].trim();
-    const campaigns = server.lines.filter((line) => line.startsWith("campaign ")).map((line) => {
-      const [, id, size] = line.split(" ");
-      return { id, size: Number(size) };
-    });
+    const campaigns = server.lines
+      .filter((line) => line.startsWith("campaign "))
+      .map((line) => {
+        const [, id, size] = line.split(" ");
+        return { id, size: Number(size) };
+      });
     const largest = campaigns.reduce((best, campaign) => (campaign.size > best.size ? campaign : best));
-    if (largest.size !== messages) throw new Error(`asked the sandbox for ${messages} messages, its largest campaign has ${largest.size}`);
+    if (largest.size !== messages)
+      throw new Error(`asked the sandbox for ${messages} messages, its largest campaign has ${largest.size}`);
     const response = await fetch(`${url}/campaigns/${encodeURIComponent(largest.id)}/messages?limit=1`);
     const first = await response.json();
     const messageId = first?.data?.[0]?.id;
@@ -211,10 +259,20 @@ export function processes({ scratch, childEnv }) {
 
   /** bench/replay-server.mjs, having captured every page of `campaign` from the sandbox at `sandboxUrl`. */
   async function startReplay(sandboxUrl, campaign, size) {
-    const server = await startServer([REPLAY, sandboxUrl, campaign, "1000"], "the replay server", (text) => /\ncaptured \d+ \d+ \d+\n$/.test(text));
+    const server = await startServer([REPLAY, sandboxUrl, campaign, "1000"], "the replay server", (text) =>
+      /\ncaptured \d+ \d+ \d+\n$/.test(text),
+    );
     const [, pages, bytes, messages] = server.lines[1].split(" ").map(Number);
     if (messages !== size) throw new Error(`the replay server captured ${messages} messages, not ${size}`);
-    return { url: server.lines[0].trim(), campaign, size, pages, bytes, stop: server.stop, peakRssKB: server.peakRssKB };
+    return {
+      url: server.lines[0].trim(),
+      campaign,
+      size,
+      pages,
+      bytes,
+      stop: server.stop,
+      peakRssKB: server.peakRssKB,
+    };
   }
 
   const stopAll = () => Promise.all([...servers].map((stop) => stop()));

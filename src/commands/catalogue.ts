@@ -12,12 +12,46 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: "messages", description: "list a campaign's messages, newest first", definition: (runtime) => runtime.messagesCommand },
-  { name: "batch", description: "list the messages of one batch (uploaded file) of a campaign, newest first", definition: (runtime) => runtime.batchCommand },
-  { name: "message", description: "show one message: status, recipient, batches, template, values, text and attempts", definition: (runtime) => runtime.messageCommand },
-  { name: "stats", description: "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time", definition: (runtime) => runtime.statsCommand },
-  { name: "sandbox", description: "run a local delivery-status service with generated campaigns (prints its URL, then the ids it serves)", definition: (runtime) => runtime.sandboxCommand },
-  { name: "auth", description: "store, show and remove the token of a profile (OS keyring, else a private file)", definition: (runtime) => runtime.authCommand },
-  { name: "config", description: "read and change the settings of profiles in the config file (the token never: see msgstat auth)", definition: (runtime) => runtime.configCommand },
-  { name: "completion", description: "print a shell completion script: commands, options and their values", definition: (runtime) => runtime.completionCommand },
+  {
+    name: "messages",
+    description: "list a campaign's messages, newest first",
+    definition: (runtime) => runtime.messagesCommand,
+  },
+  {
+    name: "batch",
+    description: "list the messages of one batch (uploaded file) of a campaign, newest first",
+    definition: (runtime) => runtime.batchCommand,
+  },
+  {
+    name: "message",
+    description: "show one message: status, recipient, batches, template, values, text and attempts",
+    definition: (runtime) => runtime.messageCommand,
+  },
+  {
+    name: "stats",
+    description:
+      "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time",
+    definition: (runtime) => runtime.statsCommand,
+  },
+  {
+    name: "sandbox",
+    description:
+      "run a local delivery-status service with generated campaigns (prints its URL, then the ids it serves)",
+    definition: (runtime) => runtime.sandboxCommand,
+  },
+  {
+    name: "auth",
+    description: "store, show and remove the token of a profile (OS keyring, else a private file)",
+    definition: (runtime) => runtime.authCommand,
+  },
+  {
+    name: "config",
+    description: "read and change the settings of profiles in the config file (the token never: see msgstat auth)",
+    definition: (runtime) => runtime.configCommand,
+  },
+  {
+    name: "completion",
+    description: "print a shell completion script: commands, options and their values",
+    definition: (runtime) => runtime.completionCommand,
+  },
 ];

@@ -11,13 +11,18 @@ export async function ensureFolder(dir: string): Promise<void> {
   try {
     await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new UsageError(`cannot create the config folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new UsageError(
+      `cannot create the config folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }
 
 export async function writeFileAtomic(target: string, text: string, mode: number): Promise<void> {
   await ensureFolder(path.dirname(target));
-  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
+  const temporary = path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`,
+  );
   try {
     // "wx": a new file that nothing else has open, created with `mode` (the umask can only narrow it).
     const handle = await fs.open(temporary, "wx", mode);

@@ -28,7 +28,8 @@ export function splitCommand(text: string): Split {
       let quoted = "";
       for (; j < text.length && text[j] !== '"'; j++) {
         if (text[j] === "\\" && j + 1 < text.length && '"\\$`'.includes(text[j + 1]!)) j++;
-        else if (text[j] === "$" || text[j] === "`") return { reason: `uses ${text[j]} inside double quotes, which only a shell expands`, hint: WITH_A_SHELL };
+        else if (text[j] === "$" || text[j] === "`")
+          return { reason: `uses ${text[j]} inside double quotes, which only a shell expands`, hint: WITH_A_SHELL };
         quoted += text[j];
       }
       if (j >= text.length) return { reason: 'has an unclosed " quote', hint: WITH_A_SHELL };
@@ -44,6 +45,7 @@ export function splitCommand(text: string): Split {
     }
   }
   if (word !== undefined) words.push(word);
-  if (words.length === 0) return { reason: "is empty", hint: "Give the command that prints the token, e.g. pass show msgstat/prod" };
+  if (words.length === 0)
+    return { reason: "is empty", hint: "Give the command that prints the token, e.g. pass show msgstat/prod" };
   return { words };
 }

@@ -18,7 +18,10 @@ export const DEFAULT_PROFILE = "default";
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkProfileName(name: string): void {
-  if (!PROFILE_NAME.test(name)) throw new UsageError(`"${name}" is not a profile name: use letters, digits, '.', '_' and '-', starting with a letter or digit (at most 64)`);
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(
+      `"${name}" is not a profile name: use letters, digits, '.', '_' and '-', starting with a letter or digit (at most 64)`,
+    );
 }
 
 export async function readConfigFile(file: string): Promise<ConfigFile> {
@@ -44,7 +47,9 @@ export function readConfigFileSync(file: string): ConfigFile {
 
 function missingOrUnreadable(file: string, error: unknown): ConfigFile {
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return { path: file, exists: false, profiles: {} };
-  throw new UsageError(`cannot read the config file ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  throw new UsageError(
+    `cannot read the config file ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+  );
 }
 
 function parseConfigText(text: string, file: string): ConfigFile {
@@ -52,11 +57,17 @@ function parseConfigText(text: string, file: string): ConfigFile {
   try {
     parsed = text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`the config file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`).withHint("Fix it in an editor; README, \"Configuration\", shows its shape.");
+    throw new UsageError(
+      `the config file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    ).withHint('Fix it in an editor; README, "Configuration", shows its shape.');
   }
-  const shapeError = (what: string) => new UsageError(`the config file ${file}: ${what}`).withHint('Its shape: { "profiles": { "<name>": { "<key>": <value>, ... } } } (README, "Configuration").');
+  const shapeError = (what: string) =>
+    new UsageError(`the config file ${file}: ${what}`).withHint(
+      'Its shape: { "profiles": { "<name>": { "<key>": <value>, ... } } } (README, "Configuration").',
+    );
   if (!isObject(parsed)) throw shapeError("expected an object at the top");
-  for (const key of Object.keys(parsed)) if (key !== "profiles") throw shapeError(`unknown top-level key "${key}" (only "profiles")`);
+  for (const key of Object.keys(parsed))
+    if (key !== "profiles") throw shapeError(`unknown top-level key "${key}" (only "profiles")`);
   const profiles = parsed.profiles ?? {};
   if (!isObject(profiles)) throw shapeError('"profiles" must be an object of profiles by name');
   for (const [name, entries] of Object.entries(profiles)) {
@@ -69,7 +80,11 @@ function parseConfigText(text: string, file: string): ConfigFile {
 export async function writeConfigFile(config: ConfigFile): Promise<void> {
   // The replacement keeps a mode the person gave the file; a new one is 0644 (it holds no secret).
   const existing = await fs.stat(config.path).catch(() => undefined);
-  await writeFileAtomic(config.path, `${JSON.stringify({ profiles: config.profiles }, null, 2)}\n`, existing ? existing.mode & 0o777 : 0o644);
+  await writeFileAtomic(
+    config.path,
+    `${JSON.stringify({ profiles: config.profiles }, null, 2)}\n`,
+    existing ? existing.mode & 0o777 : 0o644,
+  );
   config.exists = true;
 }
 

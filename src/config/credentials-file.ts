@@ -19,7 +19,9 @@ export async function readCredentials(file: string): Promise<Tokens> {
     // The mode of the file that is open, not of a name that could be swapped after a check.
     const { mode } = await handle.stat();
     if (process.platform !== "win32" && (mode & 0o077) !== 0) {
-      throw new CredentialsError(`refusing to read ${file}: its mode ${(mode & 0o777).toString(8).padStart(4, "0")} lets others read it, and it holds tokens`).withHint(`Make it private to you: chmod 600 ${file}`);
+      throw new CredentialsError(
+        `refusing to read ${file}: its mode ${(mode & 0o777).toString(8).padStart(4, "0")} lets others read it, and it holds tokens`,
+      ).withHint(`Make it private to you: chmod 600 ${file}`);
     }
     const text = await handle.readFile("utf8");
     return parseTokens(text, file);
@@ -30,7 +32,10 @@ export async function readCredentials(file: string): Promise<Tokens> {
 
 function parseTokens(text: string, file: string): Tokens {
   // The text itself is never quoted in an error: it holds tokens.
-  const broken = () => new CredentialsError(`${file} is not a credentials file msgstat can read`).withHint("Remove it and store the tokens again with msgstat auth login.");
+  const broken = () =>
+    new CredentialsError(`${file} is not a credentials file msgstat can read`).withHint(
+      "Remove it and store the tokens again with msgstat auth login.",
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

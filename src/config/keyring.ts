@@ -22,7 +22,11 @@ interface EntryLike {
   setPassword(password: string, signal?: AbortSignal | null): Promise<void>;
   deletePassword(signal?: AbortSignal | null): Promise<boolean>;
 }
-type EntryClass = new (service: string, account: string, options?: { linux?: { store?: "secret-service" | "keyutils" } }) => EntryLike;
+type EntryClass = new (
+  service: string,
+  account: string,
+  options?: { linux?: { store?: "secret-service" | "keyutils" } },
+) => EntryLike;
 
 /** One short line from whatever the keyring library threw. */
 export function reasonOf(error: unknown): string {
@@ -35,14 +39,18 @@ export async function openKeyring(env: Env, signal?: AbortSignal): Promise<Keyri
   if (env.MSGSTAT_KEYRING === "off") return { unavailable: "MSGSTAT_KEYRING=off" };
   let Entry: EntryClass;
   try {
-    const module = (await import("@napi-rs/keyring")) as unknown as { AsyncEntry?: EntryClass; default?: { AsyncEntry?: EntryClass } };
+    const module = (await import("@napi-rs/keyring")) as unknown as {
+      AsyncEntry?: EntryClass;
+      default?: { AsyncEntry?: EntryClass };
+    };
     const found = module.AsyncEntry ?? module.default?.AsyncEntry;
     if (!found) return { unavailable: "the keyring module has no AsyncEntry" };
     Entry = found;
   } catch (error) {
     return { unavailable: `no keyring module for this platform (${reasonOf(error)})` };
   }
-  const within = () => (signal ? AbortSignal.any([signal, AbortSignal.timeout(ANSWER_WITHIN_MS)]) : AbortSignal.timeout(ANSWER_WITHIN_MS));
+  const within = () =>
+    signal ? AbortSignal.any([signal, AbortSignal.timeout(ANSWER_WITHIN_MS)]) : AbortSignal.timeout(ANSWER_WITHIN_MS);
   // On Linux, the Secret Service only: the kernel keyring (keyutils) forgets its keys at logout.
   const entry = (account: string) => new Entry(SERVICE, account, { linux: { store: "secret-service" } });
   return {

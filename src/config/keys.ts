@@ -7,7 +7,8 @@ import { TimeZone } from "../core/time.js";
 import { isLoopback } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
 
-export type SettingName = "base-url" | "timeout" | "retries" | "proxy" | "ca-file" | "tz" | "token-command" | "token-command-timeout";
+export type SettingName =
+  "base-url" | "timeout" | "retries" | "proxy" | "ca-file" | "tz" | "token-command" | "token-command-timeout";
 
 /** Where a value was read: it is named in every complaint about it. */
 export type SourceKind = "flag" | "environment" | "profile" | "default";
@@ -44,7 +45,9 @@ export function checkBaseUrl(text: string): Checked {
   // "localhost:8080" parses as a URL of scheme "localhost:"; "10.0.0.5:8080" not at all. Both mean a host.
   if (!trimmed.includes("://")) {
     const guess = schemeFor(trimmed);
-    return guess === undefined ? { reason: "is not a URL (expected e.g. https://api.example.com/v2)" } : { reason: "has no scheme (http:// or https://)", hint: `Did you mean ${guess}?` };
+    return guess === undefined
+      ? { reason: "is not a URL (expected e.g. https://api.example.com/v2)" }
+      : { reason: "has no scheme (http:// or https://)", hint: `Did you mean ${guess}?` };
   }
   let url: URL;
   try {
@@ -52,9 +55,13 @@ export function checkBaseUrl(text: string): Checked {
   } catch {
     return { reason: "is not a URL (expected e.g. https://api.example.com/v2)" };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { reason: `must be http:// or https://, not ${url.protocol}//` };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { reason: `must be http:// or https://, not ${url.protocol}//` };
   if (url.username !== "" || url.password !== "") {
-    return { reason: "may not carry a user name or password", hint: "Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown in URLs or logs." };
+    return {
+      reason: "may not carry a user name or password",
+      hint: "Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown in URLs or logs.",
+    };
   }
   if (url.search !== "" || url.hash !== "") return { reason: "may not carry a query or fragment" };
   return { value: text.trim() };
@@ -91,10 +98,14 @@ function checkProxy(text: string, source: SourceKind): Checked {
   } catch {
     return { reason: "is not a URL (expected e.g. http://proxy.example.com:3128)" };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { reason: `must be an http:// or https:// proxy URL, not ${url.protocol}//` };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { reason: `must be an http:// or https:// proxy URL, not ${url.protocol}//` };
   if (url.hostname === "") return { reason: "names no host (expected e.g. http://proxy.example.com:3128)" };
   if (source === "profile" && (url.username !== "" || url.password !== "")) {
-    return { reason: "may not carry a user name or password: no credential is kept in the config file", hint: "Give a proxy that needs credentials with HTTPS_PROXY (or --proxy) for the session instead." };
+    return {
+      reason: "may not carry a user name or password: no credential is kept in the config file",
+      hint: "Give a proxy that needs credentials with HTTPS_PROXY (or --proxy) for the session instead.",
+    };
   }
   return { value: withScheme };
 }
@@ -102,7 +113,9 @@ function checkProxy(text: string, source: SourceKind): Checked {
 function checkTimeZone(text: string): Checked {
   const zone = text.trim();
   if (zone.toLowerCase() === "local" || (zone !== "" && TimeZone.named(zone) !== undefined)) return { value: zone };
-  return { reason: `"${text}" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"` };
+  return {
+    reason: `"${text}" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"`,
+  };
 }
 
 function checkCaFile(text: string, source: SourceKind): Checked {
@@ -118,14 +131,62 @@ function checkTokenCommand(text: string): Checked {
 }
 
 export const SETTING_KEYS: readonly SettingKey[] = [
-  { name: "base-url", about: "the service's base URL, may include a path prefix", env: "MSGSTAT_BASE_URL", flag: "baseUrl", check: checkBaseUrl },
-  { name: "timeout", about: "seconds allowed for each request, connect to last byte", env: "MSGSTAT_TIMEOUT", flag: "timeout", builtIn: 30, check: number(false, TIMEOUT_RANGE) },
-  { name: "retries", about: "retries of a failed request (network errors, 408, 429, 5xx)", env: "MSGSTAT_RETRIES", flag: "retries", builtIn: 3, check: number(true, RETRIES_RANGE) },
-  { name: "proxy", about: "HTTP proxy for requests to the service, after HTTPS_PROXY and HTTP_PROXY (NO_PROXY applies to it)", env: "MSGSTAT_PROXY", flag: "proxy", check: checkProxy },
-  { name: "ca-file", about: "PEM file of certificates trusted besides the default ones", env: "MSGSTAT_CA_FILE", flag: "caFile", check: checkCaFile },
-  { name: "tz", about: "time zone for times shown to people: an IANA name, UTC or local", env: "MSGSTAT_TZ", flag: "tz", builtIn: "local", check: checkTimeZone },
-  { name: "token-command", about: "a command that prints the token on stdout (run without a shell)", check: checkTokenCommand },
-  { name: "token-command-timeout", about: "seconds token-command may take", builtIn: 30, check: number(false, { above: 0, max: 600, unit: "seconds" }) },
+  {
+    name: "base-url",
+    about: "the service's base URL, may include a path prefix",
+    env: "MSGSTAT_BASE_URL",
+    flag: "baseUrl",
+    check: checkBaseUrl,
+  },
+  {
+    name: "timeout",
+    about: "seconds allowed for each request, connect to last byte",
+    env: "MSGSTAT_TIMEOUT",
+    flag: "timeout",
+    builtIn: 30,
+    check: number(false, TIMEOUT_RANGE),
+  },
+  {
+    name: "retries",
+    about: "retries of a failed request (network errors, 408, 429, 5xx)",
+    env: "MSGSTAT_RETRIES",
+    flag: "retries",
+    builtIn: 3,
+    check: number(true, RETRIES_RANGE),
+  },
+  {
+    name: "proxy",
+    about: "HTTP proxy for requests to the service, after HTTPS_PROXY and HTTP_PROXY (NO_PROXY applies to it)",
+    env: "MSGSTAT_PROXY",
+    flag: "proxy",
+    check: checkProxy,
+  },
+  {
+    name: "ca-file",
+    about: "PEM file of certificates trusted besides the default ones",
+    env: "MSGSTAT_CA_FILE",
+    flag: "caFile",
+    check: checkCaFile,
+  },
+  {
+    name: "tz",
+    about: "time zone for times shown to people: an IANA name, UTC or local",
+    env: "MSGSTAT_TZ",
+    flag: "tz",
+    builtIn: "local",
+    check: checkTimeZone,
+  },
+  {
+    name: "token-command",
+    about: "a command that prints the token on stdout (run without a shell)",
+    check: checkTokenCommand,
+  },
+  {
+    name: "token-command-timeout",
+    about: "seconds token-command may take",
+    builtIn: 30,
+    check: number(false, { above: 0, max: 600, unit: "seconds" }),
+  },
 ];
 
 export function settingKey(name: string): SettingKey | undefined {
@@ -148,16 +209,29 @@ export function checkHeaderName(name: string): string | undefined {
 // Headers that frame the message or steer the connection, which msgstat's HTTP client sets itself:
 // one given by hand desynchronises the connection (a Content-Length on a GET makes the server read the
 // next request on it as this one's body), or is refused by undici through a proxy and not directly.
-const FRAMING_HEADERS: ReadonlySet<string> = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection", "upgrade", "expect", "te", "trailer"]);
+const FRAMING_HEADERS: ReadonlySet<string> = new Set([
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "upgrade",
+  "expect",
+  "te",
+  "trailer",
+]);
 
 /** Why a header cannot be given by hand (-H or a profile's), if it cannot. */
 export function checkHeaderRole(name: string): string | undefined {
-  return FRAMING_HEADERS.has(name.toLowerCase()) ? "frames the request or steers its connection, which msgstat does itself; it cannot be given" : undefined;
+  return FRAMING_HEADERS.has(name.toLowerCase())
+    ? "frames the request or steers its connection, which msgstat does itself; it cannot be given"
+    : undefined;
 }
 
 export function checkHeaderValue(value: string): string | undefined {
   if (CONTROL.test(value)) return "may not contain control characters or line breaks";
-  if (BEYOND_LATIN1.test(value)) return "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
+  if (BEYOND_LATIN1.test(value))
+    return "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
   return undefined;
 }
 
@@ -166,7 +240,10 @@ export function checkProfileHeader(name: string, value: string): Checked {
   const problem = checkHeaderName(name) ?? checkHeaderRole(name) ?? checkHeaderValue(value);
   if (problem !== undefined) return { reason: problem };
   if (SECRET_HEADER.test(name)) {
-    return { reason: "looks like a credential, and no credential is kept in the config file", hint: "Store a token with msgstat auth login or a token-command; give other secret headers with -H for the session." };
+    return {
+      reason: "looks like a credential, and no credential is kept in the config file",
+      hint: "Store a token with msgstat auth login or a token-command; give other secret headers with -H for the session.",
+    };
   }
   return { value: value.trim() };
 }

@@ -72,12 +72,15 @@ async function certificatesIn(file: string, label: string): Promise<string[]> {
     throw new UsageError(`${label} ${file}: cannot be read${code ? ` (${code})` : ""}`);
   }
   const certificates = text.match(PEM_CERTIFICATE) ?? [];
-  if (certificates.length === 0) throw new UsageError(`${label} ${file}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  if (certificates.length === 0)
+    throw new UsageError(`${label} ${file}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   for (const [index, pem] of certificates.entries()) {
     try {
       new X509Certificate(pem);
     } catch {
-      throw new UsageError(`${label} ${file}: certificate ${index + 1} of ${certificates.length} is not a valid certificate`);
+      throw new UsageError(
+        `${label} ${file}: certificate ${index + 1} of ${certificates.length} is not a valid certificate`,
+      );
     }
   }
   return certificates;

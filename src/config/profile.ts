@@ -1,8 +1,24 @@
 // Choosing a profile (--profile, else MSGSTAT_PROFILE, else "default") and reading its settings
 // from the config file, each checked by the same rule as the flag or variable that overrides it.
 import { UsageError } from "../core/errors.js";
-import { checkProfileName, DEFAULT_PROFILE, profileNames, readConfigFile, readConfigFileSync, type ConfigFile, type ProfileEntries } from "./config-file.js";
-import { ALL_KEY_NAMES, checkProfileHeader, settingKey, TOKEN_STORE_KEY, type SettingName, type Source, type TokenStore } from "./keys.js";
+import {
+  checkProfileName,
+  DEFAULT_PROFILE,
+  profileNames,
+  readConfigFile,
+  readConfigFileSync,
+  type ConfigFile,
+  type ProfileEntries,
+} from "./config-file.js";
+import {
+  ALL_KEY_NAMES,
+  checkProfileHeader,
+  settingKey,
+  TOKEN_STORE_KEY,
+  type SettingName,
+  type Source,
+  type TokenStore,
+} from "./keys.js";
 import { configPaths, type ConfigPaths, type Env } from "./paths.js";
 
 export interface Profile {
@@ -22,7 +38,8 @@ export interface Profile {
 export function chosenProfileName(flag: string | undefined, env: Env): { name: string; chosenBy: Source } {
   if (flag !== undefined) return { name: flag, chosenBy: { kind: "flag", label: "--profile" } };
   const fromEnv = env.MSGSTAT_PROFILE;
-  if (fromEnv !== undefined && fromEnv !== "") return { name: fromEnv, chosenBy: { kind: "environment", label: "MSGSTAT_PROFILE" } };
+  if (fromEnv !== undefined && fromEnv !== "")
+    return { name: fromEnv, chosenBy: { kind: "environment", label: "MSGSTAT_PROFILE" } };
   return { name: DEFAULT_PROFILE, chosenBy: { kind: "default", label: "the default" } };
 }
 
@@ -50,9 +67,16 @@ export function loadProfileSync(flag: string | undefined, env: Env): Profile {
   return profileFrom(readConfigFileSync(paths.configFile), paths, name, chosenBy);
 }
 
-export function profileFrom(config: ConfigFile, paths: ConfigPaths, name: string, chosenBy: Source, options: LoadOptions = {}): Profile {
+export function profileFrom(
+  config: ConfigFile,
+  paths: ConfigPaths,
+  name: string,
+  chosenBy: Source,
+  options: LoadOptions = {},
+): Profile {
   const entries = config.profiles[name];
-  if (entries === undefined && name !== DEFAULT_PROFILE && !options.create) throw unknownProfile(config, name, chosenBy);
+  if (entries === undefined && name !== DEFAULT_PROFILE && !options.create)
+    throw unknownProfile(config, name, chosenBy);
   const profile: Profile = { name, chosenBy, exists: entries !== undefined, paths, config, values: {}, headers: [] };
   if (!options.unchecked) for (const [key, value] of Object.entries(entries ?? {})) readEntry(profile, key, value);
   return profile;
@@ -60,8 +84,11 @@ export function profileFrom(config: ConfigFile, paths: ConfigPaths, name: string
 
 function unknownProfile(config: ConfigFile, name: string, chosenBy: Source): UsageError {
   const known = profileNames(config);
-  const listed = known.length > 0 ? `known profiles: ${known.join(", ")}` : `no profile is saved yet (config file: ${config.path})`;
-  return new UsageError(`unknown profile "${name}" (${chosenBy.label}); ${listed}`).withHint(`Create it with: msgstat auth login --profile ${name} --base-url <url>, or msgstat config set --profile ${name} base-url <url>`);
+  const listed =
+    known.length > 0 ? `known profiles: ${known.join(", ")}` : `no profile is saved yet (config file: ${config.path})`;
+  return new UsageError(`unknown profile "${name}" (${chosenBy.label}); ${listed}`).withHint(
+    `Create it with: msgstat auth login --profile ${name} --base-url <url>, or msgstat config set --profile ${name} base-url <url>`,
+  );
 }
 
 function readEntry(profile: Profile, key: string, value: unknown): void {
@@ -71,14 +98,19 @@ function readEntry(profile: Profile, key: string, value: unknown): void {
     if (hint) error.withHint(hint);
     return error.withHint(`It is in ${profile.paths.configFile}; change it with msgstat config set or an editor.`);
   };
-  if (key === "token") throw fail("is a credential, and the config file never holds one", `Remove it from the file and store the token with: msgstat auth login --profile ${profile.name}`);
+  if (key === "token")
+    throw fail(
+      "is a credential, and the config file never holds one",
+      `Remove it from the file and store the token with: msgstat auth login --profile ${profile.name}`,
+    );
   if (key === TOKEN_STORE_KEY) {
     if (value !== "keyring" && value !== "file") throw fail('must be "keyring" or "file" (msgstat auth login sets it)');
     profile.tokenStore = value;
     return;
   }
   if (key === "headers") {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw fail('must be an object of header names and values, e.g. { "X-Team": "support" }');
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      throw fail('must be an object of header names and values, e.g. { "X-Team": "support" }');
     for (const [name, text] of Object.entries(value as ProfileEntries)) {
       const checked = typeof text === "string" ? checkProfileHeader(name, text) : { reason: "must be a string" };
       if ("reason" in checked) throw fail(`${name}: ${checked.reason}`, checked.hint);

@@ -26,7 +26,12 @@ export interface Settings {
   tz: Resolved<string>;
 }
 
-export function resolveSetting(name: SettingName, given: Given, env: Env, profile: Pick<Profile, "name" | "values">): Resolved<string | number> | undefined {
+export function resolveSetting(
+  name: SettingName,
+  given: Given,
+  env: Env,
+  profile: Pick<Profile, "name" | "values">,
+): Resolved<string | number> | undefined {
   const key = SETTING_KEYS.find((candidate) => candidate.name === name)!;
   const checked = (text: string, from: Source): Resolved<string | number> => {
     const result = key.check(text, from.kind);
@@ -36,11 +41,13 @@ export function resolveSetting(name: SettingName, given: Given, env: Env, profil
   };
   const flag = key.flag === undefined ? undefined : given[key.flag];
   // A flag's value may already be a number (commander parsed it); it is checked as its text would be.
-  if (typeof flag === "string" || typeof flag === "number") return checked(String(flag), { kind: "flag", label: `--${name}` });
+  if (typeof flag === "string" || typeof flag === "number")
+    return checked(String(flag), { kind: "flag", label: `--${name}` });
   const fromEnv = key.env === undefined ? undefined : env[key.env];
   if (fromEnv !== undefined && fromEnv.trim() !== "") return checked(fromEnv, { kind: "environment", label: key.env! });
   const stored = profile.values[name];
-  if (stored !== undefined) return { value: stored, from: { kind: "profile", label: `${name} of profile "${profile.name}"` } };
+  if (stored !== undefined)
+    return { value: stored, from: { kind: "profile", label: `${name} of profile "${profile.name}"` } };
   if (key.builtIn !== undefined) return { value: key.builtIn, from: { kind: "default", label: "built-in default" } };
   return undefined;
 }
@@ -48,5 +55,13 @@ export function resolveSetting(name: SettingName, given: Given, env: Env, profil
 export function resolveSettings(given: Given, env: Env, profile: Profile): Settings {
   const text = (name: SettingName) => resolveSetting(name, given, env, profile) as Resolved<string> | undefined;
   const number = (name: SettingName) => resolveSetting(name, given, env, profile) as Resolved<number>;
-  return { profile, baseUrl: text("base-url"), timeout: number("timeout"), retries: number("retries"), proxy: text("proxy"), caFile: text("ca-file"), tz: text("tz")! };
+  return {
+    profile,
+    baseUrl: text("base-url"),
+    timeout: number("timeout"),
+    retries: number("retries"),
+    proxy: text("proxy"),
+    caFile: text("ca-file"),
+    tz: text("tz")!,
+  };
 }

@@ -24,35 +24,66 @@ export async function runTokenCommand(command: TokenCommand, env: Env, signal?: 
   const [program, ...args] = split.words as [string, ...string[]];
   const outcome = await run(program, args, env, command.timeoutSeconds * 1000, signal);
   if ("interrupted" in outcome) throw outcome.interrupted;
-  if ("spawnError" in outcome) throw new CredentialsError(`${subject} could not start ${program} (${outcome.spawnError})`);
+  if ("spawnError" in outcome)
+    throw new CredentialsError(`${subject} could not start ${program} (${outcome.spawnError})`);
   const said = lastLine(outcome.stderr);
   const saying = said ? `: ${said}` : " (it printed nothing on stderr)";
-  if (outcome.timedOut) throw new CredentialsError(`${subject} did not finish within ${command.timeoutSeconds} s and was stopped`).withHint("Raise token-command-timeout in the profile if it needs longer, e.g. to unlock a password manager.");
-  if (outcome.tooLong) throw new CredentialsError(`${subject} printed more than ${MAX_OUTPUT / 1024} KiB, which is not a token`);
+  if (outcome.timedOut)
+    throw new CredentialsError(`${subject} did not finish within ${command.timeoutSeconds} s and was stopped`).withHint(
+      "Raise token-command-timeout in the profile if it needs longer, e.g. to unlock a password manager.",
+    );
+  if (outcome.tooLong)
+    throw new CredentialsError(`${subject} printed more than ${MAX_OUTPUT / 1024} KiB, which is not a token`);
   if (outcome.signal !== null) throw new CredentialsError(`${subject} was ended by ${outcome.signal}${saying}`);
   if (outcome.code !== 0) throw new CredentialsError(`${subject} failed with exit status ${outcome.code}${saying}`);
   const token = outcome.stdout.replace(/\r?\n$/, "").trim();
   if (token === "") throw new CredentialsError(`${subject} printed no token on stdout${saying}`);
-  if (CONTROL.test(token)) throw new CredentialsError(`${subject} printed more than one line, or control characters; it should print the token alone`);
+  if (CONTROL.test(token))
+    throw new CredentialsError(
+      `${subject} printed more than one line, or control characters; it should print the token alone`,
+    );
   const problem = checkHeaderValue(token);
   if (problem !== undefined) throw new CredentialsError(`${subject} printed a token that ${problem}`);
   return token;
 }
 
 function lastLine(text: string): string | undefined {
-  return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "").at(-1)?.slice(0, 300);
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .at(-1)
+    ?.slice(0, 300);
 }
 
 type Outcome =
   | { interrupted: unknown }
   | { spawnError: string }
-  | { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; timedOut: boolean; tooLong: boolean };
+  | {
+      code: number | null;
+      signal: NodeJS.Signals | null;
+      stdout: string;
+      stderr: string;
+      timedOut: boolean;
+      tooLong: boolean;
+    };
 
-function run(program: string, args: string[], env: Env, timeoutMs: number, signal: AbortSignal | undefined): Promise<Outcome> {
+function run(
+  program: string,
+  args: string[],
+  env: Env,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     // Its own process group, so that on a time-out its children (sh -c '...') stop with it.
     const ownGroup = process.platform !== "win32";
-    const child = spawn(program, args, { stdio: ["ignore", "pipe", "pipe"], env: env as NodeJS.ProcessEnv, detached: ownGroup, windowsHide: true });
+    const child = spawn(program, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: env as NodeJS.ProcessEnv,
+      detached: ownGroup,
+      windowsHide: true,
+    });
     const stdout: Buffer[] = [];
     let stdoutSize = 0;
     let stderr = "";
@@ -66,7 +97,14 @@ function run(program: string, args: string[], env: Env, timeoutMs: number, signa
       signal?.removeEventListener("abort", onAbort);
       resolve(outcome);
     };
-    const result = (code: number | null, exitSignal: NodeJS.Signals | null): Outcome => ({ code, signal: exitSignal, stdout: Buffer.concat(stdout).toString("utf8"), stderr, timedOut, tooLong });
+    const result = (code: number | null, exitSignal: NodeJS.Signals | null): Outcome => ({
+      code,
+      signal: exitSignal,
+      stdout: Buffer.concat(stdout).toString("utf8"),
+      stderr,
+      timedOut,
+      tooLong,
+    });
     const onAbort = () => {
       stop(child, ownGroup);
       finish({ interrupted: signal?.reason });
@@ -86,7 +124,9 @@ function run(program: string, args: string[], env: Env, timeoutMs: number, signa
       } else stdout.push(chunk);
     });
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-MAX_OUTPUT)));
-    child.on("error", (error: NodeJS.ErrnoException) => finish({ spawnError: error.code === "ENOENT" ? "ENOENT: no such program" : (error.code ?? error.message) }));
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      finish({ spawnError: error.code === "ENOENT" ? "ENOENT: no such program" : (error.code ?? error.message) }),
+    );
     child.on("close", (code, exitSignal) => finish(result(code, exitSignal)));
     if (signal?.aborted) onAbort();
   });

@@ -51,7 +51,9 @@ export async function saveToken(profile: Profile, baseUrl: string, token: string
       await writeCredentials(file, tokens);
     }
   } else {
-    io.note(`no OS keyring to store the token in (${unavailable}); storing it in plain text in ${file}, readable only by you (mode 0600)`);
+    io.note(
+      `no OS keyring to store the token in (${unavailable}); storing it in plain text in ${file}, readable only by you (mode 0600)`,
+    );
     tokens[profile.name] = token;
     await writeCredentials(file, tokens);
     stored = { token, store: "file", where: file };
@@ -83,10 +85,14 @@ export async function readStoredToken(profile: Profile, io: StoreIo): Promise<St
     } else {
       reason = opened.unavailable;
     }
-    io.note(`the OS keyring did not give the token of profile "${profile.name}" (${reason}); looking in ${profile.paths.credentialsFile}`);
+    io.note(
+      `the OS keyring did not give the token of profile "${profile.name}" (${reason}); looking in ${profile.paths.credentialsFile}`,
+    );
   }
   const token = (await readCredentials(profile.paths.credentialsFile))[profile.name];
-  return token !== undefined && token !== "" ? { token, store: "file", where: profile.paths.credentialsFile } : undefined;
+  return token !== undefined && token !== ""
+    ? { token, store: "file", where: profile.paths.credentialsFile }
+    : undefined;
 }
 
 /** Removes the profile's token from the keyring and from the file; says where it was. */
@@ -97,7 +103,10 @@ export async function removeStoredToken(profile: Profile, io: StoreIo): Promise<
     try {
       if (await opened.keyring.remove(account(profile))) removed.push(IN_KEYRING);
     } catch (error) {
-      if (profile.tokenStore === "keyring") io.note(`could not remove the token of profile "${profile.name}" from the OS keyring (${reasonOf(error)}); remove the "msgstat" entry there by hand`);
+      if (profile.tokenStore === "keyring")
+        io.note(
+          `could not remove the token of profile "${profile.name}" from the OS keyring (${reasonOf(error)}); remove the "msgstat" entry there by hand`,
+        );
     }
   } else if (profile.tokenStore === "keyring") {
     io.note(`could not reach the OS keyring to remove the token of profile "${profile.name}" (${opened.unavailable})`);

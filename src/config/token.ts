@@ -32,7 +32,8 @@ export async function resolveToken(given: Given, env: Env, settings: Settings, i
     return { token, source, where };
   };
   if (typeof given.token === "string") return checkedToken(given.token, "flag", "--token");
-  if (env.MSGSTAT_TOKEN !== undefined && env.MSGSTAT_TOKEN !== "") return checkedToken(env.MSGSTAT_TOKEN, "environment", "MSGSTAT_TOKEN");
+  if (env.MSGSTAT_TOKEN !== undefined && env.MSGSTAT_TOKEN !== "")
+    return checkedToken(env.MSGSTAT_TOKEN, "environment", "MSGSTAT_TOKEN");
   const { profile } = settings;
   if (!profileHasToken(profile)) return {};
   const withheld = withheldFrom(profile, settings.baseUrl);
@@ -46,7 +47,10 @@ export async function resolveToken(given: Given, env: Env, settings: Settings, i
   const stored = await readStoredToken(profile, io);
   if (stored === undefined) return {};
   const problem = checkHeaderValue(stored.token);
-  if (problem !== undefined) throw new CredentialsError(`the stored token of profile "${profile.name}" ${problem}`).withHint(`Store it again: msgstat auth login --profile ${profile.name}`);
+  if (problem !== undefined)
+    throw new CredentialsError(`the stored token of profile "${profile.name}" ${problem}`).withHint(
+      `Store it again: msgstat auth login --profile ${profile.name}`,
+    );
   return { token: stored.token, source: stored.store, where: stored.where };
 }
 

@@ -1,7 +1,16 @@
 // What a message's attempts say: the newest one, the newest failed one, how many there were. Attempts
 // come in two shapes (listing `messageAttempts`, single-message `attempts`); both are read here, through
 // the tolerant reads of the message shape, so an odd attempt is skipped rather than fatal.
-import { ATTEMPT_SUMMARY, BATCH, isPlainObject, MESSAGE, MESSAGE_ATTEMPT, read, readObjects, type CheckedMessage } from "./message.js";
+import {
+  ATTEMPT_SUMMARY,
+  BATCH,
+  isPlainObject,
+  MESSAGE,
+  MESSAGE_ATTEMPT,
+  read,
+  readObjects,
+  type CheckedMessage,
+} from "./message.js";
 import { instantOf } from "./time.js";
 
 /** One attempt, whichever shape it came in. */
@@ -21,7 +30,8 @@ interface RankedAttempt {
 }
 
 // Whether an attempt failed: it has an error, whatever its status says.
-const failed = (errorType: string | undefined, errorCode: string | undefined) => errorType !== undefined || errorCode !== undefined;
+const failed = (errorType: string | undefined, errorCode: string | undefined) =>
+  errorType !== undefined || errorCode !== undefined;
 
 // With `failedOnly`, an attempt without an error is passed over before its other fields are read: most
 // attempts have none, and each field read is a trip to memory (the newest failed attempt is asked for
@@ -30,7 +40,12 @@ function listedView(attempt: Readonly<Record<string, unknown>>, failedOnly = fal
   const errorType = read(MESSAGE_ATTEMPT, attempt, "errorType");
   const errorCode = read(MESSAGE_ATTEMPT, attempt, "errorCode");
   if (failedOnly && !failed(errorType, errorCode)) return undefined;
-  return { status: read(MESSAGE_ATTEMPT, attempt, "status"), at: read(MESSAGE_ATTEMPT, attempt, "createdAt"), errorType, errorCode };
+  return {
+    status: read(MESSAGE_ATTEMPT, attempt, "status"),
+    at: read(MESSAGE_ATTEMPT, attempt, "createdAt"),
+    errorType,
+    errorCode,
+  };
 }
 
 function summaryView(attempt: Readonly<Record<string, unknown>>, failedOnly = false): AttemptView | undefined {
@@ -38,25 +53,37 @@ function summaryView(attempt: Readonly<Record<string, unknown>>, failedOnly = fa
   const errorType = typeof error?.type === "string" ? error.type : undefined;
   const errorCode = typeof error?.code === "string" ? error.code : undefined;
   if (failedOnly && !failed(errorType, errorCode)) return undefined;
-  return { status: read(ATTEMPT_SUMMARY, attempt, "status"), at: read(ATTEMPT_SUMMARY, attempt, "createdAt"), errorType, errorCode };
+  return {
+    status: read(ATTEMPT_SUMMARY, attempt, "status"),
+    at: read(ATTEMPT_SUMMARY, attempt, "createdAt"),
+    errorType,
+    errorCode,
+  };
 }
 
 /** Attempts of either shape, in the server's order (elements that are not objects are skipped). */
 function rankedAttempts(message: CheckedMessage): RankedAttempt[] {
   const ranked: RankedAttempt[] = [];
-  readObjects(MESSAGE, message, "messageAttempts").forEach((attempt, i) => ranked.push({ view: listedView(attempt)!, rank: -i }));
-  readObjects(MESSAGE, message, "attempts").forEach((attempt, i) => ranked.push({ view: summaryView(attempt)!, rank: i }));
+  readObjects(MESSAGE, message, "messageAttempts").forEach((attempt, i) =>
+    ranked.push({ view: listedView(attempt)!, rank: -i }),
+  );
+  readObjects(MESSAGE, message, "attempts").forEach((attempt, i) =>
+    ranked.push({ view: summaryView(attempt)!, rank: i }),
+  );
   return ranked;
 }
 
-const instant = (attempt: RankedAttempt): number => (attempt.at ??= instantOf(attempt.view.at) ?? Number.NEGATIVE_INFINITY);
+const instant = (attempt: RankedAttempt): number =>
+  (attempt.at ??= instantOf(attempt.view.at) ?? Number.NEGATIVE_INFINITY);
 
 // The order of attempts is not promised: time decides, and the server's order breaks ties.
 const newerFirst = (a: RankedAttempt, b: RankedAttempt) => instant(b) - instant(a) || a.rank - b.rank;
 
 /** Attempts of either shape, newest first. */
 export function attemptsOf(message: CheckedMessage): AttemptView[] {
-  return rankedAttempts(message).sort(newerFirst).map(({ view }) => view);
+  return rankedAttempts(message)
+    .sort(newerFirst)
+    .map(({ view }) => view);
 }
 
 /**
@@ -71,9 +98,15 @@ function newest(message: CheckedMessage, failedOnly: boolean): AttemptView | und
     if (best === undefined || newerFirst(candidate, best) < 0) best = candidate;
   };
   const listed = read(MESSAGE, message, "messageAttempts");
-  if (listed !== undefined) for (let i = 0; i < listed.length; i++) if (isPlainObject(listed[i])) consider(listedView(listed[i] as Readonly<Record<string, unknown>>, failedOnly), -i);
+  if (listed !== undefined)
+    for (let i = 0; i < listed.length; i++)
+      if (isPlainObject(listed[i]))
+        consider(listedView(listed[i] as Readonly<Record<string, unknown>>, failedOnly), -i);
   const summaries = read(MESSAGE, message, "attempts");
-  if (summaries !== undefined) for (let i = 0; i < summaries.length; i++) if (isPlainObject(summaries[i])) consider(summaryView(summaries[i] as Readonly<Record<string, unknown>>, failedOnly), i);
+  if (summaries !== undefined)
+    for (let i = 0; i < summaries.length; i++)
+      if (isPlainObject(summaries[i]))
+        consider(summaryView(summaries[i] as Readonly<Record<string, unknown>>, failedOnly), i);
   return (best as RankedAttempt | undefined)?.view;
 }
 
@@ -94,10 +127,14 @@ function lastAnswered<T>(answer: (message: CheckedMessage) => T): (message: Chec
   };
 }
 
-export const newestAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered((message) => newest(message, false));
+export const newestAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered((message) =>
+  newest(message, false),
+);
 
 /** The newest attempt that failed: its error is why the message failed, even if a later one is still under way. */
-export const newestFailedAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered((message) => newest(message, true));
+export const newestFailedAttempt: (message: CheckedMessage) => AttemptView | undefined = lastAnswered((message) =>
+  newest(message, true),
+);
 
 /** numAttempts, or the number of attempts listed; undefined when neither is there. */
 export function attemptCount(message: CheckedMessage): number | undefined {

@@ -62,7 +62,13 @@ export const TEMPLATE_BODY = object({
   updatedAt: timestamp,
 });
 
-export const BATCH_MESSAGE = object({ id: text, batchId: text, messageId: text, createdAt: timestamp, updatedAt: timestamp });
+export const BATCH_MESSAGE = object({
+  id: text,
+  batchId: text,
+  messageId: text,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
 
 export const BATCH = object({
   id: text,
@@ -200,14 +206,22 @@ export function ownValue(value: unknown, key: string): unknown {
  * `key` of an object of the given shape, if it is there with its declared kind; undefined when it is
  * missing, null or of another kind. `read(MESSAGE, message, "recipient")` is a string or undefined.
  */
-export function read<T, K extends keyof T & string>(shape: ObjectShape<T>, value: unknown, key: K): Tolerant<T[K]> | undefined {
+export function read<T, K extends keyof T & string>(
+  shape: ObjectShape<T>,
+  value: unknown,
+  key: K,
+): Tolerant<T[K]> | undefined {
   const found = ownValue(value, key);
   const declared = shape.fields[key];
   return declared !== undefined && fits(declared, found) ? (found as Tolerant<T[K]>) : undefined;
 }
 
 /** The elements of a list field that are objects (others are skipped: they say nothing msgstat can use). */
-export function readObjects<T, K extends keyof T & string>(shape: ObjectShape<T>, value: unknown, key: K): ReadonlyArray<Readonly<Record<string, unknown>>> {
+export function readObjects<T, K extends keyof T & string>(
+  shape: ObjectShape<T>,
+  value: unknown,
+  key: K,
+): ReadonlyArray<Readonly<Record<string, unknown>>> {
   const list = read(shape, value, key);
   return Array.isArray(list) ? list.filter(isPlainObject) : [];
 }

@@ -19,9 +19,20 @@ export const RETRIES_RANGE: Range = { min: 0, max: 20 };
 /** "a whole number from 0 to 20", "a number of seconds above 0 (at most 3600)". */
 export function describeNumber(whole: boolean, range: Range): string {
   const what = `${whole ? "a whole number" : "a number"}${range.unit ? ` of ${range.unit}` : ""}`;
-  const lower = range.above !== undefined ? `above ${range.above}` : range.min !== undefined ? `${range.max !== undefined ? "from" : "of at least"} ${range.min}` : "";
+  const lower =
+    range.above !== undefined
+      ? `above ${range.above}`
+      : range.min !== undefined
+        ? `${range.max !== undefined ? "from" : "of at least"} ${range.min}`
+        : "";
   let bounds = lower;
-  if (range.max !== undefined) bounds = range.above !== undefined ? `${lower} (at most ${range.max})` : range.min !== undefined ? `${lower} to ${range.max}` : `of at most ${range.max}`;
+  if (range.max !== undefined)
+    bounds =
+      range.above !== undefined
+        ? `${lower} (at most ${range.max})`
+        : range.min !== undefined
+          ? `${lower} to ${range.max}`
+          : `of at most ${range.max}`;
   return `${what}${bounds ? ` ${bounds}` : ""}${range.why ? ` (${range.why})` : ""}`;
 }
 
@@ -33,7 +44,10 @@ export const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 export function numberWithin(text: string, whole: boolean, range: Range = {}): number | undefined {
   const trimmed = text.trim();
   const value = (whole ? WHOLE : DECIMAL).test(trimmed) ? Number(trimmed) : Number.NaN;
-  const inRange = (range.min === undefined || value >= range.min) && (range.above === undefined || value > range.above) && (range.max === undefined || value <= range.max);
+  const inRange =
+    (range.min === undefined || value >= range.min) &&
+    (range.above === undefined || value > range.above) &&
+    (range.max === undefined || value <= range.max);
   return Number.isFinite(value) && inRange ? value : undefined;
 }
 

@@ -55,9 +55,23 @@ export class TimeZone {
    */
   static named(name: string): TimeZone | undefined {
     try {
-      const format = new Intl.DateTimeFormat("en-US", { timeZone: name, hourCycle: "h23", era: "short", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+      const format = new Intl.DateTimeFormat("en-US", {
+        timeZone: name,
+        hourCycle: "h23",
+        era: "short",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+        second: "numeric",
+      });
       const resolved = format.resolvedOptions().timeZone;
-      const found = { name: resolved.toLowerCase() === name.toLowerCase() ? resolved : name, format, isUtc: resolved === "UTC" };
+      const found = {
+        name: resolved.toLowerCase() === name.toLowerCase() ? resolved : name,
+        format,
+        isUtc: resolved === "UTC",
+      };
       return new TimeZone(() => found);
     } catch {
       return undefined;
@@ -154,7 +168,14 @@ export class TimeZone {
     const parts: Record<string, string> = {};
     for (const { type, value } of this.zone().format.formatToParts(at)) parts[type] = value;
     const year = parts.era === "BC" || parts.era === "B" ? 1 - Number(parts.year) : Number(parts.year);
-    const local = utcOf(year, Number(parts.month), Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+    const local = utcOf(
+      year,
+      Number(parts.month),
+      Number(parts.day),
+      Number(parts.hour),
+      Number(parts.minute),
+      Number(parts.second),
+    );
     return local - Math.floor(at / 1000) * 1000;
   }
 }
@@ -196,7 +217,11 @@ export function isoInZone(at: number, zone: TimeZone): string {
 }
 
 /** A server timestamp shown in the zone, or the text itself when it is not a readable time. */
-export function timestampInZone(timestamp: string | undefined, zone: TimeZone, precision: "minute" | "second" = "minute"): string {
+export function timestampInZone(
+  timestamp: string | undefined,
+  zone: TimeZone,
+  precision: "minute" | "second" = "minute",
+): string {
   if (timestamp === undefined) return "";
   const at = instantOf(timestamp);
   return at === undefined ? timestamp : formatWallTime(at, zone, precision);
@@ -226,10 +251,19 @@ export function parseTimeBound(text: string, bound: Bound, now: number, zone: Ti
   if (date) {
     if (!isCalendarDate(date)) return undefined;
     const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
-    return bound === "since" ? zone.instantOf(utcOf(year, month, day)) : zone.instantOf(utcOf(year, month, day + 1)) - 1;
+    return bound === "since"
+      ? zone.instantOf(utcOf(year, month, day))
+      : zone.instantOf(utcOf(year, month, day + 1)) - 1;
   }
   const dateTime = DATE_TIME.exec(trimmed);
-  if (!dateTime || !isCalendarDate(dateTime) || Number(dateTime[4]) > 23 || Number(dateTime[5]) > 59 || Number(dateTime[6] ?? 0) > 59) return undefined;
+  if (
+    !dateTime ||
+    !isCalendarDate(dateTime) ||
+    Number(dateTime[4]) > 23 ||
+    Number(dateTime[5]) > 59 ||
+    Number(dateTime[6] ?? 0) > 59
+  )
+    return undefined;
   const iso = trimmed.replace(" ", "T");
   if (HAS_OFFSET.test(iso)) {
     const at = Date.parse(iso);
@@ -242,7 +276,9 @@ export function parseTimeBound(text: string, bound: Bound, now: number, zone: Ti
 /** Date.parse rolls 2026-02-30 over into March; a person who typed it meant something else. */
 function isCalendarDate([, year, month, day]: RegExpExecArray): boolean {
   const at = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  return at.getUTCFullYear() === Number(year) && at.getUTCMonth() === Number(month) - 1 && at.getUTCDate() === Number(day);
+  return (
+    at.getUTCFullYear() === Number(year) && at.getUTCMonth() === Number(month) - 1 && at.getUTCDate() === Number(day)
+  );
 }
 
 /** createdAt as an instant; undefined when absent or unreadable. */

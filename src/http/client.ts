@@ -6,9 +6,27 @@
 import type { Readable } from "node:stream";
 import type { ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
-import { bodyError, describeTarget, networkFailure, RedirectError, RequestFailedError, serverMessageOf, statusError, type Failure, type RequestTarget } from "./errors.js";
+import {
+  bodyError,
+  describeTarget,
+  networkFailure,
+  RedirectError,
+  RequestFailedError,
+  serverMessageOf,
+  statusError,
+  type Failure,
+  type RequestTarget,
+} from "./errors.js";
 import { ACCEPTED_CODINGS } from "./content-coding.js";
-import { inUtf8, JsonBody, jsonBodyProblem, MAX_BODY_BYTES, readBody, readCapped, type ResponseBodyRead } from "./json-body.js";
+import {
+  inUtf8,
+  JsonBody,
+  jsonBodyProblem,
+  MAX_BODY_BYTES,
+  readBody,
+  readCapped,
+  type ResponseBodyRead,
+} from "./json-body.js";
 import { apiPath } from "./path.js";
 import { decideRetry, isRetryable, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep, type RetryPolicy } from "./retries.js";
 import { hopHeaders, isRedirect, nextHop } from "./redirects.js";
@@ -65,7 +83,11 @@ export class ApiClient {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
     const search = params.size > 0 ? `?${params.toString()}` : "";
-    const target: RequestTarget = { method: "GET", origin: this.options.baseUrl.origin, path: apiPath(this.prefix, segments) + search };
+    const target: RequestTarget = {
+      method: "GET",
+      origin: this.options.baseUrl.origin,
+      path: apiPath(this.prefix, segments) + search,
+    };
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(target);
       if ("body" in outcome) return outcome.body;
@@ -95,7 +117,11 @@ export class ApiClient {
         const outcome = await this.hop(hop, signal, timeout);
         if (!("location" in outcome)) return outcome;
         const decision = nextHop(hop, outcome.location, redirects, this.options.baseUrl.origin);
-        if ("refuse" in decision) return { failure: { kind: "final", error: new RedirectError(`${describeTarget(hop)} ${decision.refuse}`) }, target: hop };
+        if ("refuse" in decision)
+          return {
+            failure: { kind: "final", error: new RedirectError(`${describeTarget(hop)} ${decision.refuse}`) },
+            target: hop,
+          };
         if (decision.warning !== undefined) this.options.warn(decision.warning);
         hop = decision.follow;
       }
@@ -103,7 +129,11 @@ export class ApiClient {
       // An interrupted run is not a failure to retry: it ends here.
       if (this.options.signal?.aborted) throw this.options.signal.reason;
       const proxy = this.proxyOf(hop.origin);
-      if (timeout.aborted) return { failure: { kind: "timeout", timeoutMs, proxy: proxy === undefined ? undefined : proxyName(proxy) }, target: hop };
+      if (timeout.aborted)
+        return {
+          failure: { kind: "timeout", timeoutMs, proxy: proxy === undefined ? undefined : proxyName(proxy) },
+          target: hop,
+        };
       return { failure: networkFailure(error, hop, proxy), target: hop };
     }
   }
@@ -114,17 +144,28 @@ export class ApiClient {
   }
 
   /** One request to one URL: a body, a failure, or where it redirects to. Network errors are thrown. */
-  private async hop(target: RequestTarget, signal: AbortSignal, timeout: AbortSignal): Promise<Attempt | { location: string }> {
+  private async hop(
+    target: RequestTarget,
+    signal: AbortSignal,
+    timeout: AbortSignal,
+  ): Promise<Attempt | { location: string }> {
     const started = performance.now();
     const proxy = this.proxyOf(target.origin);
     const via = proxy === undefined ? "" : ` via proxy ${proxyName(proxy)}`;
-    const log = (outcome: string) => this.options.log?.(`GET ${inlineSafe(target.origin + target.path)}${via} -> ${outcome} (${Math.round(performance.now() - started)} ms)`);
+    const log = (outcome: string) =>
+      this.options.log?.(
+        `GET ${inlineSafe(target.origin + target.path)}${via} -> ${outcome} (${Math.round(performance.now() - started)} ms)`,
+      );
     const headers = hopHeaders(target.origin, this.options.baseUrl.origin, ALWAYS_SENT, this.credentials);
     let response: TransportResponse | undefined;
     try {
       // Origin and path are given apart: a URL string would be normalised, turning an id of ".."
       // (sent as %2E%2E) back into a dot segment that climbs to another endpoint.
-      response = await untilAborted(this.transport.request({ origin: target.origin, path: target.path, headers, signal }), signal, () => (this.abandoned = true));
+      response = await untilAborted(
+        this.transport.request({ origin: target.origin, path: target.path, headers, signal }),
+        signal,
+        () => (this.abandoned = true),
+      );
       if (isRedirect(response.statusCode, response.headers.location)) {
         await discard(response.body);
         log(String(response.statusCode));
@@ -134,7 +175,13 @@ export class ApiClient {
       log(`${response.statusCode}${sizesOf(read)}`);
       return this.interpret(target, response, read);
     } catch (error) {
-      log(timeout.aborted ? "timeout" : response !== undefined ? `${response.statusCode}, then ${errorCode(error)}` : errorCode(error));
+      log(
+        timeout.aborted
+          ? "timeout"
+          : response !== undefined
+            ? `${response.statusCode}, then ${errorCode(error)}`
+            : errorCode(error),
+      );
       throw error;
     }
   }
@@ -145,11 +192,20 @@ export class ApiClient {
     const contentType = String(headers["content-type"] ?? "");
     const text = "bytes" in read ? inUtf8(read.bytes, contentType) : read;
     const success = status >= 200 && status < 300;
-    if ("tooLarge" in text) return fail({ kind: "final", error: bodyError(target, `is larger than ${this.maxBodyBytes / 1024 / 1024} MiB${text.coded ? " once decoded" : ""}, more than any page of this API`) });
+    if ("tooLarge" in text)
+      return fail({
+        kind: "final",
+        error: bodyError(
+          target,
+          `is larger than ${this.maxBodyBytes / 1024 / 1024} MiB${text.coded ? " once decoded" : ""}, more than any page of this API`,
+        ),
+      });
     if (success) {
       if ("unreadable" in text) return fail({ kind: "final", error: bodyError(target, text.unreadable) });
       const problem = jsonBodyProblem(contentType, text.bytes);
-      return problem === undefined ? { body: new JsonBody(text.bytes, target) } : fail({ kind: "final", error: bodyError(target, problem) });
+      return problem === undefined
+        ? { body: new JsonBody(text.bytes, target) }
+        : fail({ kind: "final", error: bodyError(target, problem) });
     }
     const retryAfterMs = parseRetryAfter(String(headers["retry-after"] ?? ""), Date.now());
     // An error body that cannot be decoded still leaves the status to go on.
@@ -179,7 +235,10 @@ function untilAborted<T>(request: Promise<T>, signal: AbortSignal, onAbandon: ()
     };
     signal.addEventListener("abort", abort, { once: true });
     const settle = () => signal.removeEventListener("abort", abort);
-    request.then((value) => (settle(), resolve(value)), (error: unknown) => (settle(), reject(error as Error)));
+    request.then(
+      (value) => (settle(), resolve(value)),
+      (error: unknown) => (settle(), reject(error as Error)),
+    );
   });
 }
 
@@ -212,6 +271,7 @@ function credentialsOf(options: ClientOptions): Record<string, string> {
 
 function finalError(target: RequestTarget, failure: Failure, attempts: number): ServiceError {
   if (failure.kind === "final") return failure.error;
-  if (failure.kind === "status" && !isRetryable(failure)) return statusError(target, failure.status, failure.serverMessage);
+  if (failure.kind === "status" && !isRetryable(failure))
+    return statusError(target, failure.status, failure.serverMessage);
   return new RequestFailedError(target, failure, attempts, isRetryable(failure));
 }

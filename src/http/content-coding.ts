@@ -37,8 +37,14 @@ export function codingsOf(header: string | string[] | undefined): CodingsOfBody 
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== "" && name !== "identity");
   const unknown = named.find((name) => !Object.hasOwn(DECODERS, name));
-  if (unknown !== undefined) return { refused: `is encoded as "${unknown}", which msgstat did not ask for and cannot decode (it asks for ${ACCEPTED_CODINGS})` };
-  if (named.length > MAX_CODINGS) return { refused: `is encoded ${named.length} times over (${named.join(", ")}); msgstat undoes at most ${MAX_CODINGS}` };
+  if (unknown !== undefined)
+    return {
+      refused: `is encoded as "${unknown}", which msgstat did not ask for and cannot decode (it asks for ${ACCEPTED_CODINGS})`,
+    };
+  if (named.length > MAX_CODINGS)
+    return {
+      refused: `is encoded ${named.length} times over (${named.join(", ")}); msgstat undoes at most ${MAX_CODINGS}`,
+    };
   return { codings: named as Coding[] };
 }
 
@@ -77,7 +83,8 @@ export function decoding(body: Readable, codings: readonly Coding[], wireCap: nu
     const decoder = DECODERS[coding]({ chunkSize: DECODED_CHUNK });
     decoder.once("error", (error) => {
       // zlib's own complaints carry an errno; a stream closed early (the cap, the body) does not.
-      if (error !== bodyError && typeof (error as { errno?: unknown }).errno === "number") failure ??= `is not valid ${coding} (${error.message})${/unexpected end/i.test(error.message) ? "; it may have been cut short" : ""}`;
+      if (error !== bodyError && typeof (error as { errno?: unknown }).errno === "number")
+        failure ??= `is not valid ${coding} (${error.message})${/unexpected end/i.test(error.message) ? "; it may have been cut short" : ""}`;
     });
     return decoder;
   });

@@ -22,7 +22,9 @@ export function directTransport(options: Pick<TransportOptions, "ca" | "timeoutM
   let plain: http.Agent | undefined;
   let secure: https.Agent | undefined;
   const agentFor = (url: URL): http.Agent =>
-    url.protocol === "https:" ? (secure ??= new https.Agent({ ...agentOptions, ...(options.ca === undefined ? {} : { ca: [...options.ca] }) })) : (plain ??= new http.Agent(agentOptions));
+    url.protocol === "https:"
+      ? (secure ??= new https.Agent({ ...agentOptions, ...(options.ca === undefined ? {} : { ca: [...options.ca] }) }))
+      : (plain ??= new http.Agent(agentOptions));
   const connectMs = Math.min(CONNECT_TIMEOUT_MS, options.timeoutMs ?? CONNECT_TIMEOUT_MS);
   const end = async () => {
     plain?.destroy();
@@ -37,7 +39,11 @@ export function directTransport(options: Pick<TransportOptions, "ca" | "timeoutM
   };
 }
 
-function send({ origin, path, headers, signal }: TransportRequest, agent: http.Agent, connectMs: number): Promise<TransportResponse> {
+function send(
+  { origin, path, headers, signal }: TransportRequest,
+  agent: http.Agent,
+  connectMs: number,
+): Promise<TransportResponse> {
   const url = new URL(origin);
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -58,12 +64,17 @@ function send({ origin, path, headers, signal }: TransportRequest, agent: http.A
     request.on("socket", (socket: Socket) => {
       if (!socket.connecting) return;
       const seconds = connectMs / 1000;
-      const timer = setTimeout(() => request.destroy(Object.assign(new Error(`could not connect within ${seconds} s`), { code: "ETIMEDOUT" })), connectMs);
+      const timer = setTimeout(
+        () => request.destroy(Object.assign(new Error(`could not connect within ${seconds} s`), { code: "ETIMEDOUT" })),
+        connectMs,
+      );
       const done = () => clearTimeout(timer);
       socket.once("connect", done);
       request.once("close", done);
     });
-    request.on("response", (response) => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: response }));
+    request.on("response", (response) =>
+      resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: response }),
+    );
     request.end();
   });
 }

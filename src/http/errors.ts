@@ -19,7 +19,12 @@ export function describeTarget(target: RequestTarget): string {
 
 /** Why one attempt failed, as data: the retry policy decides on it, `failureError` words it. */
 export type Failure =
-  | { readonly kind: "status"; readonly status: number; readonly serverMessage?: string; readonly retryAfterMs?: number }
+  | {
+      readonly kind: "status";
+      readonly status: number;
+      readonly serverMessage?: string;
+      readonly retryAfterMs?: number;
+    }
   | { readonly kind: "network"; readonly code?: string; readonly text: string; readonly proxy?: ProxyTrouble }
   /** `proxy`: the request went through this one (host:port), which may be what never answered. */
   | { readonly kind: "timeout"; readonly timeoutMs: number; readonly proxy?: string }
@@ -43,7 +48,12 @@ export class RequestFailedError extends ServiceError {
   ) {
     const status = failure.kind === "status" ? failure.status : undefined;
     const serverMessage = failure.kind === "status" ? failure.serverMessage : undefined;
-    super(`${describeTarget(target)} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${failureText(failure)}`, status, serverMessage, transient);
+    super(
+      `${describeTarget(target)} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${failureText(failure)}`,
+      status,
+      serverMessage,
+      transient,
+    );
   }
 }
 
@@ -123,7 +133,8 @@ const CLOSED_EARLY: ReadonlySet<string> = new Set(["socket hang up", "aborted"])
 const INTERIM_100_REFUSED = "bad response";
 
 /** What is wrong with a server's certificate, by the code Node gives its check. */
-export type CertificateProblem = "self-signed" | "unknown issuer" | "expired" | "not yet valid" | "name mismatch" | "revoked" | "untrusted";
+export type CertificateProblem =
+  "self-signed" | "unknown issuer" | "expired" | "not yet valid" | "name mismatch" | "revoked" | "untrusted";
 
 const CERTIFICATE_PROBLEMS: Readonly<Record<string, CertificateProblem>> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: "self-signed",
@@ -155,7 +166,12 @@ export function certificateProblem(code: string | undefined): CertificateProblem
 }
 
 // What OpenSSL says when the bytes that came back to its hello are not TLS: "HTTP/1.1 400 ..." read as a record.
-const NOT_TLS_CODES: ReadonlySet<string> = new Set(["ERR_SSL_WRONG_VERSION_NUMBER", "ERR_SSL_PACKET_LENGTH_TOO_LONG", "ERR_SSL_UNKNOWN_PROTOCOL", "ERR_SSL_RECORD_LAYER_FAILURE"]);
+const NOT_TLS_CODES: ReadonlySet<string> = new Set([
+  "ERR_SSL_WRONG_VERSION_NUMBER",
+  "ERR_SSL_PACKET_LENGTH_TOO_LONG",
+  "ERR_SSL_UNKNOWN_PROTOCOL",
+  "ERR_SSL_RECORD_LAYER_FAILURE",
+]);
 
 /** An https:// request answered by something that does not speak TLS, a plain-HTTP port most often. */
 export function isNotTls(code: string | undefined): boolean {
@@ -163,7 +179,15 @@ export function isNotTls(code: string | undefined): boolean {
 }
 
 // Failures to reach a proxy itself; through a proxy, these are about the proxy rather than the service.
-const CONNECT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const CONNECT_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 /** A proxy's own refusal: undici words it "Proxy response (407) !== 200 when HTTP Tunneling" or "Proxy Authentication Required (407)". */
 function proxyRefusal(error: { code?: string; message?: string } | null): number | undefined {
@@ -181,18 +205,41 @@ export function networkFailure(error: unknown, target: RequestTarget, via?: URL)
   const message = err?.cause?.message ?? err?.message ?? String(error);
   const code = tlsCodeIn(message) ?? err?.code ?? err?.cause?.code;
   if (code === "UND_ERR_SOCKET" && message === INTERIM_100_REFUSED) {
-    return { kind: "final", error: bodyError(target, "began with an interim \"100 Continue\" that msgstat's HTTP client for proxies (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked") };
+    return {
+      kind: "final",
+      error: bodyError(
+        target,
+        'began with an interim "100 Continue" that msgstat\'s HTTP client for proxies (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked',
+      ),
+    };
   }
   const said = (phrase: string) => (code !== undefined ? `${phrase} (${code})` : phrase);
   if (via === undefined) return { kind: "network", code, text: said(phraseOf(err, code)) };
   const proxy = proxyName(via);
   const refused = proxyRefusal(err);
-  if (refused !== undefined) return { kind: "network", code, proxy: { name: proxy, refused }, text: `the proxy ${proxy} refused the request: HTTP ${refused}${refused === 407 ? " Proxy Authentication Required" : ""}` };
-  if (code !== undefined && CONNECT_CODES.has(code)) return { kind: "network", code, proxy: { name: proxy, unreachable: true }, text: `could not reach the proxy ${proxy}: ${said(phraseOf(err, code))}` };
+  if (refused !== undefined)
+    return {
+      kind: "network",
+      code,
+      proxy: { name: proxy, refused },
+      text: `the proxy ${proxy} refused the request: HTTP ${refused}${refused === 407 ? " Proxy Authentication Required" : ""}`,
+    };
+  if (code !== undefined && CONNECT_CODES.has(code))
+    return {
+      kind: "network",
+      code,
+      proxy: { name: proxy, unreachable: true },
+      text: `could not reach the proxy ${proxy}: ${said(phraseOf(err, code))}`,
+    };
   // Through an https:// proxy, a refused certificate may be the proxy's own: undici's error does not say whose.
   const phrase = phraseOf(err, code);
   if (certificateProblem(code) !== undefined && via.protocol === "https:") {
-    return { kind: "network", code, proxy: { name: proxy }, text: said(phrase.replace("the server's certificate", `the certificate of the server or of the proxy ${proxy}`)) };
+    return {
+      kind: "network",
+      code,
+      proxy: { name: proxy },
+      text: said(phrase.replace("the server's certificate", `the certificate of the server or of the proxy ${proxy}`)),
+    };
   }
   return { kind: "network", code, proxy: { name: proxy }, text: `${said(phrase)}, through the proxy ${proxy}` };
 }
@@ -218,7 +265,8 @@ type NetworkError = {
 
 function phraseOf(err: NetworkError | null, code: string | undefined): string {
   const problem = certificateProblem(code);
-  if (problem === "name mismatch" && err?.cert?.subjectaltname) return `the server's certificate is for ${inlineSafe(err.cert.subjectaltname.slice(0, 200))}`;
+  if (problem === "name mismatch" && err?.cert?.subjectaltname)
+    return `the server's certificate is for ${inlineSafe(err.cert.subjectaltname.slice(0, 200))}`;
   if (problem !== undefined) return CERTIFICATE_PHRASES[problem];
   if (isNotTls(code)) return "the server did not answer in TLS: the port may speak plain HTTP";
   const message = err?.cause?.message ?? err?.message ?? String(err);
@@ -226,6 +274,7 @@ function phraseOf(err: NetworkError | null, code: string | undefined): string {
   if (code === "ETIMEDOUT" && err?.message?.startsWith("could not connect")) return inlineSafe(err.message);
   // llhttp's own words, as Node's client gives them: "Parse Error: Expected HTTP/, RTSP/ or ICE/".
   if (code === "HPE_INVALID_CONSTANT") return "the reply is not HTTP: it does not begin with HTTP/1.1";
-  if (code?.startsWith("HPE_")) return `the response breaks HTTP/1.1: ${inlineSafe(err?.reason ?? message.replace(/^Parse Error: /, ""))}`;
+  if (code?.startsWith("HPE_"))
+    return `the response breaks HTTP/1.1: ${inlineSafe(err?.reason ?? message.replace(/^Parse Error: /, ""))}`;
   return (code !== undefined ? NETWORK_PHRASES[code] : undefined) ?? inlineSafe(message);
 }

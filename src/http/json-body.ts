@@ -20,8 +20,13 @@ export type BodyRead = { readonly bytes: Buffer } | { readonly tooLarge: true };
  * arrives). With a Content-Length the bytes go straight into one buffer of that size, so a large
  * body is not held twice while its pieces are joined.
  */
-export async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, declaredLength: string | string[] | undefined, cap: number): Promise<BodyRead> {
-  const declared = typeof declaredLength === "string" && /^\d+$/.test(declaredLength) ? Number(declaredLength) : undefined;
+export async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  declaredLength: string | string[] | undefined,
+  cap: number,
+): Promise<BodyRead> {
+  const declared =
+    typeof declaredLength === "string" && /^\d+$/.test(declaredLength) ? Number(declaredLength) : undefined;
   if (declared !== undefined && declared > cap) {
     body.destroy();
     return { tooLarge: true };
@@ -54,7 +59,11 @@ export type ResponseBodyRead =
  * A response's body, its content codings undone as it streams in (content-coding.ts), under the cap
  * on decoded bytes (and the same cap on the bytes that cross the wire).
  */
-export async function readBody(body: Readable, headers: Readonly<Record<string, string | string[] | undefined>>, cap: number): Promise<ResponseBodyRead> {
+export async function readBody(
+  body: Readable,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  cap: number,
+): Promise<ResponseBodyRead> {
   const coded = codingsOf(headers["content-encoding"]);
   if ("refused" in coded) {
     // undici's body reports its own destruction as an error: nobody is left to hear it.
@@ -93,7 +102,10 @@ function charsetOf(contentType: string): string | undefined {
  * Content-Type names (any TextDecoder knows: ISO-8859-1, windows-1252, UTF-16, ...). A charset that
  * cannot be decoded is refused: reading it as UTF-8 would turn "café" into "caf\uFFFD" without a word.
  */
-export function inUtf8(bytes: Buffer, contentType: string): { readonly bytes: Buffer } | { readonly unreadable: string } {
+export function inUtf8(
+  bytes: Buffer,
+  contentType: string,
+): { readonly bytes: Buffer } | { readonly unreadable: string } {
   const charset = charsetOf(contentType);
   if (charset === undefined || charset === "utf-8" || charset === "utf8") return { bytes };
   let decoder: InstanceType<typeof TextDecoder>;
@@ -112,7 +124,8 @@ export function inUtf8(bytes: Buffer, contentType: string): { readonly bytes: Bu
 
 /** Why a 2xx body cannot be read as JSON before parsing it (its type, or nothing at all), if it cannot. */
 export function jsonBodyProblem(contentType: string, bytes: Buffer): string | undefined {
-  if (contentType !== "" && !/[/+]json\b/i.test(contentType)) return `is ${inlineSafe(contentType.split(";")[0] ?? contentType)}, not JSON`;
+  if (contentType !== "" && !/[/+]json\b/i.test(contentType))
+    return `is ${inlineSafe(contentType.split(";")[0] ?? contentType)}, not JSON`;
   if (bytes.length === 0) return "has an empty body, not JSON";
   return undefined;
 }
@@ -167,7 +180,8 @@ export class JsonBody {
       const value = values[i];
       const start = offsets[2 * i]!;
       const end = offsets[2 * i + 1]!;
-      if (typeof value === "object" && value !== null) keepJsonSource(value, this.source(start, end, breaks.within(start, end)));
+      if (typeof value === "object" && value !== null)
+        keepJsonSource(value, this.source(start, end, breaks.within(start, end)));
     }
     return true;
   }
@@ -185,7 +199,11 @@ export class JsonBody {
   listAt(key: string): JsonList | undefined {
     const spans = arraySpans(this.bytes, key);
     if (spans === undefined) return undefined;
-    const around = Buffer.concat([this.bytes.subarray(0, spans.arrayStart), Buffer.from("[]"), this.bytes.subarray(spans.arrayEnd)]);
+    const around = Buffer.concat([
+      this.bytes.subarray(0, spans.arrayStart),
+      Buffer.from("[]"),
+      this.bytes.subarray(spans.arrayEnd),
+    ]);
     let rest: unknown;
     try {
       rest = JSON.parse(around.toString("utf8"));

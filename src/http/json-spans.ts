@@ -54,7 +54,7 @@ function endOfValue(bytes: Buffer, at: number): number {
   if (first === QUOTE) return endOfString(bytes, at);
   if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
     let depth = 0;
-    for (let i = at; i < bytes.length; ) {
+    for (let i = at; i < bytes.length;) {
       const byte = bytes[i]!;
       if (byte === QUOTE) {
         i = endOfString(bytes, i);
@@ -164,5 +164,10 @@ export function arraySpans(bytes: Buffer, key: string): ArraySpans | undefined {
     else if (bytes[at] !== CLOSE_OBJECT) return undefined;
   }
   if (found === undefined || skipSpace(bytes, at + 1) !== bytes.length) return undefined;
-  return { arrayStart: found.arrayStart, arrayEnd: found.arrayEnd, offsets: found.offsets.done(), count: found.offsets.length / 2 };
+  return {
+    arrayStart: found.arrayStart,
+    arrayEnd: found.arrayEnd,
+    offsets: found.offsets.done(),
+    count: found.offsets.length / 2,
+  };
 }

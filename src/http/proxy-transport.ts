@@ -37,7 +37,11 @@ export function proxyTransport(options: TransportOptions): ProxyTransport {
   return {
     async through(proxy, { origin, path, headers, signal }) {
       const timeout = timeoutMs === undefined ? {} : { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
-      const { statusCode, headers: received, body } = await agentFor(proxy).request({ origin, path, method: "GET", headers: { ...headers }, signal, ...timeout });
+      const {
+        statusCode,
+        headers: received,
+        body,
+      } = await agentFor(proxy).request({ origin, path, method: "GET", headers: { ...headers }, signal, ...timeout });
       return { statusCode, headers: received, body };
     },
     close: () => all((agent) => agent.close()),

@@ -31,10 +31,14 @@ export function nextHop(from: RequestTarget, location: string, hops: number, bas
   } catch {
     return { refuse: `redirected to something that is not a URL: ${inlineSafe(location.slice(0, 200))}` };
   }
-  if (target.protocol !== "http:" && target.protocol !== "https:") return { refuse: `redirected to a ${inlineSafe(target.protocol)} URL, which msgstat does not follow` };
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    return { refuse: `redirected to a ${inlineSafe(target.protocol)} URL, which msgstat does not follow` };
   const follow: RequestTarget = { method: from.method, origin: target.origin, path: target.pathname + target.search };
   if (target.origin === baseOrigin) return { follow };
-  return { follow, warning: `following a redirect to ${inlineSafe(target.origin)} without credentials (they are only sent to ${baseOrigin})` };
+  return {
+    follow,
+    warning: `following a redirect to ${inlineSafe(target.origin)} without credentials (they are only sent to ${baseOrigin})`,
+  };
 }
 
 /**
@@ -42,6 +46,11 @@ export function nextHop(from: RequestTarget, location: string, hops: number, bas
  * over any of the same name) only when the hop is to the base origin. A chain that leaves it and
  * comes back gets them again: the base origin is the one the user gave them for.
  */
-export function hopHeaders(origin: string, baseOrigin: string, always: Readonly<Record<string, string>>, credentials: Readonly<Record<string, string>>): Record<string, string> {
+export function hopHeaders(
+  origin: string,
+  baseOrigin: string,
+  always: Readonly<Record<string, string>>,
+  credentials: Readonly<Record<string, string>>,
+): Record<string, string> {
   return origin === baseOrigin ? { ...always, ...credentials } : { ...always };
 }

@@ -10,9 +10,20 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 5
 // Network failures worth another try: refused, reset, closed early, a DNS server that did not answer
 // (EAI_AGAIN), timeouts. A host DNS says does not exist (ENOTFOUND) is a typo more often than an outage.
 const RETRYABLE_CODES: ReadonlySet<string> = new Set([
-  "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH",
-  "UND_ERR_SOCKET", "UND_ERR_CLOSED", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT",
-  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH", "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
+  "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH",
 ]);
 
 /** The longest wait msgstat accepts from a Retry-After header; a longer one is cut to this, with a warning. */
@@ -29,8 +40,7 @@ export interface RetryPolicy {
 }
 
 export type RetryDecision =
-  | { readonly retry: false }
-  | { readonly retry: true; readonly delayMs: number; readonly warning?: string };
+  { readonly retry: false } | { readonly retry: true; readonly delayMs: number; readonly warning?: string };
 
 export function isRetryable(failure: Failure): boolean {
   switch (failure.kind) {
@@ -50,7 +60,8 @@ export function isRetryable(failure: Failure): boolean {
 export function decideRetry(failure: Failure, attempt: number, policy: RetryPolicy): RetryDecision {
   if (!isRetryable(failure) || attempt > policy.retries) return { retry: false };
   const retryAfterMs = failure.kind === "status" ? failure.retryAfterMs : undefined;
-  if (retryAfterMs === undefined) return { retry: true, delayMs: backoffDelayMs(attempt - 1, policy.baseMs, policy.random) };
+  if (retryAfterMs === undefined)
+    return { retry: true, delayMs: backoffDelayMs(attempt - 1, policy.baseMs, policy.random) };
   if (retryAfterMs <= policy.maxRetryAfterMs) return { retry: true, delayMs: retryAfterMs };
   const warning = `the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying; waiting ${Math.ceil(policy.maxRetryAfterMs / 1000)} s, the most msgstat waits`;
   return { retry: true, delayMs: policy.maxRetryAfterMs, warning };

@@ -15,7 +15,8 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const routes = options.proxy;
   if (routes?.http === undefined && routes?.https === undefined) return direct;
   let proxied: Promise<import("./proxy-transport.js").ProxyTransport> | undefined;
-  const throughProxies = () => (proxied ??= import("./proxy-transport.js").then(({ proxyTransport }) => proxyTransport(options)));
+  const throughProxies = () =>
+    (proxied ??= import("./proxy-transport.js").then(({ proxyTransport }) => proxyTransport(options)));
   const both = async (end: (connections: Connections) => Promise<void>) => {
     await Promise.all([end(direct), proxied?.then(end)]);
   };

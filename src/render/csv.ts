@@ -35,11 +35,18 @@ export function csvRow(cells: readonly unknown[], guardFormulas: boolean): strin
   return csvLine(cells.length, (i) => cells[i], guardFormulas);
 }
 
-export async function renderCsv(chunks: Chunks, sink: Sink, options: { fields: readonly Field[]; guardFormulas: boolean }): Promise<void> {
+export async function renderCsv(
+  chunks: Chunks,
+  sink: Sink,
+  options: { fields: readonly Field[]; guardFormulas: boolean },
+): Promise<void> {
   const { fields, guardFormulas } = options;
   // The header goes out with the first rows (or at the end of an empty listing), so a listing that
   // fails before any message leaves stdout empty rather than a header that looks like an empty result.
-  let header = csvRow(fields.map((field) => field.name), false);
+  let header = csvRow(
+    fields.map((field) => field.name),
+    false,
+  );
   for await (const chunk of chunks) {
     for (const message of chunk) {
       const flushing = sink.write(header + csvLine(fields.length, (i) => fields[i]!.get(message), guardFormulas));

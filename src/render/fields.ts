@@ -36,13 +36,22 @@ function resolve(path: readonly string[]): { shape: Shape } | { problem: string 
     switch (shape.kind) {
       case "object": {
         const next = shape.fields?.[segment];
-        if (next === undefined) return { problem: where === "" ? `unknown field "${segment}"` : `unknown field "${segment}" in ${where} (known: ${fieldNames(shape).join(", ")})` };
+        if (next === undefined)
+          return {
+            problem:
+              where === ""
+                ? `unknown field "${segment}"`
+                : `unknown field "${segment}" in ${where} (known: ${fieldNames(shape).join(", ")})`,
+          };
         shape = next;
         break;
       }
       case "list": {
-        const example = fieldNames(shape.of ?? {kind: "any"})[0];
-        if (!isIndex(segment)) return { problem: `${where} is a list: name an index, as in ${where}.0${example ? `.${example}` : ""} (or -1 for the last)` };
+        const example = fieldNames(shape.of ?? { kind: "any" })[0];
+        if (!isIndex(segment))
+          return {
+            problem: `${where} is a list: name an index, as in ${where}.0${example ? `.${example}` : ""} (or -1 for the last)`,
+          };
         shape = shape.of ?? { kind: "any" };
         break;
       }
@@ -106,7 +115,9 @@ export function fieldHelpText(): string {
 }
 
 export function fieldHelp(): string {
-  const derived = Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => `  ${name}: ${describe}`).join("\n");
+  const derived = Object.entries(DERIVED_FIELDS)
+    .map(([name, { describe }]) => `  ${name}: ${describe}`)
+    .join("\n");
   return `${wrap(`Fields (--fields): ${fieldHelpText()}`, 78, "  ")}\nDerived fields:\n${derived}`;
 }
 
@@ -131,7 +142,8 @@ export function compileFields(names: readonly string[], context: { batchId?: str
     const derived = Object.hasOwn(DERIVED_FIELDS, name) ? DERIVED_FIELDS[name] : undefined;
     if (derived) return derived.time ? { name, get: derived.get, time: true } : { name, get: derived.get };
     const path = name.split(".");
-    if (path.length > 1 && Object.hasOwn(DERIVED_FIELDS, path[0]!)) throw new UsageError(`--fields: ${path[0]} has no sub-fields`).withHint(fieldHelp());
+    if (path.length > 1 && Object.hasOwn(DERIVED_FIELDS, path[0]!))
+      throw new UsageError(`--fields: ${path[0]} has no sub-fields`).withHint(fieldHelp());
     const found = resolve(path);
     if ("problem" in found) throw new UsageError(`--fields: ${found.problem}`).withHint(fieldHelp());
     // Batch listings omit batchId: the listing itself says which batch the message is in.
@@ -141,4 +153,14 @@ export function compileFields(names: readonly string[], context: { batchId?: str
   });
 }
 
-export const DEFAULT_CSV_FIELDS = ["id", "recipient", "latestStatus", "createdAt", "attemptCount", "lastErrorType", "lastErrorCode", "batchId", "fullMessage"];
+export const DEFAULT_CSV_FIELDS = [
+  "id",
+  "recipient",
+  "latestStatus",
+  "createdAt",
+  "attemptCount",
+  "lastErrorType",
+  "lastErrorCode",
+  "batchId",
+  "fullMessage",
+];

@@ -24,7 +24,7 @@ function endOfString(text: string, at: number): number {
 export function oneLineJson(text: string): string {
   if (!text.includes("\n") && !text.includes("\r")) return text;
   let out = "";
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
       const end = endOfString(text, i);
@@ -43,7 +43,7 @@ export function indentedJson(text: string, indent: string): string {
   let out = "";
   let depth = 0;
   const newline = () => "\n" + indent.repeat(depth);
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const code = text.charCodeAt(i);
     const char = text[i]!;
     if (code === QUOTE) {

@@ -12,7 +12,8 @@ type Writer = (message: CheckedMessage, sink: Sink) => void | Promise<void>;
 
 /** Writes a message as JSON, on one line or indented: the message, or with --fields the chosen values. */
 function writer(fields: readonly Field[] | undefined, pretty = false): Writer {
-  if (!fields) return pretty ? (message, sink) => sink.write(indentedText(message).replace(/\n/g, "\n  ")) : writeOneLine;
+  if (!fields)
+    return pretty ? (message, sink) => sink.write(indentedText(message).replace(/\n/g, "\n  ")) : writeOneLine;
   return (message, sink) => {
     const picked: Record<string, unknown> = {};
     for (const field of fields) picked[field.name] = field.get(message) ?? null;
@@ -27,7 +28,9 @@ function writer(fields: readonly Field[] | undefined, pretty = false): Writer {
 function writeOneLine(value: unknown, sink: Sink): void | Promise<void> {
   const source = jsonSourceOf(value);
   if (source === undefined) return sink.write(jsonText(value) ?? "null");
-  return source.oneLine ? sink.writeBytes(source.bytes, source.start, source.end) : sink.write(oneLineJson(source.text()));
+  return source.oneLine
+    ? sink.writeBytes(source.bytes, source.start, source.end)
+    : sink.write(oneLineJson(source.text()));
 }
 
 /**
@@ -37,7 +40,7 @@ function writeOneLine(value: unknown, sink: Sink): void | Promise<void> {
  */
 function indentedText(value: unknown, ownTextAlways = false): string {
   const text = ownTextAlways || needsOwnText(value) ? jsonTextOf(value) : undefined;
-  return text !== undefined ? indentedJson(text, "  ") : jsonText(value, 2) ?? "null";
+  return text !== undefined ? indentedJson(text, "  ") : (jsonText(value, 2) ?? "null");
 }
 
 export async function renderJsonl(chunks: Chunks, sink: Sink, fields?: readonly Field[]): Promise<void> {
@@ -56,7 +59,11 @@ export async function renderJsonl(chunks: Chunks, sink: Sink, fields?: readonly 
  * One JSON array. The closing bracket is written only after the last page: if the listing fails
  * part way, the output is visibly incomplete (and the exit code says so) rather than a valid, short array.
  */
-export async function renderJson(chunks: Chunks, sink: Sink, options: { fields?: readonly Field[]; pretty: boolean }): Promise<void> {
+export async function renderJson(
+  chunks: Chunks,
+  sink: Sink,
+  options: { fields?: readonly Field[]; pretty: boolean },
+): Promise<void> {
   const write = writer(options.fields, options.pretty);
   const before = options.pretty ? ",\n  " : ",\n";
   let first = true;

@@ -24,7 +24,16 @@ const LABEL_WIDTH = 11;
 /** An attempt's error wraps under itself unless that leaves it less than this; then under the time. */
 const MIN_HANGING_ROOM = 20;
 
-type TextField = "latestStatus" | "recipient" | "campaignId" | "createdAt" | "updatedAt" | "language" | "templateBodyId" | "creatorEmail" | "fullMessage";
+type TextField =
+  | "latestStatus"
+  | "recipient"
+  | "campaignId"
+  | "createdAt"
+  | "updatedAt"
+  | "language"
+  | "templateBodyId"
+  | "creatorEmail"
+  | "fullMessage";
 
 export function formatMessage(message: CheckedMessage, options: MessageViewOptions): string {
   const { palette, tty, now, timeZone: zone, width } = options;
@@ -50,13 +59,30 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
     ["Created", when(field("createdAt"))],
     ["Updated", when(field("updatedAt"))],
     ["Language", inlineSafe(field("language") ?? "")],
-    ["Template", inlineSafe([read(TEMPLATE_BODY, template, "id") ?? field("templateBodyId") ?? "", templateId ? `of template ${templateId}` : ""].filter(Boolean).join(" "))],
+    [
+      "Template",
+      inlineSafe(
+        [
+          read(TEMPLATE_BODY, template, "id") ?? field("templateBodyId") ?? "",
+          templateId ? `of template ${templateId}` : "",
+        ]
+          .filter(Boolean)
+          .join(" "),
+      ),
+    ],
     ["Created by", inlineSafe(field("creatorEmail") ?? "")],
   ];
   const factIndent = " ".repeat(INDENT.length + LABEL_WIDTH);
   for (const [label, value] of facts) {
     // The colour of a fact's age is added after the wrap: styled text would be measured wrong.
-    if (value !== "") lines.push(hanging(wrapStyled(value, width - factIndent.length), `${INDENT}${palette.dim(label.padEnd(LABEL_WIDTH))}`, factIndent));
+    if (value !== "")
+      lines.push(
+        hanging(
+          wrapStyled(value, width - factIndent.length),
+          `${INDENT}${palette.dim(label.padEnd(LABEL_WIDTH))}`,
+          factIndent,
+        ),
+      );
   }
   if (templateBody !== undefined) lines.push("", palette.heading("Template body"), block(templateBody));
   // Placeholder values are strings in the reference; another kind is shown as JSON rather than hidden.
@@ -67,9 +93,15 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
     const valueIndent = " ".repeat(INDENT.length + nameWidth + 2);
     lines.push("", palette.heading("Values"));
     for (const [name, value] of values) {
-      const shown = inlineSafe(typeof value === "string" ? value : jsonText(value) ?? "");
+      const shown = inlineSafe(typeof value === "string" ? value : (jsonText(value) ?? ""));
       const label = inlineSafe(name);
-      lines.push(hanging(wrapText(shown, width - valueIndent.length), `${INDENT}${palette.dim(label)}${" ".repeat(Math.max(0, nameWidth - displayWidth(label)) + 2)}`, valueIndent));
+      lines.push(
+        hanging(
+          wrapText(shown, width - valueIndent.length),
+          `${INDENT}${palette.dim(label)}${" ".repeat(Math.max(0, nameWidth - displayWidth(label)) + 2)}`,
+          valueIndent,
+        ),
+      );
     }
   }
   const fullMessage = field("fullMessage");
@@ -80,7 +112,10 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
   for (const attempt of attempts) {
     const time = attempt.at === undefined ? "" : inlineSafe(timestampInZone(attempt.at, zone, "second"));
     const state = inlineSafe(attempt.status ?? "unknown");
-    const error = [attempt.errorType, attempt.errorCode].filter(Boolean).map((part) => inlineSafe(part!)).join(" / ");
+    const error = [attempt.errorType, attempt.errorCode]
+      .filter(Boolean)
+      .map((part) => inlineSafe(part!))
+      .join(" / ");
     // Padded only when an error follows, so no line ends in spaces.
     const head = `${INDENT}${time}${time ? "  " : ""}${palette.status(state, error ? state.padEnd(8) : state)}`;
     if (!error) {

@@ -12,7 +12,11 @@ export interface PageBoundaryHooks {
   afterPage?: () => void;
 }
 
-export async function* flushAtPageBoundaries(chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, hooks: PageBoundaryHooks = {}): AsyncGenerator<CheckedMessage[]> {
+export async function* flushAtPageBoundaries(
+  chunks: AsyncIterable<CheckedMessage[]>,
+  sink: Sink,
+  hooks: PageBoundaryHooks = {},
+): AsyncGenerator<CheckedMessage[]> {
   const iterator = chunks[Symbol.asyncIterator]();
   let next = iterator.next();
   try {

@@ -9,7 +9,13 @@ export interface Palette {
 }
 
 const identity = (text: string) => text;
-export const plainPalette: Palette = { status: (s, t) => t ?? s, heading: identity, dim: identity, bold: identity, bar: (_s, t) => t };
+export const plainPalette: Palette = {
+  status: (s, t) => t ?? s,
+  heading: identity,
+  dim: identity,
+  bold: identity,
+  bar: (_s, t) => t,
+};
 
 export async function loadPalette(color: boolean): Promise<Palette> {
   if (!color) return plainPalette;
@@ -40,7 +46,12 @@ export function relativeTime(timestamp: string | undefined, now: number): string
   const seconds = Math.round((now - at) / 1000);
   const ago = seconds >= 0;
   const span = Math.abs(seconds);
-  const units: Array<[number, string]> = [[86_400, "day"], [3_600, "hour"], [60, "minute"], [1, "second"]];
+  const units: Array<[number, string]> = [
+    [86_400, "day"],
+    [3_600, "hour"],
+    [60, "minute"],
+    [1, "second"],
+  ];
   for (const [size, unit] of units) {
     if (span >= size || size === 1) {
       const count = Math.floor(span / size);

@@ -55,7 +55,10 @@ class BufferedSink implements Sink {
     private readonly afterFailure: string,
   ) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
-      this.closed ??= error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED" ? new OutputClosedError("output closed") : this.failure(error);
+      this.closed ??=
+        error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED"
+          ? new OutputClosedError("output closed")
+          : this.failure(error);
     });
   }
 
@@ -239,8 +242,12 @@ async function fileSink(output: string, io: Streams): Promise<Sink> {
   const own = descriptor === 1 ? io.stdout : descriptor === 2 ? io.stderr : undefined;
   if (own) return streamSink(own, io.signal, output);
   const existing = await fs.stat(target).catch(() => undefined);
-  if (descriptor !== undefined || existing?.isFIFO() || existing?.isCharacterDevice()) return straightThrough(output, target, io.signal);
-  if (existing && !existing.isFile()) throw new UsageError(`-o ${output} is ${existing.isDirectory() ? "a folder; name a file" : "neither a file, a FIFO nor a character device; name a file"}`);
+  if (descriptor !== undefined || existing?.isFIFO() || existing?.isCharacterDevice())
+    return straightThrough(output, target, io.signal);
+  if (existing && !existing.isFile())
+    throw new UsageError(
+      `-o ${output} is ${existing.isDirectory() ? "a folder; name a file" : "neither a file, a FIFO nor a character device; name a file"}`,
+    );
   const directory = path.dirname(target);
   const folder = await fs.stat(directory).catch(() => undefined);
   if (!folder?.isDirectory()) throw new UsageError(`-o ${output}: the folder ${directory} does not exist`);
@@ -260,7 +267,12 @@ async function followLinks(output: string): Promise<{ target: string; descriptor
   let current = path.resolve(output);
   for (let hops = 0; hops <= MAX_LINKS; hops++) {
     const named = DESCRIPTOR.exec(current);
-    if (named) return { target: current, descriptor: named[1] === undefined || named[1] === "self" || Number(named[1]) === process.pid ? Number(named[2]) : -1 };
+    if (named)
+      return {
+        target: current,
+        descriptor:
+          named[1] === undefined || named[1] === "self" || Number(named[1]) === process.pid ? Number(named[2]) : -1,
+      };
     const link = await fs.readlink(current).catch(() => undefined);
     if (link === undefined) return { target: current };
     // Relative to the link's real folder, as the kernel resolves it (a "../" in it climbs from there).
@@ -279,7 +291,11 @@ async function straightThrough(output: string, target: string, signal: AbortSign
 async function atomic(output: string, target: string, existing: Stats | undefined, signal: AbortSignal): Promise<Sink> {
   const temporary = path.join(path.dirname(target), temporaryName(path.basename(target)));
   // The replacement keeps the target's permissions (an export may be private); a new file gets the umask's.
-  const stream = await opened(createWriteStream(temporary, { flags: "wx", mode: existing ? existing.mode & 0o777 : 0o666 }), output, signal);
+  const stream = await opened(
+    createWriteStream(temporary, { flags: "wx", mode: existing ? existing.mode & 0o777 : 0o666 }),
+    output,
+    signal,
+  );
   return new AtomicFileSink(target, temporary, stream, signal, output);
 }
 

@@ -37,7 +37,12 @@ export function writeAroundProgress(stream: Writable, text: string): void {
   if (spinning) drawn.start();
 }
 
-const silent: Progress = { update: () => undefined, pause: () => undefined, resume: () => undefined, stop: () => undefined };
+const silent: Progress = {
+  update: () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
+  stop: () => undefined,
+};
 
 /** `wanted` lets a command stay quiet even on a terminal, e.g. while a pipe's reader prints to the same screen. */
 export async function startProgress(ctx: ProgressContext, text: string, wanted = true): Promise<Progress> {
@@ -49,7 +54,14 @@ export async function startProgress(ctx: ProgressContext, text: string, wanted =
   // discardStdin off: ora would otherwise take over stdin and swallow the Ctrl-C that should stop us.
   // ora's own colour follows the process's stderr, not the one msgstat was given: it is off, and the
   // frames are coloured here when colour is wanted.
-  const spinner = ora({ text, stream: ctx.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: false, isSilent: false });
+  const spinner = ora({
+    text,
+    stream: ctx.stderr as NodeJS.WritableStream,
+    isEnabled: true,
+    discardStdin: false,
+    color: false,
+    isSilent: false,
+  });
   if (ctx.stderrColor) {
     const { Chalk } = await import("chalk");
     const cyan = new Chalk({ level: 1 }).cyan;

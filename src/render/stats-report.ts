@@ -57,19 +57,29 @@ export function renderStatsReport(report: StatsReport, options: StatsReportOptio
       timeLines(report, width, options.palette, zone),
     );
   }
-  return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n") + "\n";
+  return (
+    sections
+      .filter((lines) => lines.length > 0)
+      .map((lines) => lines.join("\n"))
+      .join("\n\n") + "\n"
+  );
 }
 
 // ---- sections ----
 
 function headerLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
-  const scope = report.batchId === null ? `campaign ${report.campaignId}` : `batch ${report.batchId} of campaign ${report.campaignId}`;
+  const scope =
+    report.batchId === null
+      ? `campaign ${report.campaignId}`
+      : `batch ${report.batchId} of campaign ${report.campaignId}`;
   // Scope, zone, filters and span are what the figures mean: wrapped, never cut.
   const wrapped = (text: string) => hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
   // The zone once, up front, for every time below (span, filters, buckets).
   const { filters: bounds, totals } = report;
   const showsTimes = totals.messages > 0 || bounds.since !== null || bounds.until !== null;
-  const lines = wrapped(`Delivery report: ${inlineSafe(scope)}${showsTimes ? `, times in ${zone.name}` : ""}`).map(palette.heading);
+  const lines = wrapped(`Delivery report: ${inlineSafe(scope)}${showsTimes ? `, times in ${zone.name}` : ""}`).map(
+    palette.heading,
+  );
   const filters = describeFilters(report, zone);
   if (filters) lines.push(...wrapped(`Filtered by ${filters}`).map(palette.dim));
   if (totals.messages === 0) {
@@ -77,10 +87,21 @@ function headerLines(report: StatsReport, width: number, palette: Palette, zone:
     return lines;
   }
   const messages = `${count(totals.messages)} ${plural(totals.messages, "message")}`;
-  const span = totals.firstCreatedAt && totals.lastCreatedAt ? `, created ${spanText(totals.firstCreatedAt, totals.lastCreatedAt, zone)}` : "";
+  const span =
+    totals.firstCreatedAt && totals.lastCreatedAt
+      ? `, created ${spanText(totals.firstCreatedAt, totals.lastCreatedAt, zone)}`
+      : "";
   lines.push(...wrapped(`${messages}${span}`));
-  lines.push(fit(`${count(totals.attempts)} ${plural(totals.attempts, "attempt")} in all (${(totals.attempts / totals.messages).toFixed(2)} per message)`, width));
-  if (totals.undated > 0) lines.push(fit(`${count(totals.undated)} without a readable createdAt (left out of the span and of "over time")`, width));
+  lines.push(
+    fit(
+      `${count(totals.attempts)} ${plural(totals.attempts, "attempt")} in all (${(totals.attempts / totals.messages).toFixed(2)} per message)`,
+      width,
+    ),
+  );
+  if (totals.undated > 0)
+    lines.push(
+      fit(`${count(totals.undated)} without a readable createdAt (left out of the span and of "over time")`, width),
+    );
   return lines;
 }
 
@@ -88,7 +109,13 @@ function statusLines(report: StatsReport, width: number, palette: Palette): stri
   const rows = report.byStatus.map((row): Row => {
     const name = row.other ? "(other)" : row.status === null ? "(no status)" : inlineSafe(row.status);
     const style: Style = (text) => (row.status === null ? text : palette.status(row.status, text));
-    return { label: name, labelStyle: style, figures: [count(row.count), percent(row.share)], fraction: row.share, barStyle: style };
+    return {
+      label: name,
+      labelStyle: style,
+      figures: [count(row.count), percent(row.share)],
+      fraction: row.share,
+      barStyle: style,
+    };
   });
   return [palette.heading("By status"), ...drawRows(rows, width)];
 }
@@ -96,26 +123,57 @@ function statusLines(report: StatsReport, width: number, palette: Palette): stri
 function deliveryLines(report: StatsReport, width: number, palette: Palette): string[] {
   const { delivery, threshold } = report;
   if (delivery.final === 0) {
-    const lines = [`${palette.heading("Delivery rate")}  ${fit("none yet: no message has reached a final state (success or failure)", width - 15)}`];
-    if (threshold) lines.push(palette.dim(fit(`--max-failure-rate ${threshold.maxFailureRate}%: nothing to check without a final message`, width)));
+    const lines = [
+      `${palette.heading("Delivery rate")}  ${fit("none yet: no message has reached a final state (success or failure)", width - 15)}`,
+    ];
+    if (threshold)
+      lines.push(
+        palette.dim(
+          fit(`--max-failure-rate ${threshold.maxFailureRate}%: nothing to check without a final message`, width),
+        ),
+      );
     return lines;
   }
-  const pending = report.byStatus.filter((row) => !row.final).map((row) => (row.other ? "(other)" : row.status === null ? "(no status)" : inlineSafe(row.status)));
+  const pending = report.byStatus
+    .filter((row) => !row.final)
+    .map((row) => (row.other ? "(other)" : row.status === null ? "(no status)" : inlineSafe(row.status)));
   const rateWidth = Math.max(percent(delivery.deliveryRate).length, percent(delivery.failureRate).length);
   // Label, rate, then words fitted into what is left, so a narrow terminal cuts the words, not the figures.
   const indent = 15 + rateWidth + 2;
   const line = (label: string, status: string, rate: number | null, words: string) =>
     `${palette.heading(label)}  ${palette.status(status, percent(rate).padStart(rateWidth))}  ${fit(words, width - indent)}`;
   const lines = [
-    line("Delivery rate", "success", delivery.deliveryRate, `${count(delivery.success)} of ${count(delivery.final)} final messages succeeded`),
-    line("Failure rate ", "failure", delivery.failureRate, `${count(delivery.failure)} of ${count(delivery.final)} failed`),
+    line(
+      "Delivery rate",
+      "success",
+      delivery.deliveryRate,
+      `${count(delivery.success)} of ${count(delivery.final)} final messages succeeded`,
+    ),
+    line(
+      "Failure rate ",
+      "failure",
+      delivery.failureRate,
+      `${count(delivery.failure)} of ${count(delivery.final)} failed`,
+    ),
   ];
   if (threshold) {
-    const verdict = fit(`${threshold.exceeded ? "above" : "within"} the limit of ${threshold.maxFailureRate}% (--max-failure-rate)`, width - indent);
+    const verdict = fit(
+      `${threshold.exceeded ? "above" : "within"} the limit of ${threshold.maxFailureRate}% (--max-failure-rate)`,
+      width - indent,
+    );
     lines.push(" ".repeat(indent) + (threshold.exceeded ? palette.status("failure", verdict) : verdict));
   }
   const final = "final = success or failure";
-  lines.push(palette.dim(fit(delivery.notFinal > 0 ? `${final}; ${count(delivery.notFinal)} not final yet (${pending.join(", ")})` : `${final}; every message is final`, width)));
+  lines.push(
+    palette.dim(
+      fit(
+        delivery.notFinal > 0
+          ? `${final}; ${count(delivery.notFinal)} not final yet (${pending.join(", ")})`
+          : `${final}; every message is final`,
+        width,
+      ),
+    ),
+  );
   return lines;
 }
 
@@ -125,7 +183,9 @@ function failureLines(report: StatsReport, width: number, palette: Palette): str
   const shown = report.failures.slice(0, MAX_ROWS);
   const rows = shown.map((row): Row => ({
     // The code first: it is the specific part, and what survives when a narrow terminal cuts the label.
-    label: row.other ? "(other errors)" : `${inlineSafe(row.errorCode ?? "(no code)")} (${inlineSafe(row.errorType ?? "no type")})`,
+    label: row.other
+      ? "(other errors)"
+      : `${inlineSafe(row.errorCode ?? "(no code)")} (${inlineSafe(row.errorType ?? "no type")})`,
     figures: [count(row.count), percent(row.share)],
     fraction: row.share,
     barStyle: (text) => palette.bar("failure", text),
@@ -135,7 +195,8 @@ function failureLines(report: StatsReport, width: number, palette: Palette): str
 }
 
 function attemptLines(report: StatsReport, width: number, palette: Palette): string[] {
-  const label = (bucket: string) => (bucket === "unknown" ? "not sent" : `${bucket} ${bucket === "1" ? "attempt" : "attempts"}`);
+  const label = (bucket: string) =>
+    bucket === "unknown" ? "not sent" : `${bucket} ${bucket === "1" ? "attempt" : "attempts"}`;
   const rows = report.attempts.buckets.map((row): Row => ({
     label: label(row.attempts),
     figures: [count(row.count), percent(row.share), count(row.success), count(row.failure)],
@@ -144,15 +205,29 @@ function attemptLines(report: StatsReport, width: number, palette: Palette): str
   const header = { label: "", figures: ["messages", "share", "success", "failure"] };
   const retried = report.attempts.succeededAfterRetry;
   const note = `${count(retried)} ${plural(retried, "message")} succeeded only after a retry`;
-  return [palette.heading("Attempts per message"), ...drawRows(rows, width, header, palette), `${INDENT}${fit(note, width - INDENT.length)}`];
+  return [
+    palette.heading("Attempts per message"),
+    ...drawRows(rows, width, header, palette),
+    `${INDENT}${fit(note, width - INDENT.length)}`,
+  ];
 }
 
 function batchLines(report: StatsReport, width: number, palette: Palette): string[] {
   if (report.batches === null || report.batches.length === 0) return [];
   const shown = report.batches.slice(0, MAX_ROWS);
   const rows = shown.map((row): Row => ({
-    label: row.other ? "(other batches)" : row.batchId === null ? "(no batch)" : inlineSafe(row.fileName ?? row.batchId),
-    figures: [row.totalMessages === null ? "–" : count(row.totalMessages), count(row.messages), count(row.success), count(row.failure), percent(row.deliveryRate)],
+    label: row.other
+      ? "(other batches)"
+      : row.batchId === null
+        ? "(no batch)"
+        : inlineSafe(row.fileName ?? row.batchId),
+    figures: [
+      row.totalMessages === null ? "–" : count(row.totalMessages),
+      count(row.messages),
+      count(row.success),
+      count(row.failure),
+      percent(row.deliveryRate),
+    ],
     fraction: row.deliveryRate ?? undefined,
     barStyle: (text) => palette.bar("success", text),
   }));
@@ -165,31 +240,59 @@ function timeLines(report: StatsReport, width: number, palette: Palette, zone: T
   const { interval, buckets, unplotted } = report.overTime;
   if (buckets.length === 0) return [];
   const title = palette.heading(`Messages per ${interval} (${zone.name})`);
-  const range = stepsBetween(Date.parse(buckets[0]!.start), Date.parse(buckets[buckets.length - 1]!.start), interval) + 1;
-  const lines = range <= MAX_TIME_ROWS ? timeRowLines(contiguous(buckets, interval, zone), interval, width, palette, zone) : sparkLines(buckets, range, interval, width, palette, zone);
-  if (unplotted > 0) lines.push(palette.dim(`${count(unplotted)} ${plural(unplotted, "message")} with createdAt decades away from the rest are not drawn`));
+  const range =
+    stepsBetween(Date.parse(buckets[0]!.start), Date.parse(buckets[buckets.length - 1]!.start), interval) + 1;
+  const lines =
+    range <= MAX_TIME_ROWS
+      ? timeRowLines(contiguous(buckets, interval, zone), interval, width, palette, zone)
+      : sparkLines(buckets, range, interval, width, palette, zone);
+  if (unplotted > 0)
+    lines.push(
+      palette.dim(
+        `${count(unplotted)} ${plural(unplotted, "message")} with createdAt decades away from the rest are not drawn`,
+      ),
+    );
   return [title, ...lines];
 }
 
-function timeRowLines(buckets: TimeRow[], interval: Interval, width: number, palette: Palette, zone: TimeZone): string[] {
+function timeRowLines(
+  buckets: TimeRow[],
+  interval: Interval,
+  width: number,
+  palette: Palette,
+  zone: TimeZone,
+): string[] {
   const busiest = Math.max(...buckets.map((bucket) => bucket.messages));
   const labels = buckets.map((bucket) => bucketLabel(bucket.start, interval, zone));
   // The hour clocks repeat in autumn: both get their offset, so neither reads as the other.
   const repeated = labels.map((label) => labels.indexOf(label) !== labels.lastIndexOf(label));
   const rows = buckets.map((bucket, i): Row => ({
     label: repeated[i] ? `${labels[i]} ${offsetText(zone.offsetAt(Date.parse(bucket.start)))}` : labels[i]!,
-    figures: [count(bucket.messages), count(bucket.failures), bucket.messages === 0 ? "" : percent(bucket.failures / bucket.messages)],
+    figures: [
+      count(bucket.messages),
+      count(bucket.failures),
+      bucket.messages === 0 ? "" : percent(bucket.failures / bucket.messages),
+    ],
     fraction: bucket.messages / busiest,
     failedFraction: bucket.messages === 0 ? 0 : bucket.failures / bucket.messages,
     barStyle: (text) => palette.bar("failure", text),
   }));
   const header = { label: "", figures: ["messages", "failed", "rate"] };
-  const legend = palette.dim(fit(`${INDENT}█ messages, of which ▒ failed; bars scaled to the busiest ${interval}`, width)).replace("▒", palette.bar("failure", "▒"));
+  const legend = palette
+    .dim(fit(`${INDENT}█ messages, of which ▒ failed; bars scaled to the busiest ${interval}`, width))
+    .replace("▒", palette.bar("failure", "▒"));
   return [...drawRows(rows, width, header, palette), legend];
 }
 
 /** Too many buckets for a row each: two sparklines, several buckets a mark when the terminal is narrow. */
-function sparkLines(buckets: TimeRow[], range: number, interval: Interval, width: number, palette: Palette, zone: TimeZone): string[] {
+function sparkLines(
+  buckets: TimeRow[],
+  range: number,
+  interval: Interval,
+  width: number,
+  palette: Palette,
+  zone: TimeZone,
+): string[] {
   const labelWidth = "failures".length;
   // Room for the marks once label and "max N" are placed; N is at most the total of messages.
   const maxWidth = `max ${count(sum(buckets, "messages"))}`.length;
@@ -199,7 +302,10 @@ function sparkLines(buckets: TimeRow[], range: number, interval: Interval, width
   const first = Date.parse(buckets[0]!.start);
   const groups = Array.from({ length: Math.ceil(range / perMark) }, () => ({ messages: 0, failures: 0 }));
   for (const bucket of buckets) {
-    const group = groups[Math.min(groups.length - 1, Math.floor(stepsBetween(first, Date.parse(bucket.start), interval) / perMark))]!;
+    const group =
+      groups[
+        Math.min(groups.length - 1, Math.floor(stepsBetween(first, Date.parse(bucket.start), interval) / perMark))
+      ]!;
     group.messages += bucket.messages;
     group.failures += bucket.failures;
   }
@@ -209,10 +315,21 @@ function sparkLines(buckets: TimeRow[], range: number, interval: Interval, width
   const from = bucketLabel(buckets[0]!.start, interval, zone, false);
   const to = bucketLabel(buckets[buckets.length - 1]!.start, interval, zone, false);
   return [
-    `${INDENT}${"messages".padEnd(labelWidth)}${GAP}${spark(groups.map((group) => group.messages), most)}${GAP}max ${count(most)}`,
-    `${INDENT}${"failures".padEnd(labelWidth)}${GAP}${palette.bar("failure", spark(groups.map((group) => group.failures), mostFailed))}${GAP}max ${count(mostFailed)}`,
+    `${INDENT}${"messages".padEnd(labelWidth)}${GAP}${spark(
+      groups.map((group) => group.messages),
+      most,
+    )}${GAP}max ${count(most)}`,
+    `${INDENT}${"failures".padEnd(labelWidth)}${GAP}${palette.bar(
+      "failure",
+      spark(
+        groups.map((group) => group.failures),
+        mostFailed,
+      ),
+    )}${GAP}max ${count(mostFailed)}`,
     palette.dim(fit(`${INDENT}${" ".repeat(labelWidth)}${GAP}${from} → ${to}`, width)),
-    palette.dim(fit(`${INDENT}${" ".repeat(labelWidth)}${GAP}one mark per ${unit}, each line scaled to its own max`, width)),
+    palette.dim(
+      fit(`${INDENT}${" ".repeat(labelWidth)}${GAP}one mark per ${unit}, each line scaled to its own max`, width),
+    ),
   ];
 }
 
@@ -227,14 +344,22 @@ function stepsBetween(from: number, to: number, interval: Interval): number {
 // ---- drawing ----
 
 /** Label, right-aligned figures and a bar filling what is left of the width (none when too little is). */
-function drawRows(rows: Row[], width: number, header?: { label: string; figures: string[] }, palette?: Palette): string[] {
+function drawRows(
+  rows: Row[],
+  width: number,
+  header?: { label: string; figures: string[] },
+  palette?: Palette,
+): string[] {
   const all = header ? [{ label: header.label, figures: header.figures }, ...rows] : rows;
   const figureWidths = all[0]!.figures.map((_, i) => Math.max(...all.map((row) => displayWidth(row.figures[i] ?? ""))));
   const figuresWidth = () => figureWidths.reduce((total, w) => total + w + GAP.length, 0);
   // A very narrow terminal loses the rightmost figures (the detail) before the label becomes unreadable.
   while (figureWidths.length > 1 && INDENT.length + MIN_LABEL + figuresWidth() > width) figureWidths.pop();
   const naturalLabel = Math.max(...all.map((row) => displayWidth(row.label)));
-  const labelWidth = Math.min(naturalLabel, Math.max(MIN_LABEL, width - INDENT.length - figuresWidth() - GAP.length - MIN_BAR));
+  const labelWidth = Math.min(
+    naturalLabel,
+    Math.max(MIN_LABEL, width - INDENT.length - figuresWidth() - GAP.length - MIN_BAR),
+  );
   const spare = width - INDENT.length - labelWidth - figuresWidth() - GAP.length;
   const barWidth = spare >= MIN_BAR ? Math.min(MAX_BAR, spare) : 0;
   const line = (row: Row | { label: string; figures: string[] }, isHeader: boolean): string => {
@@ -267,7 +392,13 @@ function drawBar(row: Row, width: number): string {
 }
 
 function spark(values: number[], max: number): string {
-  return values.map((value) => (value === 0 ? " " : SPARKS[Math.min(SPARKS.length - 1, Math.max(0, Math.ceil((value / max) * SPARKS.length) - 1))])).join("");
+  return values
+    .map((value) =>
+      value === 0
+        ? " "
+        : SPARKS[Math.min(SPARKS.length - 1, Math.max(0, Math.ceil((value / max) * SPARKS.length) - 1))],
+    )
+    .join("");
 }
 
 /** Buckets from the first to the last with the empty ones put back, so gaps show as gaps (a few dozen at most). */
@@ -283,7 +414,11 @@ function contiguous(buckets: TimeRow[], interval: Interval, zone: TimeZone): Tim
 
 function more(hidden: number, noun: string, flags: string, palette: Palette): string[] {
   if (hidden <= 0) return [];
-  return [palette.dim(`${INDENT}… and ${count(hidden)} more ${noun === "batch" ? (hidden === 1 ? "batch" : "batches") : plural(hidden, noun)} (${flags} lists them all)`)];
+  return [
+    palette.dim(
+      `${INDENT}… and ${count(hidden)} more ${noun === "batch" ? (hidden === 1 ? "batch" : "batches") : plural(hidden, noun)} (${flags} lists them all)`,
+    ),
+  ];
 }
 
 // ---- text ----

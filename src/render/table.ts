@@ -97,12 +97,37 @@ function defaultColumns(options: TableOptions): Column[] {
     { header: "STATUS", cell: (m) => text(read(MESSAGE, m, "latestStatus")), max: 12, min: 4, status: true },
     { header: "TRIES", cell: (m) => text(attemptCount(m)), max: 5, rank: 3, optional: true },
     // Why a message failed matters more at a glance than when, how often it was tried or where it came from.
-    { header: "ERROR", cell: (m) => text(newestFailedAttempt(m)?.errorCode), max: 32, min: 12, rank: 1, optional: true },
-    withTimeForms({ header: "CREATED", cell: (m) => timestampInZone(createdAt(m), options.timeZone), plain: (m) => text(createdAt(m)), max: 25, rank: 2, optional: true }, "CREATED", options.timeZone),
+    {
+      header: "ERROR",
+      cell: (m) => text(newestFailedAttempt(m)?.errorCode),
+      max: 32,
+      min: 12,
+      rank: 1,
+      optional: true,
+    },
+    withTimeForms(
+      {
+        header: "CREATED",
+        cell: (m) => timestampInZone(createdAt(m), options.timeZone),
+        plain: (m) => text(createdAt(m)),
+        max: 25,
+        rank: 2,
+        optional: true,
+      },
+      "CREATED",
+      options.timeZone,
+    ),
     // The batch id in both listings, so it can be copied from one into the other; the file name beside it.
     { header: "BATCH", cell: (m) => text(batchIdOf(m, options.batchId)), key: true, rank: 4, optional: true },
     { header: "FILE", cell: (m) => text(batchFileOf(m)), max: 30, min: 12, rank: 5, optional: true },
-    { header: "MESSAGE", cell: (m) => text(read(MESSAGE, m, "fullMessage")), max: Number.POSITIVE_INFINITY, min: 12, rank: 6, optional: true },
+    {
+      header: "MESSAGE",
+      cell: (m) => text(read(MESSAGE, m, "fullMessage")),
+      max: Number.POSITIVE_INFINITY,
+      min: 12,
+      rank: 6,
+      optional: true,
+    },
   ];
 }
 
@@ -110,14 +135,27 @@ function fieldColumns(fields: readonly Field[], zone: TimeZone): Column[] {
   return fields.map((field): Column => {
     const value = (m: CheckedMessage) => text(field.get(m));
     if (isKeyName(field.name)) return { header: field.name, cell: value, key: true };
-    if (field.time) return withTimeForms({ header: field.name, cell: (m) => timestampInZone(text(field.get(m)) || undefined, zone), plain: value, max: 25, min: 4 }, field.name, zone);
+    if (field.time)
+      return withTimeForms(
+        {
+          header: field.name,
+          cell: (m) => timestampInZone(text(field.get(m)) || undefined, zone),
+          plain: value,
+          max: 25,
+          min: 4,
+        },
+        field.name,
+        zone,
+      );
     return { header: field.name, cell: value, max: 60, min: 4, status: field.name === "latestStatus" };
   });
 }
 
 export async function renderTable(chunks: Chunks, sink: Sink, options: TableOptions): Promise<void> {
   const columns = options.fields ? fieldColumns(options.fields, options.timeZone) : defaultColumns(options);
-  return options.tty ? renderForTerminal(chunks, sink, columns, options) : renderPlain(chunks, sink, columns, options.headers);
+  return options.tty
+    ? renderForTerminal(chunks, sink, columns, options)
+    : renderPlain(chunks, sink, columns, options.headers);
 }
 
 async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[], headers: boolean): Promise<void> {
@@ -144,7 +182,23 @@ const ELLIPSIS = "…";
 // the first page's is drawn by code not yet compiled (about 1.5 ms a row in a fresh process).
 const ROWS_PER_TABLE = 50;
 const ROWS_FIRST = 10;
-const NO_BORDERS = { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "" };
+const NO_BORDERS = {
+  top: "",
+  "top-mid": "",
+  "top-left": "",
+  "top-right": "",
+  bottom: "",
+  "bottom-mid": "",
+  "bottom-left": "",
+  "bottom-right": "",
+  left: "",
+  "left-mid": "",
+  mid: "",
+  "mid-mid": "",
+  right: "",
+  "right-mid": "",
+  middle: "",
+};
 
 /** A column as placed: its form and its width. */
 interface Placed {
@@ -161,7 +215,9 @@ class Measures {
 
   constructor(private readonly columns: Column[]) {
     this.seen = columns.map(() => false);
-    this.headers = columns.map((column) => formsOf(column).map((form) => Math.max(...headerOf(column, form).map(displayWidth))));
+    this.headers = columns.map((column) =>
+      formsOf(column).map((form) => Math.max(...headerOf(column, form).map(displayWidth))),
+    );
     this.widths = this.headers.map((widths) => [...widths]);
   }
 
@@ -182,7 +238,10 @@ class Measures {
 
   /** Width of a form: its text capped at the column's max (keys have none), its header whole. */
   width(c: number, form: number): number {
-    return Math.max(this.headers[c]![form]!, Math.min(this.columns[c]!.max ?? Number.POSITIVE_INFINITY, this.widths[c]![form]!));
+    return Math.max(
+      this.headers[c]![form]!,
+      Math.min(this.columns[c]!.max ?? Number.POSITIVE_INFINITY, this.widths[c]![form]!),
+    );
   }
 }
 
@@ -197,7 +256,11 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
   ready.catch(() => undefined);
   const drawSlice = (Table: CliTable, placed: Placed[], rows: string[][], withHeader: boolean): string => {
     const table = new Table({
-      head: withHeader ? placed.map(({ index, form }) => headerOf(columns[index]!, formsOf(columns[index]!)[form]!).map(options.palette.heading).join("\n")) : [],
+      head: withHeader
+        ? placed.map(({ index, form }) =>
+            headerOf(columns[index]!, formsOf(columns[index]!)[form]!).map(options.palette.heading).join("\n"),
+          )
+        : [],
       // The gap is padding, not width: cli-table3 cuts text to the width less the padding, so a cut cell keeps its gap.
       colWidths: placed.map(({ width }) => width + GAP),
       chars: NO_BORDERS,
@@ -206,20 +269,31 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
       wordWrap: false,
     });
     for (const row of rows) {
-      table.push(placed.map(({ index, form }) => {
-        const column = columns[index]!;
-        const value = formsOf(column)[form]!.shown(row[index]!);
-        return column.status ? options.palette.status(value) : value;
-      }));
+      table.push(
+        placed.map(({ index, form }) => {
+          const column = columns[index]!;
+          const value = formsOf(column)[form]!.shown(row[index]!);
+          return column.status ? options.palette.status(value) : value;
+        }),
+      );
     }
-    return table.toString().split("\n").map((line) => line.trimEnd()).join("\n") + "\n";
+    return (
+      table
+        .toString()
+        .split("\n")
+        .map((line) => line.trimEnd())
+        .join("\n") + "\n"
+    );
   };
   // A table per slice of rows, written as it is drawn: widths are fixed and there are no borders, so
   // slices join seamlessly (and cli-table3 never spreads more than a slice's rows into one call's arguments).
   const draw = async (placed: Placed[], rows: string[][], withHeader: boolean, before: string): Promise<void> => {
     const { Table } = await ready;
     for (let start = 0, size = ROWS_FIRST; start === 0 || start < rows.length; start += size, size = ROWS_PER_TABLE) {
-      await sink.write((start === 0 ? before : "") + drawSlice(Table, placed, rows.slice(start, start + size), withHeader && start === 0));
+      await sink.write(
+        (start === 0 ? before : "") +
+          drawSlice(Table, placed, rows.slice(start, start + size), withHeader && start === 0),
+      );
       // On a terminal rows show as they are drawn (and before a spinner takes the line again).
       await sink.flush();
     }
@@ -258,7 +332,9 @@ function fit(columns: Column[], measures: Measures, options: TableOptions): Plac
   const whole = (c: number): Placed => ({ index: c, form: 0, width: measures.width(c, 0) });
   const placed: Placed[] = columns.flatMap((column, c) => (present[c] && column.rank === undefined ? [whole(c)] : []));
   const used = () => placed.reduce((sum, column) => sum + column.width + GAP, -GAP);
-  const ranked = columns.map((column, c) => ({ column, c })).filter(({ column, c }) => present[c] && column.rank !== undefined);
+  const ranked = columns
+    .map((column, c) => ({ column, c }))
+    .filter(({ column, c }) => present[c] && column.rank !== undefined);
   for (const { column, c } of ranked.sort((a, b) => a.column.rank! - b.column.rank!)) {
     const room = options.columns - used() - (placed.length > 0 ? GAP : 0);
     const form = formsOf(column).findIndex((_, f) => measures.width(c, f) <= room);
@@ -269,7 +345,13 @@ function fit(columns: Column[], measures: Measures, options: TableOptions): Plac
   return placed.sort((a, b) => a.index - b.index);
 }
 
-function giveWay(placed: Placed[], columns: Column[], measures: Measures, terminalWidth: number, used: () => number): void {
+function giveWay(
+  placed: Placed[],
+  columns: Column[],
+  measures: Measures,
+  terminalWidth: number,
+  used: () => number,
+): void {
   for (const column of placed) {
     while (used() > terminalWidth && column.form < formsOf(columns[column.index]!).length - 1) {
       column.form++;
@@ -277,7 +359,9 @@ function giveWay(placed: Placed[], columns: Column[], measures: Measures, termin
     }
   }
   while (used() > terminalWidth) {
-    const cuttable = placed.filter((column) => columns[column.index]!.min !== undefined && column.width > columns[column.index]!.min!);
+    const cuttable = placed.filter(
+      (column) => columns[column.index]!.min !== undefined && column.width > columns[column.index]!.min!,
+    );
     if (cuttable.length === 0) return;
     const widest = cuttable.reduce((a, b) => (b.width > a.width ? b : a));
     widest.width--;

@@ -60,5 +60,7 @@ function fitting(word: string, width: number): string {
 
 /** `first` before the first line and `indent` before the others: a hanging indent. */
 export function hanging(lines: readonly string[], first: string, indent: string): string {
-  return lines.map((line, i) => (line === "" ? (i === 0 ? first.trimEnd() : "") : (i === 0 ? first : indent) + line)).join("\n");
+  return lines
+    .map((line, i) => (line === "" ? (i === 0 ? first.trimEnd() : "") : (i === 0 ? first : indent) + line))
+    .join("\n");
 }

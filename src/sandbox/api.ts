@@ -2,7 +2,16 @@
 import type { Message, PageData } from "../core/message.js";
 import type { BatchPlan, CampaignPlan } from "./campaigns.js";
 import type { CursorCodec } from "./cursor.js";
-import { liveBatchById, liveIndexOf, liveMessage, liveRange, liveRecipient, liveSerialOf, liveSerialOfId, type LivePlan } from "./live.js";
+import {
+  liveBatchById,
+  liveIndexOf,
+  liveMessage,
+  liveRange,
+  liveRecipient,
+  liveSerialOf,
+  liveSerialOfId,
+  type LivePlan,
+} from "./live.js";
 import { deriveMessage, indexOfMessageId, recipientFor, type MessageView } from "./messages.js";
 import { slicePage, type ListingRange, type PageQuery } from "./paging.js";
 import type { Route } from "./routes.js";
@@ -15,7 +24,12 @@ export interface JsonReply {
 
 export const MAX_LIMIT = 1000;
 
-export function errorReply(status: number, error: string, message: string, headers?: Record<string, string>): JsonReply {
+export function errorReply(
+  status: number,
+  error: string,
+  message: string,
+  headers?: Record<string, string>,
+): JsonReply {
   return headers ? { status, body: { error, message }, headers } : { status, body: { error, message } };
 }
 
@@ -71,35 +85,62 @@ export class SandboxApi {
 
   /** `nowMs`: the moment of the request, which only the live campaign depends on. */
   answer(route: Route, method: string, query: URLSearchParams, nowMs = 0): JsonReply {
-    if (route.kind === "bad-path") return errorReply(400, "invalid_path", "The path contains a malformed percent-escape.");
-    if (route.kind === "unknown") return errorReply(404, "not_found", "No such route. Routes: /campaigns/:campaignId/messages, /campaigns/:campaignId/batch/:batchId/messages, /campaigns/:campaignId/messages/:messageId.");
-    if (method !== "GET") return errorReply(405, "method_not_allowed", `${method} is not allowed; this API is read-only (GET).`, { Allow: "GET" });
+    if (route.kind === "bad-path")
+      return errorReply(400, "invalid_path", "The path contains a malformed percent-escape.");
+    if (route.kind === "unknown")
+      return errorReply(
+        404,
+        "not_found",
+        "No such route. Routes: /campaigns/:campaignId/messages, /campaigns/:campaignId/batch/:batchId/messages, /campaigns/:campaignId/messages/:messageId.",
+      );
+    if (method !== "GET")
+      return errorReply(405, "method_not_allowed", `${method} is not allowed; this API is read-only (GET).`, {
+        Allow: "GET",
+      });
     const source = this.sources.find((candidate) => candidate.plan.id === route.campaignId);
-    if (!source) return errorReply(404, "campaign_not_found", `Campaign ${JSON.stringify(route.campaignId)} does not exist.`);
+    if (!source)
+      return errorReply(404, "campaign_not_found", `Campaign ${JSON.stringify(route.campaignId)} does not exist.`);
     const campaign = source.plan;
     switch (route.kind) {
       case "campaign-messages":
         return this.listing(source, undefined, query, nowMs);
       case "batch-messages": {
         const batch = source.batch(route.batchId, nowMs);
-        if (!batch) return errorReply(404, "batch_not_found", `Batch ${JSON.stringify(route.batchId)} does not exist in campaign ${campaign.id}.`);
+        if (!batch)
+          return errorReply(
+            404,
+            "batch_not_found",
+            `Batch ${JSON.stringify(route.batchId)} does not exist in campaign ${campaign.id}.`,
+          );
         return this.listing(source, batch, query, nowMs);
       }
       case "message": {
         const index = source.indexOfId(route.messageId, nowMs);
-        if (index === undefined) return errorReply(404, "message_not_found", `Message ${JSON.stringify(route.messageId)} does not exist in campaign ${campaign.id}.`);
+        if (index === undefined)
+          return errorReply(
+            404,
+            "message_not_found",
+            `Message ${JSON.stringify(route.messageId)} does not exist in campaign ${campaign.id}.`,
+          );
         return { status: 200, body: source.message(index, "single", nowMs) };
       }
     }
   }
 
-  private listing(source: MessageSource, batch: BatchPlan | undefined, query: URLSearchParams, nowMs: number): JsonReply {
+  private listing(
+    source: MessageSource,
+    batch: BatchPlan | undefined,
+    query: URLSearchParams,
+    nowMs: number,
+  ): JsonReply {
     const campaign = source.plan;
     const listing = batch ? `batch:${campaign.id}/${batch.id}` : `campaign:${campaign.id}`;
     const range = source.range(batch, nowMs);
     const pageQuery = this.pageQueryOf(source, listing, range, query);
     if ("status" in pageQuery) return pageQuery;
-    const slice = pageQuery.impossible ? { indices: [], hasNextPage: false, hasPreviousPage: false } : slicePage(range, pageQuery);
+    const slice = pageQuery.impossible
+      ? { indices: [], hasNextPage: false, hasPreviousPage: false }
+      : slicePage(range, pageQuery);
     const view: MessageView = batch ? "batch" : "campaign";
     const data: Message[] = slice.indices.map((index) => source.message(index, view, nowMs));
     const pageData: PageData = { hasNextPage: slice.hasNextPage, hasPreviousPage: slice.hasPreviousPage };
@@ -113,18 +154,28 @@ export class SandboxApi {
     return { status: 200, body: { data, pageData } };
   }
 
-  private pageQueryOf(source: MessageSource, listing: string, range: ListingRange, query: URLSearchParams): (PageQuery & { impossible: boolean }) | JsonReply {
+  private pageQueryOf(
+    source: MessageSource,
+    listing: string,
+    range: ListingRange,
+    query: URLSearchParams,
+  ): (PageQuery & { impossible: boolean }) | JsonReply {
     const limit = parseLimit(query.get("limit"));
     if (typeof limit === "string") return errorReply(400, "invalid_limit", limit);
     const after = query.get("after");
     const before = query.get("before");
-    if (after !== null && before !== null) return errorReply(400, "conflicting_cursors", "Give either after or before, not both.");
+    if (after !== null && before !== null)
+      return errorReply(400, "conflicting_cursors", "Give either after or before, not both.");
     const cursor = after ?? before;
     let position: number | undefined;
     if (cursor !== null) {
       position = this.cursors.decode(listing, cursor);
       if (position === undefined || position < range.start || position >= range.end) {
-        return errorReply(400, "invalid_cursor", `The ${after !== null ? "after" : "before"} cursor was not issued for this listing.`);
+        return errorReply(
+          400,
+          "invalid_cursor",
+          `The ${after !== null ? "after" : "before"} cursor was not issued for this listing.`,
+        );
       }
     }
     const search = query.get("search") ?? "";

@@ -19,7 +19,11 @@ export class CursorCodec {
   }
 
   private checksum(listing: string, index: number): string {
-    return createHmac("sha256", this.secret).update(`${listing}\u0000${index}`).digest().subarray(0, 9).toString("base64url");
+    return createHmac("sha256", this.secret)
+      .update(`${listing}\u0000${index}`)
+      .digest()
+      .subarray(0, 9)
+      .toString("base64url");
   }
 }
 

@@ -45,11 +45,17 @@ export class Delivery {
     const plain = Buffer.from(out.body, "utf8");
     const { coding } = this.frontEnd;
     const bytes = coding ? encodeBody(plain, coding) : plain;
-    const headers: Record<string, string | number> = { ...out.headers, "Content-Length": bytes.length, Vary: "Accept-Encoding" };
+    const headers: Record<string, string | number> = {
+      ...out.headers,
+      "Content-Length": bytes.length,
+      Vary: "Accept-Encoding",
+    };
     if (coding) headers["Content-Encoding"] = coding;
     switch (fault?.kind) {
       case "stall":
-        return fault.phase === "body" ? this.stallBody(out.status, headers, bytes, fault.ms) : this.stallHeaders(out, fault.ms);
+        return fault.phase === "body"
+          ? this.stallBody(out.status, headers, bytes, fault.ms)
+          : this.stallHeaders(out, fault.ms);
       case "truncate":
         return this.truncate(out.status, headers, bytes);
       case "close-early":
@@ -68,7 +74,7 @@ export class Delivery {
       return;
     }
     const started = Date.now();
-    for (let sent = 0; sent < bytes.length && !this.res.destroyed; ) {
+    for (let sent = 0; sent < bytes.length && !this.res.destroyed;) {
       const chunk = bytes.subarray(sent, sent + PACE_CHUNK);
       sent += chunk.length;
       if (!this.res.write(chunk)) await drainedOrClosed(this.res);
@@ -98,14 +104,24 @@ export class Delivery {
         await this.streamHuge(fault.bytes ?? DEFAULT_HUGE_BYTES);
         return true;
       case "redirect":
-        this.sendText(fault.status ?? 302, JSON_TYPE, JSON.stringify({ error: "moved", message: `See ${fault.location}` }), { Location: fault.location });
+        this.sendText(
+          fault.status ?? 302,
+          JSON_TYPE,
+          JSON.stringify({ error: "moved", message: `See ${fault.location}` }),
+          { Location: fault.location },
+        );
         return true;
       default:
         return false;
     }
   }
 
-  private sendStatusFault(status: number, retryAfter: string | undefined, body: string | undefined, contentType: string | undefined): void {
+  private sendStatusFault(
+    status: number,
+    retryAfter: string | undefined,
+    body: string | undefined,
+    contentType: string | undefined,
+  ): void {
     const extra: Record<string, string> = retryAfter === undefined ? {} : { "Retry-After": retryAfter };
     // These statuses never carry a body on the wire.
     if (status === 204 || status === 304) {
@@ -128,7 +144,12 @@ export class Delivery {
     await this.send(out, undefined);
   }
 
-  private async stallBody(status: number, headers: Record<string, string | number>, bytes: Buffer, ms: number): Promise<void> {
+  private async stallBody(
+    status: number,
+    headers: Record<string, string | number>,
+    bytes: Buffer,
+    ms: number,
+  ): Promise<void> {
     this.writeHead(status, headers);
     this.res.flushHeaders();
     if (!(await this.pauses.wait(ms)) || this.res.destroyed) return;

@@ -58,7 +58,9 @@ export class FaultSchedule {
   }
 
   take(requestNumber: number, target: string, isListing: boolean): FaultRule | undefined {
-    const position = this.rules.findIndex((rule, i) => this.isLive(rule, i) && ruleMatches(rule, requestNumber, target, isListing));
+    const position = this.rules.findIndex(
+      (rule, i) => this.isLive(rule, i) && ruleMatches(rule, requestNumber, target, isListing),
+    );
     if (position < 0) return undefined;
     this.fired[position] = (this.fired[position] ?? 0) + 1;
     return this.rules[position];
@@ -71,7 +73,8 @@ export class FaultSchedule {
 
 function ruleMatches(rule: FaultRule, requestNumber: number, target: string, isListing: boolean): boolean {
   if (rule.request !== undefined && rule.request !== requestNumber) return false;
-  if (rule.path !== undefined && !(typeof rule.path === "string" ? target.includes(rule.path) : rule.path.test(target))) return false;
+  if (rule.path !== undefined && !(typeof rule.path === "string" ? target.includes(rule.path) : rule.path.test(target)))
+    return false;
   return isListing || !isListingFault(rule);
 }
 
@@ -95,7 +98,9 @@ function parseFaultItem(item: string): FaultRule[] {
   if (colon < 0) throw new Error(`fault "${item}": expected WHEN:ACTION, e.g. 2:503`);
   const action = parseFaultAction(item.slice(colon + 1).trim(), item);
   const when = item.slice(0, colon).trim();
-  return requestNumbersOf(when, item).map((request) => (request === undefined ? { ...action } : { request, ...action }));
+  return requestNumbersOf(when, item).map((request) =>
+    request === undefined ? { ...action } : { request, ...action },
+  );
 }
 
 function requestNumbersOf(when: string, item: string): (number | undefined)[] {
@@ -104,7 +109,8 @@ function requestNumbersOf(when: string, item: string): (number | undefined)[] {
   if (!range) throw new Error(`fault "${item}": WHEN must be a request number, a range like 3-5, or *`);
   const first = Number(range[1]);
   const last = range[2] === undefined ? first : Number(range[2]);
-  if (first < 1 || last < first || last - first >= MAX_SPEC_RANGE) throw new Error(`fault "${item}": bad request range`);
+  if (first < 1 || last < first || last - first >= MAX_SPEC_RANGE)
+    throw new Error(`fault "${item}": bad request range`);
   return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
@@ -116,7 +122,9 @@ function parseFaultAction(action: string, item: string): FaultAction {
     throw new Error(`fault "${item}": ${why}`);
   };
   if (/^[2-5]\d\d$/.test(name)) {
-    return argument === undefined ? { kind: "status", status: Number(name) } : { kind: "status", status: Number(name), retryAfter: argument };
+    return argument === undefined
+      ? { kind: "status", status: Number(name) }
+      : { kind: "status", status: Number(name), retryAfter: argument };
   }
   switch (name) {
     case "reset":
@@ -131,7 +139,11 @@ function parseFaultAction(action: string, item: string): FaultAction {
       return { kind: name };
     case "stall":
     case "stall-body":
-      return { kind: "stall", ms: parseCount(argument ?? fail(`${name} needs a duration in ms, e.g. ${name}=5000`), item, false), phase: name === "stall" ? "headers" : "body" };
+      return {
+        kind: "stall",
+        ms: parseCount(argument ?? fail(`${name} needs a duration in ms, e.g. ${name}=5000`), item, false),
+        phase: name === "stall" ? "headers" : "body",
+      };
     case "huge":
       return argument === undefined ? { kind: "huge" } : { kind: "huge", bytes: parseCount(argument, item, true) };
     case "redirect":

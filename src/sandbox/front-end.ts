@@ -45,15 +45,28 @@ export function encodeBody(body: Buffer, coding: ContentCoding): Buffer {
     case "deflate":
       return deflateSync(body, { level: 1 });
     case "br":
-      return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+      return brotliCompressSync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      });
   }
 }
 
 const UNITS: Record<string, number> = {
-  "bit": 1 / 8, "kbit": 1000 / 8, "mbit": 1e6 / 8, "gbit": 1e9 / 8,
-  "bps": 1 / 8, "kbps": 1000 / 8, "mbps": 1e6 / 8, "gbps": 1e9 / 8,
-  "b/s": 1, "kb/s": 1000, "mb/s": 1e6, "gb/s": 1e9,
-  "kib/s": 1024, "mib/s": 1024 ** 2, "gib/s": 1024 ** 3,
+  bit: 1 / 8,
+  kbit: 1000 / 8,
+  mbit: 1e6 / 8,
+  gbit: 1e9 / 8,
+  bps: 1 / 8,
+  kbps: 1000 / 8,
+  mbps: 1e6 / 8,
+  gbps: 1e9 / 8,
+  "b/s": 1,
+  "kb/s": 1000,
+  "mb/s": 1e6,
+  "gb/s": 1e9,
+  "kib/s": 1024,
+  "mib/s": 1024 ** 2,
+  "gib/s": 1024 ** 3,
 };
 
 /**

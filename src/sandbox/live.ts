@@ -6,7 +6,17 @@
 import type { Message } from "../core/message.js";
 import { planCampaigns, type BatchPlan, type CampaignPlan } from "./campaigns.js";
 import { DrawStream, hashParts, hashText } from "./hash.js";
-import { ATTEMPT_ERRORS, assembleMessage, basicsOf, carrierMetadata, externalIdFrom, messageIdFor, recipientFor, type AttemptPlan, type MessageView } from "./messages.js";
+import {
+  ATTEMPT_ERRORS,
+  assembleMessage,
+  basicsOf,
+  carrierMetadata,
+  externalIdFrom,
+  messageIdFor,
+  recipientFor,
+  type AttemptPlan,
+  type MessageView,
+} from "./messages.js";
 import type { ListingRange } from "./paging.js";
 import { formatTimestamp } from "./timestamps.js";
 
@@ -52,12 +62,28 @@ interface PlannedAttempt {
 
 export function planLive(seed: number, startMs: number, options: LiveOptions = {}): LivePlan {
   const rate = options.ratePerSecond ?? 5;
-  if (!(rate > 0 && rate <= 1000)) throw new RangeError("the live rate must be above 0 and at most 1000 messages per second");
+  if (!(rate > 0 && rate <= 1000))
+    throw new RangeError("the live rate must be above 0 and at most 1000 messages per second");
   const start = options.startMs ?? startMs;
   // The live campaign borrows the OTP campaign's look (templates, owner, offset) under its own id.
   const [otp] = planCampaigns(seed, 0, start).filter((plan) => plan.tag === "otp");
-  const campaign: CampaignPlan = { ...otp!, id: LIVE_CAMPAIGN_ID, tag: "live", size: 0, salt: hashText(LIVE_CAMPAIGN_ID), batches: [], idWidth: 7 };
-  campaign.templates = otp!.templates.map((template) => ({ ...template, templateBody: { ...template.templateBody, id: template.templateBody.id.replace("-otp-", "-live-"), templateId: template.templateBody.templateId.replace("-otp", "-live") } }));
+  const campaign: CampaignPlan = {
+    ...otp!,
+    id: LIVE_CAMPAIGN_ID,
+    tag: "live",
+    size: 0,
+    salt: hashText(LIVE_CAMPAIGN_ID),
+    batches: [],
+    idWidth: 7,
+  };
+  campaign.templates = otp!.templates.map((template) => ({
+    ...template,
+    templateBody: {
+      ...template.templateBody,
+      id: template.templateBody.id.replace("-otp-", "-live-"),
+      templateId: template.templateBody.templateId.replace("-otp", "-live"),
+    },
+  }));
   return { campaign, originMs: start - BACKLOG_MS, periodMs: 1000 / rate };
 }
 
@@ -127,12 +153,28 @@ function plannedAttempts(live: LivePlan, k: number, createdMs: number): PlannedA
   for (let i = 0; i < 3; i++) {
     const settledMs = startMs + 2_000 + draw.below(6_000);
     if (!draw.chance(i === 0 ? 0.2 : 0.45)) {
-      attempts.push({ createdMs: startMs, settledMs, outcome: "success", errorType: null, errorCode: null, externalAttemptId: externalIdFrom(draw), metadata: carrierMetadata(draw) });
+      attempts.push({
+        createdMs: startMs,
+        settledMs,
+        outcome: "success",
+        errorType: null,
+        errorCode: null,
+        externalAttemptId: externalIdFrom(draw),
+        metadata: carrierMetadata(draw),
+      });
       break;
     }
     const [errorType, errorCode] = draw.pick(ATTEMPT_ERRORS);
     const reachedProvider = errorType === "delivery_error";
-    attempts.push({ createdMs: startMs, settledMs, outcome: "failure", errorType, errorCode, externalAttemptId: reachedProvider ? externalIdFrom(draw) : "", metadata: reachedProvider ? carrierMetadata(draw) : {} });
+    attempts.push({
+      createdMs: startMs,
+      settledMs,
+      outcome: "failure",
+      errorType,
+      errorCode,
+      externalAttemptId: reachedProvider ? externalIdFrom(draw) : "",
+      metadata: reachedProvider ? carrierMetadata(draw) : {},
+    });
     if (i === 2 || !draw.chance(0.55)) break;
     startMs = settledMs + 1_500 + draw.below(3_500);
   }

@@ -1,6 +1,13 @@
 // Builds one message from (seed, campaign, index) alone, in the shape each endpoint returns.
 import type { AttemptSummary, Batch, Message, MessageAttempt } from "../core/message.js";
-import { batchAt, createdAtMs, type BatchPlan, type CampaignPlan, type CampaignTemplate, type Person } from "./campaigns.js";
+import {
+  batchAt,
+  createdAtMs,
+  type BatchPlan,
+  type CampaignPlan,
+  type CampaignTemplate,
+  type Person,
+} from "./campaigns.js";
 import { DrawStream, hashParts, hashText } from "./hash.js";
 import { HOSTILE_SHARE, HOSTILE_VALUES } from "./hostile-text.js";
 import { renderTemplate, valueForPlaceholder, type PreparedTemplate } from "./templates.js";
@@ -78,10 +85,24 @@ export interface MessageBasics {
   creator: Person;
 }
 
-export function basicsOf(plan: CampaignPlan, index: number, createdMs: number, batch: BatchPlan | undefined, draw: DrawStream): MessageBasics {
+export function basicsOf(
+  plan: CampaignPlan,
+  index: number,
+  createdMs: number,
+  batch: BatchPlan | undefined,
+  draw: DrawStream,
+): MessageBasics {
   const template = draw.pick(plan.templates);
   const values = valuesFor(template, draw);
-  return { index, id: messageIdFor(plan, index), createdMs, template, values, batch, creator: batch ? batch.uploader : plan.owner };
+  return {
+    index,
+    id: messageIdFor(plan, index),
+    createdMs,
+    template,
+    values,
+    batch,
+    creator: batch ? batch.uploader : plan.owner,
+  };
 }
 
 export function deriveMessage(plan: CampaignPlan, index: number, view: MessageView): Message {
@@ -95,7 +116,13 @@ export function deriveMessage(plan: CampaignPlan, index: number, view: MessageVi
 }
 
 /** The message in the shape `view` returns, from its basics, its attempts as they stand, and its status. */
-export function assembleMessage(plan: CampaignPlan, basics: MessageBasics, attempts: readonly AttemptPlan[], latestStatus: string, view: MessageView): Message {
+export function assembleMessage(
+  plan: CampaignPlan,
+  basics: MessageBasics,
+  attempts: readonly AttemptPlan[],
+  latestStatus: string,
+  view: MessageView,
+): Message {
   const { index, id, template, values, batch, creator } = basics;
   const stamp = (ms: number) => formatTimestamp(ms, plan.offset);
   // Attempts follow one another, so the last one holds the latest change.
@@ -118,7 +145,9 @@ export function assembleMessage(plan: CampaignPlan, basics: MessageBasics, attem
   if (view === "single") {
     message.attempts = attempts.map((attempt) => attemptSummary(attempt, stamp)).reverse();
   } else {
-    message.messageAttempts = attempts.map((attempt, i) => messageAttempt(attempt, `att-${plan.tag}-${serialOf(plan, index)}-${i + 1}`, id, creator, stamp));
+    message.messageAttempts = attempts.map((attempt, i) =>
+      messageAttempt(attempt, `att-${plan.tag}-${serialOf(plan, index)}-${i + 1}`, id, creator, stamp),
+    );
   }
   if (view === "campaign" && batch) message.batchId = batch.id;
   if (view !== "single") message.numAttempts = attempts.length;
@@ -153,12 +182,28 @@ function planAttempts(ageMs: number, createdMs: number, draw: DrawStream): Attem
 }
 
 /** Attempts share the time between the message's creation and now, however recent the message is. */
-function planAttempt(ageMs: number, createdMs: number, position: number, count: number, status: AttemptPlan["status"], draw: DrawStream): AttemptPlan {
+function planAttempt(
+  ageMs: number,
+  createdMs: number,
+  position: number,
+  count: number,
+  status: AttemptPlan["status"],
+  draw: DrawStream,
+): AttemptPlan {
   const slot = Math.floor(Math.max(0, Math.min(30 * 60_000, ageMs - 5_000)) / count);
   const startMs = createdMs + 100 + position * slot + draw.below(Math.max(1, Math.floor(slot / 4)));
   const sentMs = startMs + 20 + draw.below(200);
   const updatedMs = status === "sent" ? sentMs : sentMs + Math.min(Math.floor(slot / 2), 500 + draw.below(20_000));
-  const attempt: AttemptPlan = { status, createdMs: startMs, sentMs, updatedMs, errorType: null, errorCode: null, externalAttemptId: "", metadata: {} };
+  const attempt: AttemptPlan = {
+    status,
+    createdMs: startMs,
+    sentMs,
+    updatedMs,
+    errorType: null,
+    errorCode: null,
+    externalAttemptId: "",
+    metadata: {},
+  };
   if (status === "success") {
     attempt.externalAttemptId = externalIdFrom(draw);
     attempt.metadata = carrierMetadata(draw);
@@ -192,7 +237,13 @@ function weightedIndex(draw: DrawStream, weights: readonly number[]): number {
   return weights.length - 1;
 }
 
-function messageAttempt(attempt: AttemptPlan, attemptId: string, messageId: string, creator: Person, stamp: (ms: number) => string): MessageAttempt {
+function messageAttempt(
+  attempt: AttemptPlan,
+  attemptId: string,
+  messageId: string,
+  creator: Person,
+  stamp: (ms: number) => string,
+): MessageAttempt {
   return {
     id: attemptId,
     messageId,
@@ -212,7 +263,8 @@ function messageAttempt(attempt: AttemptPlan, attemptId: string, messageId: stri
 
 function attemptSummary(attempt: AttemptPlan, stamp: (ms: number) => string): AttemptSummary {
   const summary: AttemptSummary = { status: attempt.status, createdAt: stamp(attempt.createdMs) };
-  if (attempt.errorType !== null && attempt.errorCode !== null) summary.error = { type: attempt.errorType, code: attempt.errorCode };
+  if (attempt.errorType !== null && attempt.errorCode !== null)
+    summary.error = { type: attempt.errorType, code: attempt.errorCode };
   return summary;
 }
 

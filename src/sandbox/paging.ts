@@ -37,7 +37,12 @@ export function slicePage(range: ListingRange, query: PageQuery): PageSlice {
 }
 
 /** `pivot`: last index before the page when the page is empty, so both flags stay exact. */
-function withFlags(range: ListingRange, indices: number[], pivot: number, matches: (index: number) => boolean): PageSlice {
+function withFlags(
+  range: ListingRange,
+  indices: number[],
+  pivot: number,
+  matches: (index: number) => boolean,
+): PageSlice {
   const first = indices[0];
   const last = indices[indices.length - 1];
   const previousFrom = first === undefined ? pivot : first - 1;
@@ -49,7 +54,12 @@ function withFlags(range: ListingRange, indices: number[], pivot: number, matche
   };
 }
 
-function collectForward(range: ListingRange, from: number, limit: number, matches: (index: number) => boolean): number[] {
+function collectForward(
+  range: ListingRange,
+  from: number,
+  limit: number,
+  matches: (index: number) => boolean,
+): number[] {
   const found: number[] = [];
   for (let i = Math.max(from, range.start); i < range.end && found.length < limit; i++) {
     if (matches(i)) found.push(i);
@@ -57,7 +67,12 @@ function collectForward(range: ListingRange, from: number, limit: number, matche
   return found;
 }
 
-function collectBackward(range: ListingRange, from: number, limit: number, matches: (index: number) => boolean): number[] {
+function collectBackward(
+  range: ListingRange,
+  from: number,
+  limit: number,
+  matches: (index: number) => boolean,
+): number[] {
   const found: number[] = [];
   for (let i = Math.min(from, range.end - 1); i >= range.start && found.length < limit; i--) {
     if (matches(i)) found.push(i);

@@ -5,7 +5,10 @@ export class TokenBucket {
   private readonly capacity: number;
   private lastRefillMs: number;
 
-  constructor(private readonly perSecond: number, nowMs: number) {
+  constructor(
+    private readonly perSecond: number,
+    nowMs: number,
+  ) {
     this.capacity = Math.max(1, perSecond);
     this.tokens = this.capacity;
     this.lastRefillMs = nowMs;

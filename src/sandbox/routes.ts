@@ -31,8 +31,10 @@ function routeOf(path: string): Route {
   const [root, campaignId, third, fourth, fifth, ...rest] = segments;
   if (root !== "campaigns" || campaignId === undefined || rest.length > 0) return { kind: "unknown" };
   if (third === "messages" && fourth === undefined) return { kind: "campaign-messages", campaignId };
-  if (third === "messages" && fourth !== undefined && fifth === undefined) return { kind: "message", campaignId, messageId: fourth };
-  if (third === "batch" && fourth !== undefined && fifth === "messages") return { kind: "batch-messages", campaignId, batchId: fourth };
+  if (third === "messages" && fourth !== undefined && fifth === undefined)
+    return { kind: "message", campaignId, messageId: fourth };
+  if (third === "batch" && fourth !== undefined && fifth === "messages")
+    return { kind: "batch-messages", campaignId, batchId: fourth };
   return { kind: "unknown" };
 }
 

@@ -36,7 +36,9 @@ interface Settings {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = settle(options);
   const plans = planCampaigns(settings.seed, settings.messages, settings.nowMs);
-  const live = options.live ? planLive(settings.seed, settings.clock(), options.live === true ? {} : options.live) : undefined;
+  const live = options.live
+    ? planLive(settings.seed, settings.clock(), options.live === true ? {} : options.live)
+    : undefined;
   const handler = new RequestHandler(settings, plans, options, live);
   const server = createServer((req, res) => void handler.handle(req, res));
   // Idle keep-alive connections are left for the client to close. With Node's default 5 s timeout the
@@ -64,15 +66,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 function settle(options: SandboxOptions): Settings {
   const clock = options.clock ?? Date.now;
-  const now = options.now instanceof Date ? options.now.getTime() : (options.now ?? Math.floor(clock() / 60_000) * 60_000);
+  const now =
+    options.now instanceof Date ? options.now.getTime() : (options.now ?? Math.floor(clock() / 60_000) * 60_000);
   const messages = options.messages ?? 5000;
   const failRate = options.failRate ?? 0;
   if (!Number.isFinite(now)) throw new RangeError("now must be a valid time");
   if (!Number.isSafeInteger(messages) || messages < 0) throw new RangeError("messages must be a whole number ≥ 0");
   if (!(failRate >= 0 && failRate <= 1)) throw new RangeError("failRate must be between 0 and 1");
-  if (options.rateLimit !== undefined && !(options.rateLimit > 0)) throw new RangeError("rateLimit must be > 0 requests per second");
+  if (options.rateLimit !== undefined && !(options.rateLimit > 0))
+    throw new RangeError("rateLimit must be > 0 requests per second");
   if (options.latencyMs !== undefined && !(options.latencyMs >= 0)) throw new RangeError("latencyMs must be ≥ 0");
-  if (options.bandwidth !== undefined && !(options.bandwidth > 0)) throw new RangeError("bandwidth must be > 0 bytes per second");
+  if (options.bandwidth !== undefined && !(options.bandwidth > 0))
+    throw new RangeError("bandwidth must be > 0 bytes per second");
   return {
     host: options.host ?? "127.0.0.1",
     port: options.port ?? 0,
@@ -105,7 +110,10 @@ function answerInternalError(res: ServerResponse, record: SandboxRequest, error:
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ error: "sandbox_error", message: error instanceof Error ? error.message : String(error) });
+  const body = JSON.stringify({
+    error: "sandbox_error",
+    message: error instanceof Error ? error.message : String(error),
+  });
   record.status = 500;
   res.writeHead(500, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(body) });
   res.end(body);
@@ -115,7 +123,11 @@ function describeCampaign(plan: CampaignPlan): SandboxCampaign {
   return {
     id: plan.id,
     size: plan.size,
-    batches: plan.batches.map((batch) => ({ id: batch.id, size: batch.end - batch.start, originalFileName: batch.originalFileName })),
+    batches: plan.batches.map((batch) => ({
+      id: batch.id,
+      size: batch.end - batch.start,
+      originalFileName: batch.originalFileName,
+    })),
   };
 }
 
@@ -139,7 +151,14 @@ class RequestHandler {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const record: SandboxRequest = { n: this.requests.length + 1, method: req.method ?? "", url: req.url ?? "", headers: { ...req.headers }, status: 0, receivedAt: Date.now() };
+    const record: SandboxRequest = {
+      n: this.requests.length + 1,
+      method: req.method ?? "",
+      url: req.url ?? "",
+      headers: { ...req.headers },
+      status: 0,
+      receivedAt: Date.now(),
+    };
     this.requests.push(record);
     try {
       await this.serve(req, res, record);
@@ -158,20 +177,33 @@ class RequestHandler {
     });
     if (this.settings.latencyMs > 0 && !(await this.pauses.wait(this.settings.latencyMs))) return;
     if (fault && (await delivery.replace(fault))) return;
-    const reply = this.gate(req, record.n) ?? this.api.answer(target.route, record.method, target.query, this.settings.clock());
+    const reply =
+      this.gate(req, record.n) ?? this.api.answer(target.route, record.method, target.query, this.settings.clock());
     const body = this.serialise(reply, target, record.n, isListing, fault);
-    await delivery.send({ status: reply.status, headers: { "Content-Type": JSON_TYPE, ...reply.headers }, body }, fault);
+    await delivery.send(
+      { status: reply.status, headers: { "Content-Type": JSON_TYPE, ...reply.headers }, body },
+      fault,
+    );
   }
 
   /** Rate limit, then authentication, then random failure: the order a gateway in front of a flaky service applies them. */
   private gate(req: IncomingMessage, requestNumber: number): JsonReply | undefined {
     const waitSeconds = this.bucket?.take(Date.now()) ?? 0;
-    if (waitSeconds > 0) return errorReply(429, "rate_limited", `More than ${this.settings.rateLimit} requests per second.`, { "Retry-After": String(waitSeconds) });
+    if (waitSeconds > 0)
+      return errorReply(429, "rate_limited", `More than ${this.settings.rateLimit} requests per second.`, {
+        "Retry-After": String(waitSeconds),
+      });
     const token = this.settings.token;
     if (token !== undefined) {
       const authorization = req.headers.authorization;
-      if (authorization === undefined) return errorReply(401, "unauthorized", "Missing Authorization: Bearer <token>.", { "WWW-Authenticate": "Bearer" });
-      if (authorization !== `Bearer ${token}`) return errorReply(401, "unauthorized", "Invalid bearer token.", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+      if (authorization === undefined)
+        return errorReply(401, "unauthorized", "Missing Authorization: Bearer <token>.", {
+          "WWW-Authenticate": "Bearer",
+        });
+      if (authorization !== `Bearer ${token}`)
+        return errorReply(401, "unauthorized", "Invalid bearer token.", {
+          "WWW-Authenticate": 'Bearer error="invalid_token"',
+        });
     }
     if (hashParts(this.settings.seed, requestNumber, FAIL_TAG) / 4294967296 < this.settings.failRate) {
       return hashParts(this.settings.seed, requestNumber, FAIL_STATUS_TAG) % 2 === 0
@@ -181,11 +213,19 @@ class RequestHandler {
     return undefined;
   }
 
-  private serialise(reply: JsonReply, target: ParsedTarget, requestNumber: number, isListing: boolean, fault: FaultRule | undefined): string {
+  private serialise(
+    reply: JsonReply,
+    target: ParsedTarget,
+    requestNumber: number,
+    isListing: boolean,
+    fault: FaultRule | undefined,
+  ): string {
     if (reply.status !== 200) return JSON.stringify(reply.body);
     if (isListing && fault?.kind === "repeat" && this.lastListingBody !== undefined) return this.lastListingBody;
     if (isListing && fault) bendPageData(reply.body, fault, target.query);
-    const body = this.options.transform ? this.options.transform(reply.body, { path: target.path, query: target.query, n: requestNumber }) : reply.body;
+    const body = this.options.transform
+      ? this.options.transform(reply.body, { path: target.path, query: target.query, n: requestNumber })
+      : reply.body;
     const text = JSON.stringify(body) ?? "";
     if (isListing) this.lastListingBody = text;
     return text;

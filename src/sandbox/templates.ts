@@ -69,7 +69,24 @@ export function renderTemplate(template: PreparedTemplate, values: Record<string
   return text;
 }
 
-const FIRST_NAMES = ["Ana", "José", "Zoë", "Ngozi", "Priya", "Liam", "Chloé", "Mateo", "Aisha", "Kenji", "Seán", "O'Neil", "Fatima", "Björn", "Lucía", "Olu"];
+const FIRST_NAMES = [
+  "Ana",
+  "José",
+  "Zoë",
+  "Ngozi",
+  "Priya",
+  "Liam",
+  "Chloé",
+  "Mateo",
+  "Aisha",
+  "Kenji",
+  "Seán",
+  "O'Neil",
+  "Fatima",
+  "Björn",
+  "Lucía",
+  "Olu",
+];
 const END_DATES = ["30 April", "2 May", "15 May", "31 May"];
 const SHIP_DAYS = ["today", "tomorrow", "on Monday", "on Friday"];
 

@@ -3,7 +3,14 @@
 // msgstat cannot work without (the `required` fields of core/message.ts). Everything else is read
 // tolerantly where it is used.
 import { ResponseError } from "../core/errors.js";
-import { MESSAGE, MESSAGE_PAGE, problemIn, type CheckedMessage, type CheckedPage, type Shape } from "../core/message.js";
+import {
+  MESSAGE,
+  MESSAGE_PAGE,
+  problemIn,
+  type CheckedMessage,
+  type CheckedPage,
+  type Shape,
+} from "../core/message.js";
 import { inlineSafe } from "../core/text.js";
 import type { ApiClient } from "../http/client.js";
 import type { JsonBody, JsonList } from "../http/json-body.js";
@@ -64,7 +71,12 @@ export async function fetchPage(client: ApiClient, listing: ListingRef, query: P
 }
 
 /** One message; with `jsonText`, it keeps its own text for JSON output. */
-export async function fetchMessage(client: ApiClient, campaignId: string, messageId: string, jsonText = false): Promise<CheckedMessage> {
+export async function fetchMessage(
+  client: ApiClient,
+  campaignId: string,
+  messageId: string,
+  jsonText = false,
+): Promise<CheckedMessage> {
   const body = await client.get(messageSegments(campaignId, messageId));
   return checked<CheckedMessage>(MESSAGE, body.value(jsonText), "message");
 }
@@ -90,7 +102,8 @@ export function decodePage(body: JsonBody, jsonText: boolean): FetchedPage {
     *parts(fromEnd = false) {
       const bounds = partBounds(list);
       if (fromEnd) bounds.reverse();
-      for (const [start, end] of bounds) yield partPage(rest.pageData, messagesOf(list, start, end, jsonText), start === 0, end === list.count);
+      for (const [start, end] of bounds)
+        yield partPage(rest.pageData, messagesOf(list, start, end, jsonText), start === 0, end === list.count);
     },
   };
 }
@@ -128,7 +141,12 @@ function partBounds(list: JsonList): Array<[number, number]> {
 }
 
 /** A part as a page: more follows it unless it ends the page; a cursor only where the page's is true of it. */
-function partPage(pageData: CheckedPage["pageData"], data: CheckedMessage[], first: boolean, last: boolean): CheckedPage {
+function partPage(
+  pageData: CheckedPage["pageData"],
+  data: CheckedMessage[],
+  first: boolean,
+  last: boolean,
+): CheckedPage {
   const { startCursor, endCursor, ...rest } = pageData;
   return {
     data,

@@ -72,7 +72,12 @@ export class ListingFollower {
     const kept: CheckedMessage[] = [];
     // Without filters every message read is kept, so pages can be sized to what is still wanted.
     const exact = this.plan.since === undefined && this.plan.statuses === undefined;
-    const reader = this.reader(undefined, "forward", () => (this.plan.since === undefined ? this.plan.recent - kept.length : Number.POSITIVE_INFINITY), exact);
+    const reader = this.reader(
+      undefined,
+      "forward",
+      () => (this.plan.since === undefined ? this.plan.recent - kept.length : Number.POSITIVE_INFINITY),
+      exact,
+    );
     for await (const { messages, page } of reader.pages()) {
       this.newestCursor ??= read(PAGE_DATA, page.pageData, "startCursor");
       let passedSince = false;
@@ -94,12 +99,20 @@ export class ListingFollower {
     const found: CheckedMessage[] = [];
     if (this.newestCursor === undefined) {
       // Nothing was there yet: everything now at the top is new.
-      for await (const { messages, page } of this.reader(undefined, "forward", () => Number.POSITIVE_INFINITY).pages()) {
+      for await (const { messages, page } of this.reader(
+        undefined,
+        "forward",
+        () => Number.POSITIVE_INFINITY,
+      ).pages()) {
         this.newestCursor ??= read(PAGE_DATA, page.pageData, "startCursor");
         for (const message of messages) this.consider(message, found);
       }
     } else {
-      for await (const { messages, page } of this.reader(this.newestCursor, "backward", () => Number.POSITIVE_INFINITY).pages()) {
+      for await (const { messages, page } of this.reader(
+        this.newestCursor,
+        "backward",
+        () => Number.POSITIVE_INFINITY,
+      ).pages()) {
         this.newestCursor = read(PAGE_DATA, page.pageData, "startCursor") ?? this.newestCursor;
         for (const message of messages) this.consider(message, found);
       }
@@ -113,7 +126,13 @@ export class ListingFollower {
     let oldest = Number.POSITIVE_INFINITY;
     for (const at of this.pending.values()) oldest = Math.min(oldest, at);
     let pages = 0;
-    for await (const { messages } of this.reader(undefined, "forward", () => Number.POSITIVE_INFINITY, false, RECHECK_PAGE_SIZE).pages()) {
+    for await (const { messages } of this.reader(
+      undefined,
+      "forward",
+      () => Number.POSITIVE_INFINITY,
+      false,
+      RECHECK_PAGE_SIZE,
+    ).pages()) {
       let reachedOldest = false;
       for (const message of messages) {
         if (this.pending.has(message.id)) this.consider(message, found);
@@ -140,19 +159,42 @@ export class ListingFollower {
     }
   }
 
-  private reader(cursor: string | undefined, direction: "forward" | "backward", remaining: () => number, exact = false, pageSize = this.plan.pageSize): PageReader {
-    return new PageReader(this.client, this.plan.listing, { direction, cursor, pageSize: Math.min(pageSize, this.plan.pageSize), search: this.plan.search, exact, remaining, jsonText: this.plan.jsonText });
+  private reader(
+    cursor: string | undefined,
+    direction: "forward" | "backward",
+    remaining: () => number,
+    exact = false,
+    pageSize = this.plan.pageSize,
+  ): PageReader {
+    return new PageReader(this.client, this.plan.listing, {
+      direction,
+      cursor,
+      pageSize: Math.min(pageSize, this.plan.pageSize),
+      search: this.plan.search,
+      exact,
+      remaining,
+      jsonText: this.plan.jsonText,
+    });
   }
 
   /** Oldest first; messages without a readable createdAt keep their place after the dated ones. */
   private inTimeOrder(messages: CheckedMessage[]): CheckedMessage[] {
     const at = (message: CheckedMessage) => instantOf(read(MESSAGE, message, "createdAt")) ?? Number.POSITIVE_INFINITY;
-    return messages.map((message, i) => ({ message, i, at: at(message) })).sort((a, b) => a.at - b.at || b.i - a.i).map(({ message }) => message);
+    return messages
+      .map((message, i) => ({ message, i, at: at(message) }))
+      .sort((a, b) => a.at - b.at || b.i - a.i)
+      .map(({ message }) => message);
   }
 
   /** Runs one round until it succeeds: failures that may pass are waited out, with one event per outage. */
   private retrying<T>(round: () => Promise<T>): Promise<T> {
-    return throughOutages(round, { everyMs: this.plan.everyMs, maxBackoffMs: MAX_BACKOFF_MS, timer: this.timer, signal: this.signal, onEvent: this.onEvent });
+    return throughOutages(round, {
+      everyMs: this.plan.everyMs,
+      maxBackoffMs: MAX_BACKOFF_MS,
+      timer: this.timer,
+      signal: this.signal,
+      onEvent: this.onEvent,
+    });
   }
 }
 

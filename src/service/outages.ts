@@ -4,7 +4,8 @@
 import { ServiceError } from "../core/errors.js";
 import type { Timer } from "../core/timer.js";
 
-export type OutageEvent = { kind: "failing"; error: ServiceError; retryInMs: number } | { kind: "recovered"; downMs: number };
+export type OutageEvent =
+  { kind: "failing"; error: ServiceError; retryInMs: number } | { kind: "recovered"; downMs: number };
 
 export interface OutagePolicy {
   /** The first pause; it doubles with each failed try. */

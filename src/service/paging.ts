@@ -32,7 +32,11 @@ export interface PageRead {
 /** Thrown when paging fails part way; says where a later run can take over. */
 export class PagingError extends ServiceError {
   override readonly exitCode: number;
-  constructor(override readonly cause: ServiceError, readonly resumeCursor: string | undefined, readonly direction: "forward" | "backward") {
+  constructor(
+    override readonly cause: ServiceError,
+    readonly resumeCursor: string | undefined,
+    readonly direction: "forward" | "backward",
+  ) {
     super(cause.message, cause.status, cause.serverMessage, cause.transient);
     this.exitCode = cause.exitCode;
     this.hints.push(...cause.hints);
@@ -64,7 +68,10 @@ export class PageReader {
   }
 
   async *pages(): AsyncGenerator<PageRead> {
-    let pending: Promise<FetchedPage> | undefined = this.request(this.plan.cursor, this.nextPageSize(this.plan.remaining()));
+    let pending: Promise<FetchedPage> | undefined = this.request(
+      this.plan.cursor,
+      this.nextPageSize(this.plan.remaining()),
+    );
     while (pending) {
       const page = await this.guard(pending);
       pending = undefined;
@@ -80,7 +87,10 @@ export class PageReader {
       for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids), page: part };
       this.rememberIds(ids);
       // The consumer asked for more: the page just yielded is complete.
-      this.resumeCursor = this.plan.direction === "forward" ? read(PAGE_DATA, page.pageData, "endCursor") ?? this.resumeCursor : read(PAGE_DATA, page.pageData, "startCursor") ?? this.resumeCursor;
+      this.resumeCursor =
+        this.plan.direction === "forward"
+          ? (read(PAGE_DATA, page.pageData, "endCursor") ?? this.resumeCursor)
+          : (read(PAGE_DATA, page.pageData, "startCursor") ?? this.resumeCursor);
       if (next === undefined) return;
       if (!pending && this.plan.remaining() > 0) {
         pending = this.request(next, this.nextPageSize(this.plan.remaining()));
@@ -128,7 +138,9 @@ export class PageReader {
   }
 
   private pagingError(error: unknown): unknown {
-    return error instanceof ServiceError && !(error instanceof PagingError) ? new PagingError(error, this.resumeCursor, this.plan.direction) : error;
+    return error instanceof ServiceError && !(error instanceof PagingError)
+      ? new PagingError(error, this.resumeCursor, this.plan.direction)
+      : error;
   }
 
   /** The cursor for the following request, or undefined at the end; stops a server that would loop. */
@@ -138,16 +150,25 @@ export class PageReader {
     if (!more) return undefined;
     const cursor = read(PAGE_DATA, page.pageData, forward ? "endCursor" : "startCursor");
     const field = forward ? "endCursor" : "startCursor";
-    if (typeof cursor !== "string" || cursor === "") this.stop(`the service says more messages follow but sent ${page.size === 0 ? "an empty page without" : "no"} ${field}`);
-    if (this.usedCursors.has(cursor) || cursor === this.plan.cursor) this.stop(`the service sent the ${field} ${inlineSafe(cursor)} a second time`);
+    if (typeof cursor !== "string" || cursor === "")
+      this.stop(
+        `the service says more messages follow but sent ${page.size === 0 ? "an empty page without" : "no"} ${field}`,
+      );
+    if (this.usedCursors.has(cursor) || cursor === this.plan.cursor)
+      this.stop(`the service sent the ${field} ${inlineSafe(cursor)} a second time`);
     this.emptyInARow = page.size === 0 ? this.emptyInARow + 1 : 0;
-    if (this.emptyInARow > EMPTY_PAGES_FOLLOWED) this.stop(`the service sent ${this.emptyInARow} empty pages in a row, each saying more messages follow`);
+    if (this.emptyInARow > EMPTY_PAGES_FOLLOWED)
+      this.stop(`the service sent ${this.emptyInARow} empty pages in a row, each saying more messages follow`);
     this.usedCursors.add(cursor);
     return cursor;
   }
 
   private stop(what: string): never {
-    throw new PagingError(new ServiceError(`${what}; stopping instead of looping`), this.resumeCursor, this.plan.direction);
+    throw new PagingError(
+      new ServiceError(`${what}; stopping instead of looping`),
+      this.resumeCursor,
+      this.plan.direction,
+    );
   }
 
   /** The messages not seen in this page so far (`ids`) nor in the last few pages. */

@@ -45,7 +45,13 @@ const MAX_STATUSES_SEEN = 20;
 type Position = { index: number; read: PageRead };
 
 export class MessageSelector {
-  readonly outcome: SelectionOutcome = { printed: 0, seen: 0, stoppedEarlyAtSince: false, undatedSkipped: 0, statusesSeen: new Map() };
+  readonly outcome: SelectionOutcome = {
+    printed: 0,
+    seen: 0,
+    stoppedEarlyAtSince: false,
+    undatedSkipped: 0,
+    statusesSeen: new Map(),
+  };
   readonly reader: PageReader;
   private readonly backward: boolean;
   /** Filters are applied here (--status, --since, --until), so fewer messages may be kept than read. */
@@ -119,7 +125,10 @@ export class MessageSelector {
     }
     const newest = kept[kept.length - 1];
     if (unread && newest) {
-      this.outcome.continueAt = { direction: "before", cursor: await this.cursorOf({ index: newest.firstIndex, read: newest.read }) };
+      this.outcome.continueAt = {
+        direction: "before",
+        cursor: await this.cursorOf({ index: newest.firstIndex, read: newest.read }),
+      };
     }
     for (let i = kept.length - 1; i >= 0; i--) yield kept[i]!.messages;
   }
@@ -190,7 +199,9 @@ export class MessageSelector {
     if (oldest !== undefined) this.pagesOrdered++;
     const since = this.selection.since;
     // Two dated pages: at least one boundary between them was checked.
-    return since !== undefined && this.newestFirstSoFar && this.pagesOrdered >= 2 && oldest !== undefined && oldest < since;
+    return (
+      since !== undefined && this.newestFirstSoFar && this.pagesOrdered >= 2 && oldest !== undefined && oldest < since
+    );
   }
 
   /**
@@ -207,7 +218,11 @@ export class MessageSelector {
     if (index === 0 && startCursor) return startCursor;
     if (index < 0 || !startCursor) return undefined;
     try {
-      const probe = await fetchPage(this.client, this.selection.listing, { limit: index, after: startCursor, search: this.selection.search });
+      const probe = await fetchPage(this.client, this.selection.listing, {
+        limit: index,
+        after: startCursor,
+        search: this.selection.search,
+      });
       let reached: CheckedMessage | undefined;
       for (const part of probe.parts()) reached = part.data[part.data.length - 1] ?? reached;
       return reached?.id === target?.id ? readField(PAGE_DATA, probe.pageData, "endCursor") : undefined;

@@ -34,7 +34,13 @@ export interface WaitOutcome {
 /** Longest pause between polls while the service fails. */
 const MAX_BACKOFF_MS = 60_000;
 
-export async function waitForFinal(client: ApiClient, plan: WaitPlan, timer: Timer, signal: AbortSignal, onEvent: (event: WaitEvent) => void = () => undefined): Promise<WaitOutcome> {
+export async function waitForFinal(
+  client: ApiClient,
+  plan: WaitPlan,
+  timer: Timer,
+  signal: AbortSignal,
+  onEvent: (event: WaitEvent) => void = () => undefined,
+): Promise<WaitOutcome> {
   const started = timer.now();
   const waited = () => timer.now() - started;
   let last: CheckedMessage | undefined;
@@ -55,7 +61,13 @@ export async function waitForFinal(client: ApiClient, plan: WaitPlan, timer: Tim
     }
     const left = plan.timeoutMs - waited();
     if (left <= 0) {
-      if (last === undefined) throw new ServiceError(`no answer for message ${plan.messageId} within the time allowed`, undefined, undefined, true);
+      if (last === undefined)
+        throw new ServiceError(
+          `no answer for message ${plan.messageId} within the time allowed`,
+          undefined,
+          undefined,
+          true,
+        );
       return { message: last, final: false, waitedMs: waited() };
     }
     await timer.sleep(Math.min(pauseMs, left), signal);

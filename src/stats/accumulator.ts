@@ -50,7 +50,9 @@ export class StatsAccumulator {
   readonly time: TimeTally;
 
   constructor(options: { byBatch: boolean; interval?: Interval; timeZone: TimeZone }) {
-    this.batches = options.byBatch ? new BoundedCounts<BatchCounts>(CAPS.batches, () => ({ ...outcomes(), fileName: null, totalMessages: null })) : undefined;
+    this.batches = options.byBatch
+      ? new BoundedCounts<BatchCounts>(CAPS.batches, () => ({ ...outcomes(), fileName: null, totalMessages: null }))
+      : undefined;
     this.time = new TimeTally(options.interval ?? "hour", options.timeZone);
   }
 

@@ -68,9 +68,22 @@ export interface StatsReport {
   batchId: string | null;
   generatedAt: string;
   filters: { search: string | null; statuses: string[] | null; since: string | null; until: string | null };
-  totals: { messages: number; attempts: number; firstCreatedAt: string | null; lastCreatedAt: string | null; undated: number };
+  totals: {
+    messages: number;
+    attempts: number;
+    firstCreatedAt: string | null;
+    lastCreatedAt: string | null;
+    undated: number;
+  };
   byStatus: StatusRow[];
-  delivery: { final: number; success: number; failure: number; notFinal: number; deliveryRate: number | null; failureRate: number | null };
+  delivery: {
+    final: number;
+    success: number;
+    failure: number;
+    notFinal: number;
+    deliveryRate: number | null;
+    failureRate: number | null;
+  };
   failures: ErrorRow[];
   attempts: { buckets: AttemptRow[]; succeededAfterRetry: number };
   batches: BatchRow[] | null;
@@ -81,7 +94,10 @@ export interface StatsReport {
 const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
 const rateOrNull = (part: number, whole: number): number | null => (whole === 0 ? null : part / whole);
 const isoOrNull = (at: number | undefined): string | null => (at === undefined ? null : new Date(at).toISOString());
-const byCountThen = <T extends { count: number }>(name: (row: T) => string) => (a: T, b: T) => b.count - a.count || name(a).localeCompare(name(b));
+const byCountThen =
+  <T extends { count: number }>(name: (row: T) => string) =>
+  (a: T, b: T) =>
+    b.count - a.count || name(a).localeCompare(name(b));
 
 export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsReport {
   const delivery = deliveryOf(tally);
@@ -109,7 +125,10 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
     attempts: { buckets: attemptRows(tally), succeededAfterRetry: tally.succeededAfterRetry },
     batches: batchRows(tally),
     overTime: timeRows(tally, scope.interval, scope.timeZone),
-    threshold: scope.maxFailureRate === undefined ? null : { maxFailureRate: scope.maxFailureRate, exceeded: exceeds(delivery, scope.maxFailureRate) },
+    threshold:
+      scope.maxFailureRate === undefined
+        ? null
+        : { maxFailureRate: scope.maxFailureRate, exceeded: exceeds(delivery, scope.maxFailureRate) },
   };
 }
 
@@ -129,25 +148,50 @@ function deliveryOf(tally: StatsAccumulator): StatsReport["delivery"] {
     if (status === "failure") failure = count;
   }
   const final = success + failure;
-  return { final, success, failure, notFinal: tally.messages - final, deliveryRate: rateOrNull(success, final), failureRate: rateOrNull(failure, final) };
+  return {
+    final,
+    success,
+    failure,
+    notFinal: tally.messages - final,
+    deliveryRate: rateOrNull(success, final),
+    failureRate: rateOrNull(failure, final),
+  };
 }
 
 function statusRows(tally: StatsAccumulator): StatusRow[] {
-  const rows: StatusRow[] = [...tally.statuses.known()].map(([status, { count }]) => ({ status, count, share: ratio(count, tally.messages), final: FINAL_STATUSES.has(status) }));
+  const rows: StatusRow[] = [...tally.statuses.known()].map(([status, { count }]) => ({
+    status,
+    count,
+    share: ratio(count, tally.messages),
+    final: FINAL_STATUSES.has(status),
+  }));
   rows.sort(byCountThen((row) => row.status ?? ""));
-  if (tally.withoutStatus > 0) rows.push({ status: null, count: tally.withoutStatus, share: ratio(tally.withoutStatus, tally.messages), final: false });
+  if (tally.withoutStatus > 0)
+    rows.push({
+      status: null,
+      count: tally.withoutStatus,
+      share: ratio(tally.withoutStatus, tally.messages),
+      final: false,
+    });
   const rest = tally.statuses.rest();
-  if (rest) rows.push({ status: null, count: rest.count, share: ratio(rest.count, tally.messages), final: false, other: true });
+  if (rest)
+    rows.push({ status: null, count: rest.count, share: ratio(rest.count, tally.messages), final: false, other: true });
   return rows;
 }
 
 function errorRows(tally: StatsAccumulator): ErrorRow[] {
   const known = [...tally.errors.known()].map(([, entry]) => entry);
   const failures = known.reduce((sum, entry) => sum + entry.count, 0) + (tally.errors.rest()?.count ?? 0);
-  const rows: ErrorRow[] = known.map(({ errorType, errorCode, count }) => ({ errorType, errorCode, count, share: ratio(count, failures) }));
+  const rows: ErrorRow[] = known.map(({ errorType, errorCode, count }) => ({
+    errorType,
+    errorCode,
+    count,
+    share: ratio(count, failures),
+  }));
   rows.sort(byCountThen((row) => `${row.errorType ?? ""}\u0000${row.errorCode ?? ""}`));
   const rest = tally.errors.rest();
-  if (rest) rows.push({ errorType: null, errorCode: null, count: rest.count, share: ratio(rest.count, failures), other: true });
+  if (rest)
+    rows.push({ errorType: null, errorCode: null, count: rest.count, share: ratio(rest.count, failures), other: true });
   return rows;
 }
 
@@ -162,7 +206,16 @@ function attemptRows(tally: StatsAccumulator): AttemptRow[] {
 /** Batches in the order first seen (newest first, as listed), then the messages in no batch. */
 function batchRows(tally: StatsAccumulator): BatchRow[] | null {
   if (!tally.batches) return null;
-  const row = (batchId: string | null, counts: { fileName: string | null; totalMessages: number | null; messages: number; success: number; failure: number }): BatchRow => ({
+  const row = (
+    batchId: string | null,
+    counts: {
+      fileName: string | null;
+      totalMessages: number | null;
+      messages: number;
+      success: number;
+      failure: number;
+    },
+  ): BatchRow => ({
     batchId,
     fileName: counts.fileName,
     totalMessages: counts.totalMessages,

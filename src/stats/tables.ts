@@ -23,12 +23,25 @@ export function reportTable(report: StatsReport, by: TableChoice): Table {
     case "error":
       return {
         header: ["errorType", "errorCode", "count", "share"],
-        rows: report.failures.map((row) => [row.other ? OTHER : row.errorType, row.other ? OTHER : row.errorCode, row.count, row.share]),
+        rows: report.failures.map((row) => [
+          row.other ? OTHER : row.errorType,
+          row.other ? OTHER : row.errorCode,
+          row.count,
+          row.share,
+        ]),
       };
     case "batch":
       return {
         header: ["batchId", "fileName", "totalMessages", "messages", "success", "failure", "deliveryRate"],
-        rows: (report.batches ?? []).map((row) => [row.other ? OTHER : row.batchId, row.fileName, row.totalMessages, row.messages, row.success, row.failure, row.deliveryRate]),
+        rows: (report.batches ?? []).map((row) => [
+          row.other ? OTHER : row.batchId,
+          row.fileName,
+          row.totalMessages,
+          row.messages,
+          row.success,
+          row.failure,
+          row.deliveryRate,
+        ]),
       };
     case "attempts":
       return {

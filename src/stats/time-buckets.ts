@@ -33,13 +33,15 @@ export class BucketClock {
 
   start(at: number, interval: Interval): number {
     if (interval === "hour") return this.zone.startOfHour(at);
-    if (!(at >= this.day.start && at < this.day.end)) this.day = { start: this.zone.startOfDay(at), end: this.zone.startOfNextDay(at) };
+    if (!(at >= this.day.start && at < this.day.end))
+      this.day = { start: this.zone.startOfDay(at), end: this.zone.startOfNextDay(at) };
     return this.day.start;
   }
 
   /** The start of the bucket after the one that starts at `start`. */
   next(start: number, interval: Interval): number {
-    const next = interval === "hour" ? this.zone.startOfHour(start + INTERVAL_MS.hour) : this.zone.startOfNextDay(start);
+    const next =
+      interval === "hour" ? this.zone.startOfHour(start + INTERVAL_MS.hour) : this.zone.startOfNextDay(start);
     // Always forward, whatever an odd zone history says.
     return next > start ? next : start + INTERVAL_MS[interval];
   }

@@ -45,22 +45,28 @@ describe("npm run bench --quick", () => {
     outDir = await mkdtemp(path.join(os.tmpdir(), "msgstat-bench-test-"));
     const size = 2000;
     const { stdout } = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-      execFile(process.execPath, [path.join(root, "bench", "run.mjs"), "--quick"], {
-        cwd: root,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          BENCH_OUT: outDir,
-          BENCH_SIZES: String(size),
-          BENCH_LINK_SIZE: String(size),
-          BENCH_REPLAY_SIZE: String(size),
-          BENCH_TTFR_SIZE: String(size),
-          BENCH_REPEAT: "1",
-          BENCH_STARTUP_REPEAT: "2",
+      execFile(
+        process.execPath,
+        [path.join(root, "bench", "run.mjs"), "--quick"],
+        {
+          cwd: root,
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            BENCH_OUT: outDir,
+            BENCH_SIZES: String(size),
+            BENCH_LINK_SIZE: String(size),
+            BENCH_REPLAY_SIZE: String(size),
+            BENCH_TTFR_SIZE: String(size),
+            BENCH_REPEAT: "1",
+            BENCH_STARTUP_REPEAT: "2",
+          },
+          timeout: 170_000,
+          maxBuffer: 16 * 1024 * 1024,
         },
-        timeout: 170_000,
-        maxBuffer: 16 * 1024 * 1024,
-      }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out, stderr: err })));
+        (error, out, err) =>
+          error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out, stderr: err }),
+      );
     });
 
     const results = JSON.parse(await readFile(path.join(outDir, "latest.json"), "utf8")) as Results;
@@ -85,7 +91,11 @@ describe("npm run bench --quick", () => {
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));
     if (!peerSkipped) expected.push(`peer-curl-jq@${size}`, `link-peer-curl-jq@${size}`);
     const terminalSkipped = results.notes.some((note) => note.startsWith("First-row rows on a terminal skipped"));
-    if (!terminalSkipped) expected.push(...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-terminal`), "ttfr-table-terminal-failure");
+    if (!terminalSkipped)
+      expected.push(
+        ...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-terminal`),
+        "ttfr-table-terminal-failure",
+      );
     for (const id of expected) expect(ids, `row ${id}`).toContain(id);
 
     for (const row of results.rows) {
@@ -115,7 +125,10 @@ describe("npm run bench --quick", () => {
     expect(linkFloor.wireBytes).toBeLessThan(linkFloor.bytes!);
     // Every first-row case has its target against the first page.
     for (const row of results.rows.filter((r) => r.group === "ttfr")) {
-      expect(results.targets.some((target) => target.row === row.id), row.id).toBe(true);
+      expect(
+        results.targets.some((target) => target.row === row.id),
+        row.id,
+      ).toBe(true);
     }
 
     expect(results.targets.length).toBeGreaterThan(0);
@@ -130,7 +143,15 @@ describe("npm run bench --quick", () => {
 
     const markdown = await readFile(path.join(outDir, "latest.md"), "utf8");
     expect(markdown).toContain("| Row");
-    for (const id of ["export --csv", "(b) parse floor", "node -e 0", "--latency 20", "link 50mbit 20 ms", ", replay", "first row: --csv, piped"]) {
+    for (const id of [
+      "export --csv",
+      "(b) parse floor",
+      "node -e 0",
+      "--latency 20",
+      "link 50mbit 20 ms",
+      ", replay",
+      "first row: --csv, piped",
+    ]) {
       expect(markdown).toContain(id);
       expect(stdout).toContain(id);
     }
@@ -141,10 +162,23 @@ describe("npm run bench --quick", () => {
     try {
       const size = 2000;
       // This checkout as its own baseline: the rows and their comparison are what is tested, not a speed.
-      const stdout = await bench({ BENCH_OUT: dir, BENCH_ROWS: "export,startup", BENCH_SIZES: String(size), BENCH_REPEAT: "2", BENCH_PEER_REPEAT: "1", BENCH_STARTUP_REPEAT: "2", BENCH_BASELINE: root });
+      const stdout = await bench({
+        BENCH_OUT: dir,
+        BENCH_ROWS: "export,startup",
+        BENCH_SIZES: String(size),
+        BENCH_REPEAT: "2",
+        BENCH_PEER_REPEAT: "1",
+        BENCH_STARTUP_REPEAT: "2",
+        BENCH_BASELINE: root,
+      });
       const results = JSON.parse(await readFile(path.join(dir, "latest.json"), "utf8")) as Results;
       const byId = new Map(results.rows.map((row) => [row.id, row]));
-      for (const id of [...["csv", "jsonl", "json", "table", "stats"].map((format) => `export-${format}@${size}`), "startup-version", "startup-help", "startup-message-json"]) {
+      for (const id of [
+        ...["csv", "jsonl", "json", "table", "stats"].map((format) => `export-${format}@${size}`),
+        "startup-version",
+        "startup-help",
+        "startup-message-json",
+      ]) {
         const baseline = byId.get(`baseline-${id}`);
         expect(baseline, `baseline-${id}`).toBeDefined();
         expect(baseline!.runs).toBe(byId.get(id)!.runs);
@@ -152,8 +186,14 @@ describe("npm run bench --quick", () => {
       }
       expect(stdout).toContain("export --csv 2k, baseline build");
       expect(stdout).toContain("msgstat --help, baseline build");
-      expect(stdout).toMatch(results.rssMethod.startsWith("GNU time") ? /export --csv 2k .*\d\.\d\d× the baseline build's wall, \d\.\d\d× its CPU time/ : /export --csv 2k .*\d\.\d\d× the baseline build's wall/);
-      expect(results.notes.some((note) => note.startsWith(`Baseline build (BENCH_BASELINE): ${root.replace(/\/$/, "")}`))).toBe(true);
+      expect(stdout).toMatch(
+        results.rssMethod.startsWith("GNU time")
+          ? /export --csv 2k .*\d\.\d\d× the baseline build's wall, \d\.\d\d× its CPU time/
+          : /export --csv 2k .*\d\.\d\d× the baseline build's wall/,
+      );
+      expect(
+        results.notes.some((note) => note.startsWith(`Baseline build (BENCH_BASELINE): ${root.replace(/\/$/, "")}`)),
+      ).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -162,7 +202,10 @@ describe("npm run bench --quick", () => {
   it("refuses a BENCH_BASELINE that holds no built msgstat", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "msgstat-bench-test-"));
     try {
-      const failure = await bench({ BENCH_OUT: dir, BENCH_ROWS: "startup", BENCH_BASELINE: dir }).then(() => "ran", (error: Error) => error.message);
+      const failure = await bench({ BENCH_OUT: dir, BENCH_ROWS: "startup", BENCH_BASELINE: dir }).then(
+        () => "ran",
+        (error: Error) => error.message,
+      );
       expect(failure).toContain(`BENCH_BASELINE: ${dir} has no built msgstat`);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -173,6 +216,16 @@ describe("npm run bench --quick", () => {
 /** bench/run.mjs --quick with these variables, its stdout when it succeeds. */
 function bench(variables: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(root, "bench", "run.mjs"), "--quick"], { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...variables }, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)));
+    execFile(
+      process.execPath,
+      [path.join(root, "bench", "run.mjs"), "--quick"],
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...variables },
+        timeout: 170_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+    );
   });
 }

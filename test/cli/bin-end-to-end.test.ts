@@ -3,9 +3,18 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { runBin } from "../support/run-cli.js";
-import { jsonlText, moreHint, PIPED_TABLE_HEADER, serverPage, startTestSandbox, useTestSandbox } from "./cli-helpers.js";
+import {
+  jsonlText,
+  moreHint,
+  PIPED_TABLE_HEADER,
+  serverPage,
+  startTestSandbox,
+  useTestSandbox,
+} from "./cli-helpers.js";
 
-const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 let sandbox: Sandbox;
 useTestSandbox((started) => {
   sandbox = started;
@@ -15,16 +24,67 @@ describe("bin/msgstat.js", () => {
   it("--help explains every command, the exit codes and the environment, with examples", async () => {
     const { code, stdout, stderr } = await runBin(["--help"]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    for (const text of ["Usage: msgstat", "messages", "batch", "message", "sandbox", "--base-url", "--token", "--no-color", "--verbose", "Exit codes:", "  0    success", "  2    usage error", "  3    not found", "  4    not authorised", "  130  interrupted", "  143  terminated", "MSGSTAT_BASE_URL", "MSGSTAT_TOKEN", "Examples:"]) {
+    for (const text of [
+      "Usage: msgstat",
+      "messages",
+      "batch",
+      "message",
+      "sandbox",
+      "--base-url",
+      "--token",
+      "--no-color",
+      "--verbose",
+      "Exit codes:",
+      "  0    success",
+      "  2    usage error",
+      "  3    not found",
+      "  4    not authorised",
+      "  130  interrupted",
+      "  143  terminated",
+      "MSGSTAT_BASE_URL",
+      "MSGSTAT_TOKEN",
+      "Examples:",
+    ]) {
       expect(stdout).toContain(text);
     }
   });
 
   it.each([
-    [["messages", "--help"], ["--search", "--status", "--since", "--until", "--limit", "--all", "--page-size", "--after", "--before", "--format", "--json", "--jsonl", "--csv", "--fields", "--output", "--no-formula-guard", "Examples:", "msgstat messages cmp-spring-sale"]],
-    [["batch", "--help"], ["<campaignId>", "<batchId>", "--fields", "Examples:", "msgstat batch cmp-spring-sale"]],
-    [["message", "--help"], ["<campaignId>", "<messageId>", "--json", "Examples:", "msgstat message cmp-spring-sale"]],
-    [["sandbox", "--help"], ["--port", "--token", "--fault", "Examples:", "msgstat sandbox"]],
+    [
+      ["messages", "--help"],
+      [
+        "--search",
+        "--status",
+        "--since",
+        "--until",
+        "--limit",
+        "--all",
+        "--page-size",
+        "--after",
+        "--before",
+        "--format",
+        "--json",
+        "--jsonl",
+        "--csv",
+        "--fields",
+        "--output",
+        "--no-formula-guard",
+        "Examples:",
+        "msgstat messages cmp-spring-sale",
+      ],
+    ],
+    [
+      ["batch", "--help"],
+      ["<campaignId>", "<batchId>", "--fields", "Examples:", "msgstat batch cmp-spring-sale"],
+    ],
+    [
+      ["message", "--help"],
+      ["<campaignId>", "<messageId>", "--json", "Examples:", "msgstat message cmp-spring-sale"],
+    ],
+    [
+      ["sandbox", "--help"],
+      ["--port", "--token", "--fault", "Examples:", "msgstat sandbox"],
+    ],
   ])("%j explains the command with examples", async (args, texts) => {
     const { code, stdout, stderr } = await runBin(args);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
@@ -37,8 +97,14 @@ describe("bin/msgstat.js", () => {
 
   it("a listing: exact JSONL and the hint, exit 0", async () => {
     const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 5 });
-    const result = await runBin(["messages", "cmp-spring-sale", "-n", "5", "--jsonl"], { env: { MSGSTAT_BASE_URL: sandbox.url } });
-    expect(result).toEqual({ code: 0, stdout: jsonlText(page.data), stderr: moreHint(["messages", "cmp-spring-sale", "-n", "5", "--jsonl"], 5, "after", page.pageData.endCursor!) });
+    const result = await runBin(["messages", "cmp-spring-sale", "-n", "5", "--jsonl"], {
+      env: { MSGSTAT_BASE_URL: sandbox.url },
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: jsonlText(page.data),
+      stderr: moreHint(["messages", "cmp-spring-sale", "-n", "5", "--jsonl"], 5, "after", page.pageData.endCursor!),
+    });
   });
 
   it("a piped table has no colour even though the child's env has none of the colour switches", async () => {
@@ -50,13 +116,30 @@ describe("bin/msgstat.js", () => {
 
   it("an error: exit 3 for a campaign that does not exist", async () => {
     const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-nope"]);
-    expect(result).toEqual({ code: 3, stdout: "", stderr: `msgstat: not found: GET ${sandbox.url}/campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n` });
+    expect(result).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: `msgstat: not found: GET ${sandbox.url}/campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n`,
+    });
   });
 
   it("a usage error: exit 2 and no request", async () => {
     const before = sandbox.requests.length;
-    const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--after", "a", "--before", "b"]);
-    expect(result).toEqual({ code: 2, stdout: "", stderr: "msgstat: --after and --before cannot be used together: page forward or back, not both\n" });
+    const result = await runBin([
+      "--base-url",
+      sandbox.url,
+      "messages",
+      "cmp-spring-sale",
+      "--after",
+      "a",
+      "--before",
+      "b",
+    ]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "msgstat: --after and --before cannot be used together: page forward or back, not both\n",
+    });
     expect(sandbox.requests.length).toBe(before);
   });
 

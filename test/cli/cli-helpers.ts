@@ -36,7 +36,11 @@ export function useListingSandbox(path: string, ready: (sandbox: Sandbox, all: M
 export const PIPED_TABLE_HEADER = "ID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE\n";
 
 /** One page exactly as the server sends it. */
-export async function serverPage(sandbox: Sandbox, path: string, params: Record<string, string | number | undefined>): Promise<Page> {
+export async function serverPage(
+  sandbox: Sandbox,
+  path: string,
+  params: Record<string, string | number | undefined>,
+): Promise<Page> {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
   const response = await fetch(`${sandbox.url}${path}?${query}`);
@@ -45,7 +49,12 @@ export async function serverPage(sandbox: Sandbox, path: string, params: Record<
 }
 
 /** Every message of a listing, following endCursor. */
-export async function serverListing(sandbox: Sandbox, path: string, pageSize = 1000, extra: Record<string, string> = {}): Promise<Message[]> {
+export async function serverListing(
+  sandbox: Sandbox,
+  path: string,
+  pageSize = 1000,
+  extra: Record<string, string> = {},
+): Promise<Message[]> {
   const messages: Message[] = [];
   let after: string | undefined;
   for (;;) {
@@ -59,11 +68,16 @@ export async function serverListing(sandbox: Sandbox, path: string, pageSize = 1
 /** The cursor of the message at `index` of a listing (its page's endCursor when the page ends on it). */
 export async function cursorAt(sandbox: Sandbox, path: string, index: number): Promise<string> {
   const page = await serverPage(sandbox, path, { limit: index + 1 });
-  if (page.data.length !== index + 1 || page.pageData.endCursor === undefined) throw new Error(`no message at ${index}`);
+  if (page.data.length !== index + 1 || page.pageData.endCursor === undefined)
+    throw new Error(`no message at ${index}`);
   return page.pageData.endCursor;
 }
 
-export async function serverMessage(sandbox: Sandbox, campaignId: string, messageId: string): Promise<Record<string, unknown>> {
+export async function serverMessage(
+  sandbox: Sandbox,
+  campaignId: string,
+  messageId: string,
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${sandbox.url}/campaigns/${campaignId}/messages/${messageId}`);
   if (response.status !== 200) throw new Error(`message ${messageId}: ${response.status}`);
   return (await response.json()) as Record<string, unknown>;
@@ -75,7 +89,11 @@ export function cli(sandbox: Sandbox, args: string[], options: CliOptions = {}):
 }
 
 /** Runs msgstat and returns what it did together with the requests the sandbox received meanwhile. */
-export async function cliWithRequests(sandbox: Sandbox, args: string[], options: CliOptions = {}): Promise<CliResult & { urls: string[] }> {
+export async function cliWithRequests(
+  sandbox: Sandbox,
+  args: string[],
+  options: CliOptions = {},
+): Promise<CliResult & { urls: string[] }> {
   const before = sandbox.requests.length;
   const result = await cli(sandbox, args, options);
   return { ...result, urls: sandbox.requests.slice(before).map((request) => request.url) };
@@ -99,7 +117,13 @@ export function quoted(word: string): string {
 export function shellWords(line: string): string[] {
   const words: string[] = [];
   for (const match of line.matchAll(/(?:[^\s'\\]+|'[^']*'|\\.)+/g)) {
-    words.push(match[0].replace(/'([^']*)'|\\(.)|([^'\\]+)/g, (_all, inQuotes: string | undefined, escaped: string | undefined, bare: string | undefined) => inQuotes ?? escaped ?? bare ?? ""));
+    words.push(
+      match[0].replace(
+        /'([^']*)'|\\(.)|([^'\\]+)/g,
+        (_all, inQuotes: string | undefined, escaped: string | undefined, bare: string | undefined) =>
+          inQuotes ?? escaped ?? bare ?? "",
+      ),
+    );
   }
   return words;
 }
@@ -108,7 +132,12 @@ export function shellWords(line: string): string[] {
  * The continuation hint printed on stderr after a listing cut short by --limit, for msgstat run with
  * `argv` (what main() was given): the whole next command, alone on its line.
  */
-export function moreHint(argv: readonly string[], printed: number, direction: "after" | "before", cursor: string): string {
+export function moreHint(
+  argv: readonly string[],
+  printed: number,
+  direction: "after" | "before",
+  cursor: string,
+): string {
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--after" || argv[i] === "--before") i++;
@@ -135,8 +164,12 @@ export function hintCursor(stderr: string, direction: "after" | "before"): strin
 }
 
 /** Newest failed attempt of a listing message, by createdAt: what lastErrorType/lastErrorCode mean. */
-export function newestFailedAttempt(message: Message): { errorType: string | null; errorCode: string | null } | undefined {
-  const failed = (message.messageAttempts ?? []).filter((attempt) => attempt.errorType !== null || attempt.errorCode !== null);
+export function newestFailedAttempt(
+  message: Message,
+): { errorType: string | null; errorCode: string | null } | undefined {
+  const failed = (message.messageAttempts ?? []).filter(
+    (attempt) => attempt.errorType !== null || attempt.errorCode !== null,
+  );
   return failed.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0];
 }
 

@@ -13,7 +13,16 @@ import { compileFields, fieldPaths } from "../../src/render/fields.js";
 import { runCli } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
-const io = () => ({ stdout: new PassThrough(), stderr: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, columns: 80, env: {}, now: () => 0, signal: new AbortController().signal });
+const io = () => ({
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  columns: 80,
+  env: {},
+  now: () => 0,
+  signal: new AbortController().signal,
+});
 const installed = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).status === 0;
 
 async function script(shell: Shell): Promise<string> {
@@ -25,7 +34,16 @@ async function script(shell: Shell): Promise<string> {
 /** What the bash script offers for a command line whose last word is being typed. */
 function bashComplete(file: string, words: string[]): string[] {
   const line = words.map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(" ");
-  const out = execFileSync("bash", ["-c", `source "$1"; COMP_WORDS=(${line}); COMP_CWORD=${words.length - 1}; _msgstat; printf '%s\\n' "\${COMPREPLY[@]}"`, "bash", file], { encoding: "utf8" });
+  const out = execFileSync(
+    "bash",
+    [
+      "-c",
+      `source "$1"; COMP_WORDS=(${line}); COMP_CWORD=${words.length - 1}; _msgstat; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      "bash",
+      file,
+    ],
+    { encoding: "utf8" },
+  );
   return out.split("\n").filter((word) => word !== "");
 }
 
@@ -41,7 +59,10 @@ describe("bash", () => {
     expect(bashComplete(file, ["msgstat", "stats", "c", "--status", "success,c"])).toEqual(["success,created"]);
     expect(bashComplete(file, ["msgstat", "batch", "c", "b", "--format", "j"])).toEqual(["json", "jsonl"]);
     expect(bashComplete(file, ["msgstat", "stats", "c", "--by", "e"])).toEqual(["error"]);
-    expect(bashComplete(file, ["msgstat", "messages", "c", "--fields", "id,lastError"])).toEqual(["id,lastErrorType", "id,lastErrorCode"]);
+    expect(bashComplete(file, ["msgstat", "messages", "c", "--fields", "id,lastError"])).toEqual([
+      "id,lastErrorType",
+      "id,lastErrorCode",
+    ]);
     expect(bashComplete(file, ["msgstat", "completion", "f"])).toEqual(["fish"]);
     // A flag that takes a value with nothing to offer offers nothing (not the command's flags).
     expect(bashComplete(file, ["msgstat", "messages", "c", "--limit", ""])).toEqual([]);
@@ -63,7 +84,9 @@ describe("bash", () => {
   it("is written from the program: a new option and its choices complete without touching the script", async () => {
     const program = await buildProgram(io());
     const messages = program.commands.find((command) => command.name() === "messages")!;
-    messages.option("--brand-new <colour>", "a new option").addOption(new Option("--shade <shade>", "a new choice").choices(["light", "dark"]));
+    messages
+      .option("--brand-new <colour>", "a new option")
+      .addOption(new Option("--shade <shade>", "a new choice").choices(["light", "dark"]));
     const file = path.join(scratchFolder("msgstat-completion-"), "msgstat.bash");
     writeFileSync(file, completionScript(program, "bash"));
     expect(bashComplete(file, ["msgstat", "messages", "c", "--bran"])).toEqual(["--brand-new"]);
@@ -75,14 +98,17 @@ describe("bash", () => {
     writeFileSync(file, await script("bash"));
     const offered = bashComplete(file, ["msgstat", "messages", "c", "--fields", ""]);
     expect(offered).toEqual(fieldPaths());
-    expect(offered).toEqual(expect.arrayContaining(["recipient", "templateBody.body", "batches.0.originalFileName", "lastErrorCode"]));
+    expect(offered).toEqual(
+      expect.arrayContaining(["recipient", "templateBody.body", "batches.0.originalFileName", "lastErrorCode"]),
+    );
     expect(compileFields(offered).map((field) => field.name)).toEqual(offered);
   });
 });
 
 describe.each(["zsh", "fish"] as const)("%s", (shell) => {
   it(`the script parses (${shell} -n)`, async (context) => {
-    if (!installed(shell)) context.skip(`${shell} is not installed (apt-get install ${shell}); its script was not checked`);
+    if (!installed(shell))
+      context.skip(`${shell} is not installed (apt-get install ${shell}); its script was not checked`);
     const file = path.join(scratchFolder("msgstat-completion-"), `msgstat.${shell}`);
     writeFileSync(file, await script(shell));
     const check = spawnSync(shell, ["-n", file], { encoding: "utf8" });
@@ -96,8 +122,13 @@ describe("fish, completing a line", () => {
     const file = path.join(scratchFolder("msgstat-completion-"), "msgstat.fish");
     writeFileSync(file, await script("fish"));
     const complete = (line: string) =>
-      execFileSync("fish", ["--no-config", "-c", `source $argv[1]; complete -C ${JSON.stringify(line)}`, file], { encoding: "utf8", env: { ...process.env, HOME: path.dirname(file) } })
-        .split("\n").filter((row) => row !== "").map((row) => row.split("\t")[0]);
+      execFileSync("fish", ["--no-config", "-c", `source $argv[1]; complete -C ${JSON.stringify(line)}`, file], {
+        encoding: "utf8",
+        env: { ...process.env, HOME: path.dirname(file) },
+      })
+        .split("\n")
+        .filter((row) => row !== "")
+        .map((row) => row.split("\t")[0]);
     expect(complete("msgstat mess")).toEqual(["message", "messages"]);
     expect(complete("msgstat stats c --max-")).toEqual(["--max-failure-rate"]);
     expect(complete("msgstat messages c --format js")).toEqual(["json", "jsonl"]);

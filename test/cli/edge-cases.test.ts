@@ -38,27 +38,67 @@ describe("advice after a failure part way", () => {
     const s = await serve({ faults: [{ path: "after=", kind: "status", status: 500 }] });
     const target = path.join(folder, "kept.csv");
     writeFileSync(target, "old\n");
-    const result = await runCli(["--base-url", s.url, "--retries", "0", "messages", "cmp-spring-sale", "--all", "--page-size", "100", "--csv", "-o", target]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--retries",
+      "0",
+      "messages",
+      "cmp-spring-sale",
+      "--all",
+      "--page-size",
+      "100",
+      "--csv",
+      "-o",
+      target,
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr.split("\n")[1]).toBe(`  ${target} was left as it was. Run the same command again once the service recovers.`);
+    expect(result.stderr.split("\n")[1]).toBe(
+      `  ${target} was left as it was. Run the same command again once the service recovers.`,
+    );
     expect(result.stderr).not.toContain("--after");
     expect(readFileSync(target, "utf8")).toBe("old\n");
   });
 
   it("a walk back that fails prints nothing and offers no cursor", async () => {
     const clean = await serve();
-    const first = await (await fetch(`${clean.url}/campaigns/cmp-spring-sale/messages?limit=300`)).json() as { pageData: { endCursor: string } };
+    const first = (await (await fetch(`${clean.url}/campaigns/cmp-spring-sale/messages?limit=300`)).json()) as {
+      pageData: { endCursor: string };
+    };
     const s = await serve({ faults: [{ request: 2, kind: "status", status: 503 }] });
-    const result = await runCli(["--base-url", s.url, "--retries", "0", "messages", "cmp-spring-sale", "--before", first.pageData.endCursor, "-n", "250", "--page-size", "100", "--jsonl"]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--retries",
+      "0",
+      "messages",
+      "cmp-spring-sale",
+      "--before",
+      first.pageData.endCursor,
+      "-n",
+      "250",
+      "--page-size",
+      "100",
+      "--jsonl",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr.split("\n")[1]).toBe("  Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.");
+    expect(result.stderr.split("\n")[1]).toBe(
+      "  Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.",
+    );
   });
 
   it("a failure that would happen again (HTTP 400) gets no 'run it again': a refused cursor is a usage error", async () => {
     const s = await serve();
     const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "-n", "1", "--page-size", "1"]);
-    const bogus = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "--after", `${hintCursor(result.stderr, "after")}x`]);
+    const bogus = await runCli([
+      "--base-url",
+      s.url,
+      "messages",
+      "cmp-spring-sale",
+      "--after",
+      `${hintCursor(result.stderr, "after")}x`,
+    ]);
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toContain("the cursor does not belong to this listing or query");
     expect(bogus.stderr).not.toMatch(/again/);
@@ -97,7 +137,15 @@ describe("-o targets", () => {
 
   it("message -o into a folder that does not exist sends nothing", async () => {
     const s = await serve();
-    const result = await runCli(["--base-url", s.url, "message", "cmp-spring-sale", "msg-spring-0000001", "-o", path.join(folder, "missing", "m.txt")]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "message",
+      "cmp-spring-sale",
+      "msg-spring-0000001",
+      "-o",
+      path.join(folder, "missing", "m.txt"),
+    ]);
     expect(result.code).toBe(2);
     expect(s.requests).toHaveLength(0);
   });
@@ -116,9 +164,12 @@ describe("-o targets", () => {
 });
 
 describe("input that is refused before anything is sent", () => {
-  it.each(["2026-02-30", "2026-11-31", "2026-11-30T24:00", "2026-11-30T23:60", "2026-13-01"])("the impossible time %s", (text) => {
-    expect(parseTimeBound(text, "since", NOW, UTC)).toBeUndefined();
-  });
+  it.each(["2026-02-30", "2026-11-31", "2026-11-30T24:00", "2026-11-30T23:60", "2026-13-01"])(
+    "the impossible time %s",
+    (text) => {
+      expect(parseTimeBound(text, "since", NOW, UTC)).toBeUndefined();
+    },
+  );
 
   it("still reads real ones, leap days included", () => {
     expect(parseTimeBound("2024-02-29", "since", NOW, UTC)).toBe(Date.parse("2024-02-29T00:00:00Z"));
@@ -128,7 +179,11 @@ describe("input that is refused before anything is sent", () => {
   it("a token with a line break", async () => {
     const s = await serve();
     const result = await runCli(["--base-url", s.url, "--token", "secret\nX", "messages", "cmp-spring-sale"]);
-    expect(result).toEqual({ code: 2, stdout: "", stderr: "msgstat: the token may not contain control characters or line breaks (check --token)\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "msgstat: the token may not contain control characters or line breaks (check --token)\n",
+    });
     expect(s.requests).toHaveLength(0);
   });
 
@@ -143,14 +198,19 @@ describe("odd servers and terminals", () => {
     const s = await serve({ faults: [{ request: 1, kind: "redirect", location: "http://[::1" }] });
     const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`msgstat: GET ${s.url}/campaigns/cmp-spring-sale/messages?limit=50 redirected to something that is not a URL: http://[::1\n`);
+    expect(result.stderr).toBe(
+      `msgstat: GET ${s.url}/campaigns/cmp-spring-sale/messages?limit=50 redirected to something that is not a URL: http://[::1\n`,
+    );
   });
 
   it("no spinner on a terminal that reports no width (ora would spin forever)", async () => {
     const stderr = Object.assign(new PassThrough(), { columns: 0, isTTY: true });
     let written = "";
     stderr.on("data", (chunk: Buffer) => (written += chunk.toString()));
-    const progress = await startProgress({ stderr, stderrIsTTY: true, stderrColor: false, env: {}, now: () => 0 }, "Loading…");
+    const progress = await startProgress(
+      { stderr, stderrIsTTY: true, stderrColor: false, env: {}, now: () => 0 },
+      "Loading…",
+    );
     progress.update("more");
     progress.stop();
     expect(written).toBe("");

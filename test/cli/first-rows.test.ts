@@ -31,7 +31,10 @@ describe.each([
       onStdout: (text) => (seen += text),
     });
     // A few failures in the first 1000 messages make far less than 64 KB.
-    await waitFor(() => seen.split("\n").filter((line) => line.includes("msg-spring-")).length >= 20, "the first page's rows on stdout");
+    await waitFor(
+      () => seen.split("\n").filter((line) => line.includes("msg-spring-")).length >= 20,
+      "the first page's rows on stdout",
+    );
     controller.abort(new InterruptedError("SIGINT"));
     const { code, stdout } = await run;
     expect(code).toBe(130);

@@ -17,21 +17,33 @@ function io(signal = new AbortController().signal): Io & { firstLine: Promise<st
       if (text.includes("\n")) resolve(text.split("\n")[0]!);
     });
   });
-  return { stdout, stderr: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, columns: 80, env: {}, now: () => Date.now(), signal, firstLine };
+  return {
+    stdout,
+    stderr: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    columns: 80,
+    env: {},
+    now: () => Date.now(),
+    signal,
+    firstLine,
+  };
 }
 
 /** The program with every action replaced, so parsing a command line runs nothing (its hooks still run: hence async). */
 async function parsedBy(argv: string[]): Promise<CommandUnknownOpts> {
   const program = await buildProgram(io());
   let ran: CommandUnknownOpts | undefined;
-  for (const command of program.commands) command.action((...args: unknown[]) => void (ran = args.at(-1) as CommandUnknownOpts));
+  for (const command of program.commands)
+    command.action((...args: unknown[]) => void (ran = args.at(-1) as CommandUnknownOpts));
   await program.parseAsync(argv, { from: "user" });
   if (!ran) throw new Error(`no command ran for ${argv.join(" ")}`);
   return ran;
 }
 
 /** Placeholder values for a command's required arguments. */
-const argumentsOf = (command: CommandUnknownOpts) => command.registeredArguments.filter((argument) => argument.required).map((_, i) => `arg-${i}`);
+const argumentsOf = (command: CommandUnknownOpts) =>
+  command.registeredArguments.filter((argument) => argument.required).map((_, i) => `arg-${i}`);
 
 const WHOLE_PROGRAM = await buildProgram(io());
 
@@ -39,21 +51,30 @@ describe("a command's own option with a global's name", () => {
   const program = WHOLE_PROGRAM;
   const globals = new Set(globalOptionNames());
   const collisions = program.commands.flatMap((command) =>
-    command.options.filter((option) => !isGlobalOption(option) && globals.has(option.attributeName())).map((option) => [command.name(), option.long!, option] as const));
+    command.options
+      .filter((option) => !isGlobalOption(option) && globals.has(option.attributeName()))
+      .map((option) => [command.name(), option.long!, option] as const),
+  );
 
   it("exists today (the sandbox's --token), so the check below is not empty", () => {
     expect(collisions.map(([name, flag]) => `${name} ${flag}`)).toContain("sandbox --token");
   });
 
   // Every such option of every command, found from the program itself: a new one is checked as it lands.
-  it.each(collisions.map(([name, flag, option]) => [`${name} ${flag}`, name, flag, option] as const))("%s is the command's own, not the global", async (_label, name, flag, option) => {
-    const command = program.commands.find((candidate) => candidate.name() === name)!;
-    const value = option.required || option.optional ? (option.argChoices?.[0] ?? "7") : undefined;
-    const parsed = await parsedBy([name, ...argumentsOf(command), flag, ...(value === undefined ? [] : [value])]);
-    const expected = value === undefined ? !option.negate : option.parseArg ? option.parseArg(value, undefined) : value;
-    expect(parsed.opts()[option.attributeName()]).toEqual(expected);
-    expect(globalOptionsOf(parsed)[option.attributeName() as keyof ReturnType<typeof globalOptionsOf>]).not.toEqual(expected);
-  });
+  it.each(collisions.map(([name, flag, option]) => [`${name} ${flag}`, name, flag, option] as const))(
+    "%s is the command's own, not the global",
+    async (_label, name, flag, option) => {
+      const command = program.commands.find((candidate) => candidate.name() === name)!;
+      const value = option.required || option.optional ? (option.argChoices?.[0] ?? "7") : undefined;
+      const parsed = await parsedBy([name, ...argumentsOf(command), flag, ...(value === undefined ? [] : [value])]);
+      const expected =
+        value === undefined ? !option.negate : option.parseArg ? option.parseArg(value, undefined) : value;
+      expect(parsed.opts()[option.attributeName()]).toEqual(expected);
+      expect(globalOptionsOf(parsed)[option.attributeName() as keyof ReturnType<typeof globalOptionsOf>]).not.toEqual(
+        expected,
+      );
+    },
+  );
 
   it("a command that takes the global options cannot also declare one of their names (commander refuses the program)", () => {
     for (const command of program.commands) {
@@ -65,10 +86,24 @@ describe("a command's own option with a global's name", () => {
 
 describe("global options before and after the command's name", () => {
   it("after the name wins over before it; a default applies only when neither is given", async () => {
-    const parsed = await parsedBy(["--timeout", "5", "--token", "before", "messages", "c", "--token", "after", "--retries", "1"]);
+    const parsed = await parsedBy([
+      "--timeout",
+      "5",
+      "--token",
+      "before",
+      "messages",
+      "c",
+      "--token",
+      "after",
+      "--retries",
+      "1",
+    ]);
     expect(globalOptionsOf(parsed)).toMatchObject({ timeout: 5, token: "after", retries: 1 });
     expect(globalOptionsOf(await parsedBy(["messages", "c"]))).toMatchObject({ timeout: 30, retries: 3, color: true });
-    expect(globalOptionsOf(await parsedBy(["messages", "c", "--no-color", "-H", "A: 1", "-H", "B: 2"]))).toMatchObject({ color: false, header: ["A: 1", "B: 2"] });
+    expect(globalOptionsOf(await parsedBy(["messages", "c", "--no-color", "-H", "A: 1", "-H", "B: 2"]))).toMatchObject({
+      color: false,
+      header: ["A: 1", "B: 2"],
+    });
   });
 
   it("the sandbox takes none of them after its name", async () => {
@@ -100,7 +135,8 @@ describe("msgstat sandbox --token s3cret", () => {
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: "msgstat: --token before sandbox is the token msgstat sends to a service, not one the sandbox requires\n  To make the sandbox require a token, put it after the command's name: msgstat sandbox --token <token>\n",
+      stderr:
+        "msgstat: --token before sandbox is the token msgstat sends to a service, not one the sandbox requires\n  To make the sandbox require a token, put it after the command's name: msgstat sandbox --token <token>\n",
     });
   });
 });

@@ -12,10 +12,21 @@ import { BIN, runCli } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 import { PassThrough } from "node:stream";
 
-const nullIo = () => ({ stdout: new PassThrough(), stderr: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, columns: 80, env: {}, now: () => 0, signal: new AbortController().signal });
+const nullIo = () => ({
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  columns: 80,
+  env: {},
+  now: () => 0,
+  signal: new AbortController().signal,
+});
 const SUBCOMMANDS = (await buildProgram(nullIo())).commands.filter((command) => command.name() !== "help");
 const COMMANDS: string[][] = [[], ...SUBCOMMANDS.map((command) => [command.name()])];
-const SERVICE_COMMANDS = SUBCOMMANDS.filter((command) => command.options.some(isGlobalOption)).map((command) => command.name());
+const SERVICE_COMMANDS = SUBCOMMANDS.filter((command) => command.options.some(isGlobalOption)).map((command) =>
+  command.name(),
+);
 const OTHER_COMMANDS = SUBCOMMANDS.map((command) => command.name()).filter((name) => !SERVICE_COMMANDS.includes(name));
 
 async function helpOf(command: string[], columns: number): Promise<string> {
@@ -46,11 +57,14 @@ function examplesIn(help: string): { command: string; exitCode: number }[] {
 }
 
 describe.each([80, 160])("help at %i columns", (columns) => {
-  it.each(COMMANDS.map((command) => [`msgstat ${command.join(" ")} --help`, command] as const))("%s: no line wider than the terminal", async (_name, command) => {
-    const help = await helpOf(command, columns);
-    const wide = help.split("\n").filter((line) => displayWidth(line) > columns);
-    expect(wide).toEqual([]);
-  });
+  it.each(COMMANDS.map((command) => [`msgstat ${command.join(" ")} --help`, command] as const))(
+    "%s: no line wider than the terminal",
+    async (_name, command) => {
+      const help = await helpOf(command, columns);
+      const wide = help.split("\n").filter((line) => displayWidth(line) > columns);
+      expect(wide).toEqual([]);
+    },
+  );
 });
 
 describe("help layout", () => {
@@ -74,18 +88,45 @@ describe("help layout", () => {
 
   it("the network options and their variables are listed: --proxy, --ca-file, the proxy variables, NODE_EXTRA_CA_CERTS", async () => {
     const help = await helpOf([], 80);
-    expect(help).toContain('  --proxy <url>          HTTP proxy for every request, "" for none (default:\n                         HTTPS_PROXY, HTTP_PROXY; NO_PROXY applies)\n');
-    expect(help).toContain("  --ca-file <pem>        certificates to trust besides the default ones, a PEM\n                         file (NODE_EXTRA_CA_CERTS too)\n");
+    expect(help).toContain(
+      '  --proxy <url>          HTTP proxy for every request, "" for none (default:\n                         HTTPS_PROXY, HTTP_PROXY; NO_PROXY applies)\n',
+    );
+    expect(help).toContain(
+      "  --ca-file <pem>        certificates to trust besides the default ones, a PEM\n                         file (NODE_EXTRA_CA_CERTS too)\n",
+    );
     const environment = help.split("\nEnvironment:\n")[1]!.split("\n\n")[0]!;
-    expect(environment.match(/^ {2}\S.*?(?= {2})/gm)).toEqual(["  MSGSTAT_BASE_URL", "  MSGSTAT_TOKEN", "  MSGSTAT_PROFILE", "  MSGSTAT_CONFIG_DIR", "  MSGSTAT_TIMEOUT, MSGSTAT_RETRIES, MSGSTAT_TZ", "  MSGSTAT_PROXY, MSGSTAT_CA_FILE", "  HTTPS_PROXY, HTTP_PROXY, NO_PROXY", "  NODE_EXTRA_CA_CERTS", "  NO_COLOR, FORCE_COLOR", "  COLUMNS"]);
-    for (const name of ["messages", "stats"]) expect((await helpOf([name], 80)).split("\nGlobal options:\n")[1]).toMatch(/--proxy <url>[\s\S]*--ca-file <pem>/);
+    expect(environment.match(/^ {2}\S.*?(?= {2})/gm)).toEqual([
+      "  MSGSTAT_BASE_URL",
+      "  MSGSTAT_TOKEN",
+      "  MSGSTAT_PROFILE",
+      "  MSGSTAT_CONFIG_DIR",
+      "  MSGSTAT_TIMEOUT, MSGSTAT_RETRIES, MSGSTAT_TZ",
+      "  MSGSTAT_PROXY, MSGSTAT_CA_FILE",
+      "  HTTPS_PROXY, HTTP_PROXY, NO_PROXY",
+      "  NODE_EXTRA_CA_CERTS",
+      "  NO_COLOR, FORCE_COLOR",
+      "  COLUMNS",
+    ]);
+    for (const name of ["messages", "stats"])
+      expect((await helpOf([name], 80)).split("\nGlobal options:\n")[1]).toMatch(/--proxy <url>[\s\S]*--ca-file <pem>/);
   });
 
   it("the exit codes are a table: every description starts in the same column", async () => {
     const help = await helpOf([], 80);
     const table = help.split("\nExit codes:\n")[1]!.split("\n\n")[0]!.split("\n");
     const rows = table.filter((line) => /^ {2}\d+ +\S/.test(line));
-    expect(rows.map((line) => line.trim().split(/\s+/)[0])).toEqual(["0", "1", "2", "3", "4", "5", "6", "7", "130", "143"]);
+    expect(rows.map((line) => line.trim().split(/\s+/)[0])).toEqual([
+      "0",
+      "1",
+      "2",
+      "3",
+      "4",
+      "5",
+      "6",
+      "7",
+      "130",
+      "143",
+    ]);
     const columns = new Set(rows.map((line) => /^ {2}\d+ +/.exec(line)![0].length));
     expect([...columns]).toHaveLength(1);
     // A wrapped description continues under its own first word.
@@ -105,13 +146,16 @@ describe("every example in every --help runs against the default sandbox", () =>
 
   const cases = async () => {
     const all: { command: string; exitCode: number; from: string }[] = [];
-    for (const command of COMMANDS) for (const example of examplesIn(await helpOf(command, 80))) all.push({ ...example, from: `msgstat ${command.join(" ")} --help` });
+    for (const command of COMMANDS)
+      for (const example of examplesIn(await helpOf(command, 80)))
+        all.push({ ...example, from: `msgstat ${command.join(" ")} --help` });
     return all;
   };
 
   it("each help text has examples, and each example runs msgstat", async () => {
     const all = await cases();
-    for (const command of COMMANDS) expect(all.some((example) => example.from === `msgstat ${command.join(" ")} --help`)).toBe(true);
+    for (const command of COMMANDS)
+      expect(all.some((example) => example.from === `msgstat ${command.join(" ")} --help`)).toBe(true);
     for (const example of all) expect(example.command).toMatch(/^msgstat |<\(msgstat /);
   });
 

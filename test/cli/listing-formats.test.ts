@@ -4,7 +4,20 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/core/message.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { cli, cliWithRequests, ids, jsonArrayText, jsonlText, moreHint, newestFailedAttempt, PIPED_TABLE_HEADER, serverListing, serverPage, startTestSandbox, useListingSandbox } from "./cli-helpers.js";
+import {
+  cli,
+  cliWithRequests,
+  ids,
+  jsonArrayText,
+  jsonlText,
+  moreHint,
+  newestFailedAttempt,
+  PIPED_TABLE_HEADER,
+  serverListing,
+  serverPage,
+  startTestSandbox,
+  useListingSandbox,
+} from "./cli-helpers.js";
 
 const CAMPAIGN = "/campaigns/cmp-spring-sale/messages";
 let sandbox: Sandbox;
@@ -17,7 +30,8 @@ useListingSandbox(CAMPAIGN, (started, messages) => {
 
 const FORMULA = /^[=+\-@\t\r]/;
 const guarded = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
-const readCsv = (text: string): Record<string, string>[] => parse(text, { columns: true, relax_column_count: false }) as Record<string, string>[];
+const readCsv = (text: string): Record<string, string>[] =>
+  parse(text, { columns: true, relax_column_count: false }) as Record<string, string>[];
 
 function defaultCsvRecord(message: Message, batchId = message.batchId ?? ""): Record<string, string> {
   const failed = newestFailedAttempt(message);
@@ -38,14 +52,29 @@ describe("JSON", () => {
   it("prints the first 50 messages exactly as the server sent them, and how to go on", async () => {
     const page = await serverPage(sandbox, CAMPAIGN, { limit: 50 });
     const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--json"]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: moreHint(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--json"], 50, "after", page.pageData.endCursor!) });
+    expect({ code, stderr }).toEqual({
+      code: 0,
+      stderr: moreHint(
+        ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--json"],
+        50,
+        "after",
+        page.pageData.endCursor!,
+      ),
+    });
     expect(stdout).toBe(jsonArrayText(page.data));
     expect(JSON.parse(stdout)).toEqual(page.data);
     expect(urls).toEqual([`${CAMPAIGN}?limit=50`]);
   });
 
   it("--all streams every page into one array equal to the server's data (--page-size 30: seven requests)", async () => {
-    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--all", "--json", "--page-size", "30"]);
+    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "--all",
+      "--json",
+      "--page-size",
+      "30",
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect(JSON.parse(stdout)).toEqual(all);
     expect(stdout).toBe(jsonArrayText(all));
@@ -70,7 +99,9 @@ describe("JSON", () => {
       const { code, stdout, stderr } = await cli(extra, ["messages", "cmp-otp-alerts", "--jsonl"]);
       expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
       expect(stdout).toBe(jsonlText(expected));
-      expect((JSON.parse(stdout.split("\n")[0]!) as Record<string, unknown>).shinyNewField).toEqual({ nested: [1, "two", null] });
+      expect((JSON.parse(stdout.split("\n")[0]!) as Record<string, unknown>).shinyNewField).toEqual({
+        nested: [1, "two", null],
+      });
     } finally {
       await extra.close();
     }
@@ -79,7 +110,14 @@ describe("JSON", () => {
   it("a batch listing prints the batch's messages as sent (no batches, no batchId)", async () => {
     const batch = sandbox.campaigns[0]!.batches[0]!;
     const expected = await serverListing(sandbox, `/campaigns/cmp-spring-sale/batch/${batch.id}/messages`);
-    const { code, stdout, stderr } = await cli(sandbox, ["batch", "cmp-spring-sale", batch.id, "--all", "--format", "json"]);
+    const { code, stdout, stderr } = await cli(sandbox, [
+      "batch",
+      "cmp-spring-sale",
+      batch.id,
+      "--all",
+      "--format",
+      "json",
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect(JSON.parse(stdout)).toEqual(expected);
     expect(expected).toHaveLength(batch.size);
@@ -87,7 +125,9 @@ describe("JSON", () => {
   });
 
   it("on a terminal the array is indented, and still the same data", async () => {
-    const { code, stdout, stderr } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "2", "--json"], { tty: true });
+    const { code, stdout, stderr } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "2", "--json"], {
+      tty: true,
+    });
     expect(code).toBe(0);
     expect(stderr).toContain("Showing 2 messages");
     expect(JSON.parse(stdout)).toEqual(all.slice(0, 2));
@@ -95,8 +135,24 @@ describe("JSON", () => {
   });
 
   it("--fields chooses the keys, dotted and derived, in order; a missing value is null", async () => {
-    const fields = ["id", "values.first_name", "templateBody.body", "batches.0.originalFileName", "messageAttempts.-1.status", "lastErrorCode", "attemptCount", "batchFile"];
-    const { code, stdout, stderr } = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--json", "--fields", fields.join(",")]);
+    const fields = [
+      "id",
+      "values.first_name",
+      "templateBody.body",
+      "batches.0.originalFileName",
+      "messageAttempts.-1.status",
+      "lastErrorCode",
+      "attemptCount",
+      "batchFile",
+    ];
+    const { code, stdout, stderr } = await cli(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "--all",
+      "--json",
+      "--fields",
+      fields.join(","),
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     const expected = all.map((m) => ({
       id: m.id,
@@ -110,33 +166,72 @@ describe("JSON", () => {
     }));
     expect(stdout).toBe(jsonArrayText(expected));
     // The data exercises both sides of every optional field.
-    expect(expected.some((row) => row.lastErrorCode !== null) && expected.some((row) => row.lastErrorCode === null)).toBe(true);
+    expect(
+      expected.some((row) => row.lastErrorCode !== null) && expected.some((row) => row.lastErrorCode === null),
+    ).toBe(true);
     expect(expected.some((row) => row.batchFile !== null) && expected.some((row) => row.batchFile === null)).toBe(true);
   });
 });
 
 describe("JSONL", () => {
   it("--all --jsonl prints one server object per line, across pages", async () => {
-    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--all", "--jsonl", "--page-size", "64"]);
+    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "--all",
+      "--jsonl",
+      "--page-size",
+      "64",
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect(stdout).toBe(jsonlText(all));
-    expect(stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown)).toEqual(all);
+    expect(
+      stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(all);
     expect(urls).toHaveLength(4);
   });
 
   it("--jsonl --fields projects each line", async () => {
-    const { code, stdout, stderr } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "3", "--jsonl", "--fields", "id,recipient,lastErrorType"]);
+    const { code, stdout, stderr } = await cli(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "-n",
+      "3",
+      "--jsonl",
+      "--fields",
+      "id,recipient,lastErrorType",
+    ]);
     expect(code).toBe(0);
     expect(stderr).toMatch(/^Showing 3 messages; more may follow\./);
-    expect(stdout).toBe(jsonlText(all.slice(0, 3).map((m) => ({ id: m.id, recipient: m.recipient, lastErrorType: newestFailedAttempt(m)?.errorType ?? null }))));
+    expect(stdout).toBe(
+      jsonlText(
+        all
+          .slice(0, 3)
+          .map((m) => ({ id: m.id, recipient: m.recipient, lastErrorType: newestFailedAttempt(m)?.errorType ?? null })),
+      ),
+    );
   });
 });
 
 describe("CSV", () => {
   it("default columns, read back with csv-parse, equal the data (RFC 4180: CRLF, quotes, embedded newlines)", async () => {
-    const { code, stdout, stderr } = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--csv", "--page-size", "45"]);
+    const { code, stdout, stderr } = await cli(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "--all",
+      "--csv",
+      "--page-size",
+      "45",
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    expect(stdout.startsWith("id,recipient,latestStatus,createdAt,attemptCount,lastErrorType,lastErrorCode,batchId,fullMessage\r\n")).toBe(true);
+    expect(
+      stdout.startsWith(
+        "id,recipient,latestStatus,createdAt,attemptCount,lastErrorType,lastErrorCode,batchId,fullMessage\r\n",
+      ),
+    ).toBe(true);
     expect(readCsv(stdout)).toEqual(all.map((m) => defaultCsvRecord(m)));
     // The sandbox's hostile values are really in there: a newline and a quote inside a cell.
     expect(all.some((m) => m.fullMessage.includes("\n"))).toBe(true);
@@ -152,20 +247,34 @@ describe("CSV", () => {
   });
 
   it("--fields chooses the columns; objects are JSON in a cell", async () => {
-    const { code, stdout, stderr } = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--csv", "--fields", "id,values,templateBody.body,batches.0.originalFileName,lastAttemptStatus"]);
+    const { code, stdout, stderr } = await cli(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "--all",
+      "--csv",
+      "--fields",
+      "id,values,templateBody.body,batches.0.originalFileName,lastAttemptStatus",
+    ]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    const newest = (m: Message) => [...m.messageAttempts!].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0]!.status;
-    expect(readCsv(stdout)).toEqual(all.map((m) => ({
-      id: m.id,
-      values: JSON.stringify(m.values),
-      "templateBody.body": guarded(m.templateBody.body),
-      "batches.0.originalFileName": m.batches?.[0]?.originalFileName ?? "",
-      lastAttemptStatus: newest(m),
-    })));
+    const newest = (m: Message) =>
+      [...m.messageAttempts!].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0]!.status;
+    expect(readCsv(stdout)).toEqual(
+      all.map((m) => ({
+        id: m.id,
+        values: JSON.stringify(m.values),
+        "templateBody.body": guarded(m.templateBody.body),
+        "batches.0.originalFileName": m.batches?.[0]?.originalFileName ?? "",
+        lastAttemptStatus: newest(m),
+      })),
+    );
   });
 
   it("guards cells a spreadsheet would run as a formula, unless --no-formula-guard", async () => {
-    const hit = all.flatMap((m) => Object.entries(m.values).filter(([, value]) => FORMULA.test(value)).map(([key]) => ({ m, key })))[0];
+    const hit = all.flatMap((m) =>
+      Object.entries(m.values)
+        .filter(([, value]) => FORMULA.test(value))
+        .map(([key]) => ({ m, key })),
+    )[0];
     expect(hit).toBeDefined();
     const { m, key } = hit!;
     const args = ["messages", "cmp-spring-sale", "--all", "--csv", "--fields", `id,values.${key}`];
@@ -181,7 +290,13 @@ describe("CSV", () => {
 
 describe("fields", () => {
   it("an unknown field is a usage error listing the valid ones, before any request", async () => {
-    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--csv", "--fields", "id,errorCode"]);
+    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "--csv",
+      "--fields",
+      "id,errorCode",
+    ]);
     expect({ code, stdout, urls }).toEqual({ code: 2, stdout: "", urls: [] });
     expect(stderr).toBe(`msgstat: --fields: unknown field "errorCode"
   Fields (--fields): id, createdAt, updatedAt, recipient, values, fullMessage,
@@ -203,7 +318,16 @@ describe("fields", () => {
   it("--help of messages documents the derived fields and the CSV default columns", async () => {
     const { code, stdout } = await cli(sandbox, ["messages", "--help"]);
     expect(code).toBe(0);
-    for (const name of ["attemptCount", "lastAttemptStatus", "lastAttemptAt", "lastErrorType", "lastErrorCode", "batchFile", "CSV default columns: id,"]) expect(stdout).toContain(name);
+    for (const name of [
+      "attemptCount",
+      "lastAttemptStatus",
+      "lastAttemptAt",
+      "lastErrorType",
+      "lastErrorCode",
+      "batchFile",
+      "CSV default columns: id,",
+    ])
+      expect(stdout).toContain(name);
   });
 });
 
@@ -212,14 +336,24 @@ describe("empty result", () => {
     ["table (piped): the header", [], PIPED_TABLE_HEADER],
     ["JSON: an empty array", ["--json"], "[]\n"],
     ["JSONL: nothing", ["--jsonl"], ""],
-    ["CSV: the header", ["--csv"], "id,recipient,latestStatus,createdAt,attemptCount,lastErrorType,lastErrorCode,batchId,fullMessage\r\n"],
+    [
+      "CSV: the header",
+      ["--csv"],
+      "id,recipient,latestStatus,createdAt,attemptCount,lastErrorType,lastErrorCode,batchId,fullMessage\r\n",
+    ],
   ])("%s, a note on stderr, exit 0", async (_name, args, stdout) => {
     const result = await cli(sandbox, ["messages", "cmp-empty", ...args]);
     expect(result).toEqual({ code: 0, stdout, stderr: "No messages found.\n" });
   });
 
   it("a search that matches nothing is an empty result too", async () => {
-    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-otp-alerts", "--search", "000000000000", "--jsonl"]);
+    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, [
+      "messages",
+      "cmp-otp-alerts",
+      "--search",
+      "000000000000",
+      "--jsonl",
+    ]);
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "", stderr: "No messages found.\n" });
     expect(urls).toEqual(["/campaigns/cmp-otp-alerts/messages?limit=50&search=000000000000"]);
   });

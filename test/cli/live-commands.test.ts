@@ -13,15 +13,20 @@ import { waitFor } from "../support/wait-for.js";
 
 const START = Date.parse("2026-11-22T09:00:00.000Z");
 
-
 let sandbox: Sandbox | undefined;
 afterEach(() => sandbox?.close());
 
-async function live(faults: FaultRule[] = []): Promise<{ clock: VirtualClock; run: (args: string[], options?: CliOptions) => ReturnType<typeof runCli> }> {
+async function live(
+  faults: FaultRule[] = [],
+): Promise<{ clock: VirtualClock; run: (args: string[], options?: CliOptions) => ReturnType<typeof runCli> }> {
   const clock = new VirtualClock(START);
   sandbox = await startSandbox({ live: { ratePerSecond: 5 }, clock: clock.now, now: START, faults });
   const url = sandbox.url;
-  return { clock, run: (args, options = {}) => runCli(["--base-url", url, ...args], { clock: clock.now, sleep: clock.sleep, env: { TZ: "UTC" }, ...options }) };
+  return {
+    clock,
+    run: (args, options = {}) =>
+      runCli(["--base-url", url, ...args], { clock: clock.now, sleep: clock.sleep, env: { TZ: "UTC" }, ...options }),
+  };
 }
 
 async function serverMessage(id: string, clock: VirtualClock, at = clock.at): Promise<Message> {
@@ -34,9 +39,15 @@ async function serverMessage(id: string, clock: VirtualClock, at = clock.at): Pr
 
 /** A message still in flight now whose fate (two minutes on) is `fate`. */
 async function inFlightEndingIn(fate: string, clock: VirtualClock): Promise<Message> {
-  const page = (await (await fetch(`${sandbox!.url}/campaigns/cmp-live/messages?limit=100`)).json()) as { data: Message[] };
+  const page = (await (await fetch(`${sandbox!.url}/campaigns/cmp-live/messages?limit=100`)).json()) as {
+    data: Message[];
+  };
   for (const message of page.data) {
-    if (message.latestStatus === "created" && (await serverMessage(message.id, clock, clock.at + 120_000)).latestStatus === fate) return message;
+    if (
+      message.latestStatus === "created" &&
+      (await serverMessage(message.id, clock, clock.at + 120_000)).latestStatus === fate
+    )
+      return message;
   }
   throw new Error(`no message in flight ends in ${fate}`);
 }
@@ -68,7 +79,17 @@ describe("message --wait", () => {
   it("gives up after --wait-timeout: exit 7, the last state printed", async () => {
     const { clock, run } = await live();
     const target = await inFlightEndingIn("success", clock);
-    const { code, stdout, stderr } = await run(["message", "cmp-live", target.id, "--wait", "--every", "1s", "--wait-timeout", "1s", "--json"]);
+    const { code, stdout, stderr } = await run([
+      "message",
+      "cmp-live",
+      target.id,
+      "--wait",
+      "--every",
+      "1s",
+      "--wait-timeout",
+      "1s",
+      "--json",
+    ]);
     expect(code).toBe(7);
     expect(JSON.parse(stdout)).toMatchObject({ id: target.id, latestStatus: "created" });
     expect(stderr).toBe(`msgstat: ${target.id} is still created after 1 s (--wait-timeout)\n`);
@@ -80,7 +101,15 @@ describe("message --wait", () => {
     const target = await inFlightEndingIn("success", first.clock);
     await sandbox!.close();
     const { run } = await live([{ path: `/messages/${target.id}`, times: 12, kind: "status", status: 503 }]);
-    const { code, stdout, stderr } = await run(["message", "cmp-live", target.id, "--wait", "--json", "--retries", "1"]);
+    const { code, stdout, stderr } = await run([
+      "message",
+      "cmp-live",
+      target.id,
+      "--wait",
+      "--json",
+      "--retries",
+      "1",
+    ]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ latestStatus: "success" });
     const lines = stderr.split("\n").filter(Boolean);
@@ -99,7 +128,10 @@ describe("message --wait", () => {
   it.each([
     [["--every", "2s"], "--every goes with --wait: add --wait to poll until the message is final"],
     [["--wait", "--every", "500ms"], '--every must be a duration from 1s to 60m (e.g. 2s, 90s, 10m), not "500ms"'],
-    [["--wait", "--wait-timeout", "soon"], '--wait-timeout must be a duration from 1s to 10080m (e.g. 2s, 90s, 10m), not "soon"'],
+    [
+      ["--wait", "--wait-timeout", "soon"],
+      '--wait-timeout must be a duration from 1s to 10080m (e.g. 2s, 90s, 10m), not "soon"',
+    ],
   ])("%j is a usage error", async (flags, message) => {
     const { run } = await live();
     const { code, stderr } = await run(["message", "cmp-live", "msg-live-0000001", ...flags]);
@@ -113,7 +145,9 @@ describe("messages --follow", () => {
     const all: Message[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = (await (await fetch(`${sandbox!.url}/campaigns/cmp-live/messages?limit=1000${after ? `&after=${after}` : ""}`)).json()) as { data: Message[]; pageData: { hasNextPage: boolean; endCursor: string } };
+      const page = (await (
+        await fetch(`${sandbox!.url}/campaigns/cmp-live/messages?limit=1000${after ? `&after=${after}` : ""}`)
+      ).json()) as { data: Message[]; pageData: { hasNextPage: boolean; endCursor: string } };
       all.push(...page.data);
       if (!page.pageData.hasNextPage || page.data.some((m) => m.id === firstId)) break;
       after = page.pageData.endCursor;
@@ -128,7 +162,10 @@ describe("messages --follow", () => {
     const { code, stdout, stderr } = await run(["messages", "cmp-live", "--follow", "--jsonl"], { ...stop });
     expect(code).toBe(130);
     expect(stderr).toBe("msgstat: interrupted\n");
-    const printed = stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as Message).id);
+    const printed = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as Message).id);
     expect(printed.length).toBeGreaterThan(10 + 150);
     expect(printed).toEqual((await truthBetween(clock, printed[0]!)).slice(0, printed.length));
   });
@@ -136,12 +173,18 @@ describe("messages --follow", () => {
   it("reads a burst of several pages between two polls, and rides out an outage", async () => {
     const { clock, run } = await live([{ path: "before=", times: 6, kind: "status", status: 503 }]);
     const stop = clock.interruptAfter(12);
-    const { code, stdout, stderr } = await run(["messages", "cmp-live", "--follow", "--jsonl", "--every", "30s", "--page-size", "25", "--retries", "0"], { ...stop });
+    const { code, stdout, stderr } = await run(
+      ["messages", "cmp-live", "--follow", "--jsonl", "--every", "30s", "--page-size", "25", "--retries", "0"],
+      { ...stop },
+    );
     expect(code).toBe(130);
     const lines = stderr.split("\n").filter(Boolean);
     expect(lines[0]).toMatch(/^warning: .*HTTP 503.*; still following, trying again in (\d+ min )?\d+ s$/);
     expect(lines[1]).toMatch(/^the service answers again after (\d+ min )?\d+ s; following on, nothing missed$/);
-    const printed = stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as Message).id);
+    const printed = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as Message).id);
     expect(printed).toEqual((await truthBetween(clock, printed[0]!)).slice(0, printed.length));
   });
 
@@ -155,7 +198,10 @@ describe("messages --follow", () => {
     expect(stdout).toBe("");
     const text = readFileSync(file, "utf8");
     expect(text.endsWith("\n")).toBe(true);
-    const ids = text.trimEnd().split("\n").map((line) => (JSON.parse(line) as Message).id);
+    const ids = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as Message).id);
     expect(ids.length).toBeGreaterThan(10);
     expect(ids).toEqual((await truthBetween(clock, ids[0]!)).slice(0, ids.length));
   });
@@ -163,18 +209,32 @@ describe("messages --follow", () => {
   it("--status failure prints failures only, each once", async () => {
     const { clock, run } = await live();
     const stop = clock.interruptAfter(40);
-    const { code, stdout } = await run(["messages", "cmp-live", "--follow", "--status", "failure", "--jsonl"], { ...stop });
+    const { code, stdout } = await run(["messages", "cmp-live", "--follow", "--status", "failure", "--jsonl"], {
+      ...stop,
+    });
     expect(code).toBe(130);
-    const printed = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Message);
+    const printed = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Message);
     expect(printed.length).toBeGreaterThan(10);
     expect(printed.every((m) => m.latestStatus === "failure")).toBe(true);
     expect(new Set(printed.map((m) => m.id)).size).toBe(printed.length);
   });
 
   it.each([
-    [["--follow", "--all"], "--follow cannot be used with --all: it starts at the newest messages and goes on until interrupted"],
-    [["--follow", "--after", "x"], "--follow cannot be used with --after: it starts at the newest messages and goes on until interrupted"],
-    [["--follow", "--since", "1h", "-n", "5"], "--follow starts with the newest -n messages, or with those --since: not both"],
+    [
+      ["--follow", "--all"],
+      "--follow cannot be used with --all: it starts at the newest messages and goes on until interrupted",
+    ],
+    [
+      ["--follow", "--after", "x"],
+      "--follow cannot be used with --after: it starts at the newest messages and goes on until interrupted",
+    ],
+    [
+      ["--follow", "--since", "1h", "-n", "5"],
+      "--follow starts with the newest -n messages, or with those --since: not both",
+    ],
     [["--every", "5s"], "--every goes with --follow: add --follow to keep reading new messages"],
   ])("%j is a usage error", async (flags, message) => {
     const { run } = await live();
@@ -197,7 +257,10 @@ describe("stats --watch", () => {
     const stop = clock.interruptAfter(4);
     const { code, stdout } = await run(["stats", "cmp-live", "--watch", "--every", "30s"], { ...stop });
     expect(code).toBe(130);
-    const rounds = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Round);
+    const rounds = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Round);
     expect(rounds.map((r) => r.watch.round)).toEqual([1, 2, 3, 4, 5]);
     for (let i = 1; i < rounds.length; i++) {
       expect(rounds[i]!.totals.messages).toBeGreaterThan(rounds[i - 1]!.totals.messages);
@@ -215,10 +278,14 @@ describe("stats --watch", () => {
   it("--max-failure-rate ends the watch with exit 5 on the first round above it", async () => {
     const { clock, run } = await live();
     const stop = clock.interruptAfter(50);
-    const { code, stdout, stderr } = await run(["stats", "cmp-live", "--watch", "--json", "--max-failure-rate", "1"], { ...stop });
+    const { code, stdout, stderr } = await run(["stats", "cmp-live", "--watch", "--json", "--max-failure-rate", "1"], {
+      ...stop,
+    });
     expect(code).toBe(5);
     expect(stdout.trimEnd().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(/^msgstat: failure rate [\d.]+% \([\d,]+ of [\d,]+ final messages\) is above --max-failure-rate 1%\n$/);
+    expect(stderr).toMatch(
+      /^msgstat: failure rate [\d.]+% \([\d,]+ of [\d,]+ final messages\) is above --max-failure-rate 1%\n$/,
+    );
   });
 
   it("on a terminal: redrawn in place in the alternate screen, the last round kept on the normal screen", async () => {
@@ -230,13 +297,18 @@ describe("stats --watch", () => {
     expect(stdout.split("\x1b[H\x1b[2J")).toHaveLength(4);
     const [, coloured] = stdout.split("\x1b[?25h\x1b[?1049l");
     const kept = coloured!.replace(/\x1b\[[0-9;]*m/g, "");
-    expect(kept).toMatch(/^Watching cmp-live: round 3, updated \d\d:\d\d:\d\d UTC, every 10 s\. Ctrl-C to stop\.\nSince \d\d:\d\d:\d\d: \+\d+ /);
+    expect(kept).toMatch(
+      /^Watching cmp-live: round 3, updated \d\d:\d\d:\d\d UTC, every 10 s\. Ctrl-C to stop\.\nSince \d\d:\d\d:\d\d: \+\d+ /,
+    );
     for (const line of kept.split("\n")) expect(displayWidth(line)).toBeLessThanOrEqual(80);
   });
 
   it.each([
     [["--every", "5s"], "--every goes with --watch: add --watch to read the listing again and again"],
-    [["--watch", "--csv", "--by", "status"], "--watch shows the report, or a JSON line a round: it does not write CSV tables"],
+    [
+      ["--watch", "--csv", "--by", "status"],
+      "--watch shows the report, or a JSON line a round: it does not write CSV tables",
+    ],
   ])("%j is a usage error", async (flags, message) => {
     const { run } = await live();
     const { code, stderr } = await run(["stats", "cmp-live", ...flags]);
@@ -253,17 +325,26 @@ describe("the built executable, with real signals", () => {
     const dir = scratchFolder("msgstat-follow-bin-");
     const file = path.join(dir, "live.jsonl");
     const lines = () => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0);
-    const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-live", "--follow", "--every", "1s", "-o", file], {
-      timeoutMs: 60_000,
-      onSpawn: (child) => {
-        void waitFor(() => lines() >= 60, "60 lines in the file").then(() => child.kill("SIGINT"), () => child.kill("SIGKILL"));
+    const result = await runBin(
+      ["--base-url", sandbox.url, "messages", "cmp-live", "--follow", "--every", "1s", "-o", file],
+      {
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          void waitFor(() => lines() >= 60, "60 lines in the file").then(
+            () => child.kill("SIGINT"),
+            () => child.kill("SIGKILL"),
+          );
+        },
       },
-    });
+    );
     expect(result.code).toBe(130);
     expect(result.stderr).toBe("msgstat: interrupted\n");
     const text = readFileSync(file, "utf8");
     expect(text.endsWith("\n")).toBe(true);
-    const serials = text.trimEnd().split("\n").map((line) => Number((JSON.parse(line) as Message).id.slice("msg-live-".length)));
+    const serials = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => Number((JSON.parse(line) as Message).id.slice("msg-live-".length)));
     expect(serials.length).toBeGreaterThanOrEqual(60);
     expect(serials).toEqual(serials.map((_, i) => serials[0]! + i));
   });

@@ -11,8 +11,16 @@ useTestSandbox((started) => {
 
 describe("message", () => {
   it("shows status, recipient, campaign, batch, times, template body, values, text and attempts newest first", async () => {
-    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030"]);
-    expect({ code, stderr, urls }).toEqual({ code: 0, stderr: "", urls: ["/campaigns/cmp-spring-sale/messages/msg-spring-0000030"] });
+    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, [
+      "message",
+      "cmp-spring-sale",
+      "msg-spring-0000030",
+    ]);
+    expect({ code, stderr, urls }).toEqual({
+      code: 0,
+      stderr: "",
+      urls: ["/campaigns/cmp-spring-sale/messages/msg-spring-0000030"],
+    });
     expect(stdout).toBe(`Message msg-spring-0000030  ● failure
   Recipient  914890330050
   Campaign   cmp-spring-sale
@@ -44,7 +52,11 @@ Attempts (3, newest first)
 
   it("the view agrees with the server's object for this message", async () => {
     const sent = await serverMessage(sandbox, "cmp-spring-sale", "msg-spring-0000030");
-    expect(sent).toMatchObject({ latestStatus: "failure", recipient: "914890330050", createdAt: "2025-04-28T23:30:18.060+05:30" });
+    expect(sent).toMatchObject({
+      latestStatus: "failure",
+      recipient: "914890330050",
+      createdAt: "2025-04-28T23:30:18.060+05:30",
+    });
     expect((sent.attempts as unknown[]).length).toBe(3);
   });
 
@@ -64,14 +76,17 @@ Attempts (3, newest first)
     expect(plain.stdout).toContain("  Created    2025-04-28 18:00:18 UTC (2 days ago)\n");
   });
 
-  it.each(["msg-spring-0000030", "msg-spring-0000000", "msg-otp-0000001"])("--json prints %s exactly as the server sent it", async (id) => {
-    const campaign = id.includes("otp") ? "cmp-otp-alerts" : "cmp-spring-sale";
-    const sent = await serverMessage(sandbox, campaign, id);
-    const { code, stdout, stderr } = await cli(sandbox, ["message", campaign, id, "--json"]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    expect(stdout).toBe(JSON.stringify(sent) + "\n");
-    expect(JSON.parse(stdout)).toEqual(sent);
-  });
+  it.each(["msg-spring-0000030", "msg-spring-0000000", "msg-otp-0000001"])(
+    "--json prints %s exactly as the server sent it",
+    async (id) => {
+      const campaign = id.includes("otp") ? "cmp-otp-alerts" : "cmp-spring-sale";
+      const sent = await serverMessage(sandbox, campaign, id);
+      const { code, stdout, stderr } = await cli(sandbox, ["message", campaign, id, "--json"]);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+      expect(stdout).toBe(JSON.stringify(sent) + "\n");
+      expect(JSON.parse(stdout)).toEqual(sent);
+    },
+  );
 
   it("a message that does not exist: exit 3, the server's words, nothing on stdout", async () => {
     const result = await cli(sandbox, ["message", "cmp-spring-sale", "msg-nope"]);
@@ -93,27 +108,43 @@ describe("on a terminal, wrapped to its width with hanging indents", () => {
   };
   const rejoined = (lines: string[]) => lines.map((line) => line.trim()).join(" ");
 
-  it.each([80, 160, 50])("at %i columns: no line wider, the template and the text wrap under themselves, the attempts' errors too", async (columns) => {
-    const sent = await serverMessage(sandbox, "cmp-spring-sale", "msg-spring-0000030");
-    const body = (sent.templateBody as { body: string }).body;
-    const { code, stdout } = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030", "--no-color"], { tty: true, columns });
-    expect(code).toBe(0);
-    for (const line of stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
-    for (const [heading, text] of [["Template body", body], ["Message sent", sent.fullMessage as string]] as const) {
-      const lines = section(stdout, heading);
-      expect(lines.length > 1).toBe(displayWidth(text) + 2 > columns);
-      for (const line of lines) expect(line.startsWith("  ")).toBe(true);
-      expect(rejoined(lines)).toBe(text);
-    }
-    // Each attempt: its time, status, then the error, continued under itself (or under the time when narrow).
-    const attempts = section(stdout, "Attempts (3, newest first)");
-    const starts = attempts.filter((line) => /^ {2}\d{4}-/.test(line));
-    expect(starts).toHaveLength(3);
-    const errors = attempts.join("\n").split(/\n(?= {2}\d{4}-)/).map((block) => rejoined(block.split("\n")).replace(/^\S+ \S+ +failure +/, ""));
-    expect(errors).toEqual(["delivery_error / delivery_unknown_error", "delivery_error / delivery_unknown_error", "server_error / server_unknown_error"]);
-    if (columns === 50) expect(attempts.some((line) => /^ {4}\S/.test(line))).toBe(true);
-    else expect(attempts).toEqual(starts);
-  });
+  it.each([80, 160, 50])(
+    "at %i columns: no line wider, the template and the text wrap under themselves, the attempts' errors too",
+    async (columns) => {
+      const sent = await serverMessage(sandbox, "cmp-spring-sale", "msg-spring-0000030");
+      const body = (sent.templateBody as { body: string }).body;
+      const { code, stdout } = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030", "--no-color"], {
+        tty: true,
+        columns,
+      });
+      expect(code).toBe(0);
+      for (const line of stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+      for (const [heading, text] of [
+        ["Template body", body],
+        ["Message sent", sent.fullMessage as string],
+      ] as const) {
+        const lines = section(stdout, heading);
+        expect(lines.length > 1).toBe(displayWidth(text) + 2 > columns);
+        for (const line of lines) expect(line.startsWith("  ")).toBe(true);
+        expect(rejoined(lines)).toBe(text);
+      }
+      // Each attempt: its time, status, then the error, continued under itself (or under the time when narrow).
+      const attempts = section(stdout, "Attempts (3, newest first)");
+      const starts = attempts.filter((line) => /^ {2}\d{4}-/.test(line));
+      expect(starts).toHaveLength(3);
+      const errors = attempts
+        .join("\n")
+        .split(/\n(?= {2}\d{4}-)/)
+        .map((block) => rejoined(block.split("\n")).replace(/^\S+ \S+ +failure +/, ""));
+      expect(errors).toEqual([
+        "delivery_error / delivery_unknown_error",
+        "delivery_error / delivery_unknown_error",
+        "server_error / server_unknown_error",
+      ]);
+      if (columns === 50) expect(attempts.some((line) => /^ {4}\S/.test(line))).toBe(true);
+      else expect(attempts).toEqual(starts);
+    },
+  );
 
   it("piped, nothing is wrapped", async () => {
     const sent = await serverMessage(sandbox, "cmp-spring-sale", "msg-spring-0000030");

@@ -12,7 +12,13 @@ import { scratchFolder } from "../support/scratch.js";
 
 /** A shell with nothing exported but PATH and HOME: no MSGSTAT_*, no XDG_CONFIG_HOME. */
 function freshShell(home: string): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: home, TZ: undefined, MSGSTAT_RETRY_BASE_MS: undefined, MSGSTAT_CONFIG_DIR: undefined };
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    TZ: undefined,
+    MSGSTAT_RETRY_BASE_MS: undefined,
+    MSGSTAT_CONFIG_DIR: undefined,
+  };
 }
 
 interface RunningSandbox {
@@ -32,7 +38,8 @@ function startBinSandbox(args: string[], env: Record<string, string | undefined>
     child.on("error", reject);
     void exited.then((code) => reject(new Error(`the sandbox exited with ${code} before it was ready: ${stderr}`)));
     createInterface({ input: child.stdout }).once("line", (url) =>
-      resolve({ child, url, stderr: () => stderr, stop: () => (child.kill("SIGTERM"), exited) }));
+      resolve({ child, url, stderr: () => stderr, stop: () => (child.kill("SIGTERM"), exited) }),
+    );
   });
 }
 
@@ -45,15 +52,21 @@ describe("profiles, end to end with the built bin", () => {
       const result = await runBin(["--profile", "sandbox", "messages", "cmp-spring-sale", "-n", "3"], { env });
       expect(result.code).toBe(0);
       // The first three messages as the sandbox itself lists them, one a row under the header.
-      const page = (await (await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages?limit=3`)).json()) as { data: Array<{ id: string }> };
+      const page = (await (await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages?limit=3`)).json()) as {
+        data: Array<{ id: string }>;
+      };
       const lines = result.stdout.trimEnd().split("\n");
       expect(lines[0]).toMatch(/^ID\tRECIPIENT\tSTATUS\t/);
       expect(lines.slice(1).map((line) => line.split("\t")[0])).toEqual(page.data.map((message) => message.id));
       expect(result.stderr).toMatch(/^Showing 3 messages; more may follow\./);
       // The platform's config folder (env-paths): on Linux ~/.config/msgstat.
       const configFile = path.join(home, ".config", "msgstat", "config.json");
-      expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ profiles: { sandbox: { "base-url": sandbox.url } } });
-      expect(sandbox.stderr()).toBe(`sandbox serving at ${sandbox.url} (Ctrl-C to stop); saved as profile "sandbox"; try: msgstat --profile sandbox messages cmp-spring-sale\n`);
+      expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({
+        profiles: { sandbox: { "base-url": sandbox.url } },
+      });
+      expect(sandbox.stderr()).toBe(
+        `sandbox serving at ${sandbox.url} (Ctrl-C to stop); saved as profile "sandbox"; try: msgstat --profile sandbox messages cmp-spring-sale\n`,
+      );
     } finally {
       expect(await sandbox.stop()).toBe(0);
     }
@@ -62,7 +75,10 @@ describe("profiles, end to end with the built bin", () => {
   it("`--save-profile <name> --token <t>` stores the token as auth login does (keyring, else the 0600 file), and the profile sends it", async () => {
     const home = scratchFolder("msgstat-home-");
     const env = freshShell(home);
-    const sandbox = await startBinSandbox(["--port", "0", "--messages", "50", "--token", "box-token-3c9e71a0", "--save-profile", "box"], env);
+    const sandbox = await startBinSandbox(
+      ["--port", "0", "--messages", "50", "--token", "box-token-3c9e71a0", "--save-profile", "box"],
+      env,
+    );
     try {
       const result = await runBin(["--profile", "box", "messages", "cmp-otp-alerts", "--all", "--jsonl"], { env });
       expect(result.code).toBe(0);
@@ -71,7 +87,9 @@ describe("profiles, end to end with the built bin", () => {
       // CI has no keyring: there the token is in the file, after a one-line note.
       if (store === "file") {
         expect(statSync(path.join(dir, "credentials")).mode & 0o777).toBe(0o600);
-        expect(sandbox.stderr()).toMatch(/^no OS keyring to store the token in \(.+\); storing it in plain text in .+\/credentials, readable only by you \(mode 0600\)\n/);
+        expect(sandbox.stderr()).toMatch(
+          /^no OS keyring to store the token in \(.+\); storing it in plain text in .+\/credentials, readable only by you \(mode 0600\)\n/,
+        );
       } else {
         expect(store).toBe("keyring");
         await runBin(["auth", "logout", "--profile", "box"], { env });
@@ -85,10 +103,24 @@ describe("profiles, end to end with the built bin", () => {
   it("auth login from a pipe writes the credentials file 0600 even under umask 000 (created with its mode, not chmod-ed)", async () => {
     const dir = path.join(scratchFolder("msgstat-umask-"), "msgstat");
     const result = await new Promise<CliResult>((resolve, reject) => {
-      const child = spawn("sh", ["-c", 'umask 000; exec "$0" "$@"', process.execPath, BIN, "auth", "login", "--base-url", "https://api.example.com", "--with-token"], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, MSGSTAT_CONFIG_DIR: dir, MSGSTAT_KEYRING: "off" },
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      const child = spawn(
+        "sh",
+        [
+          "-c",
+          'umask 000; exec "$0" "$@"',
+          process.execPath,
+          BIN,
+          "auth",
+          "login",
+          "--base-url",
+          "https://api.example.com",
+          "--with-token",
+        ],
+        {
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, MSGSTAT_CONFIG_DIR: dir, MSGSTAT_KEYRING: "off" },
+          stdio: ["pipe", "pipe", "pipe"],
+        },
+      );
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -113,7 +145,11 @@ describe("profiles, end to end with the built bin", () => {
     const { port } = blocker.address() as AddressInfo;
     try {
       const result = await runBin(["sandbox", "--port", String(port), "--messages", "10"]);
-      expect(result).toEqual({ code: 2, stdout: "", stderr: `msgstat: port ${port} of 127.0.0.1 is taken (another sandbox?)\n  Pass --port 0 for a free port, or --port <n> for another one.\n` });
+      expect(result).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `msgstat: port ${port} of 127.0.0.1 is taken (another sandbox?)\n  Pass --port 0 for a free port, or --port <n> for another one.\n`,
+      });
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
@@ -122,7 +158,13 @@ describe("profiles, end to end with the built bin", () => {
   it("--help names the profile commands and says why --token is the last resort", async () => {
     const { code, stdout } = await runBin(["--help"]);
     expect(code).toBe(0);
-    for (const text of ["auth", "config", "--profile <name>", "MSGSTAT_PROFILE", "ps and shell history show it to others, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command"]) {
+    for (const text of [
+      "auth",
+      "config",
+      "--profile <name>",
+      "MSGSTAT_PROFILE",
+      "ps and shell history show it to others, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command",
+    ]) {
       expect(stdout.replace(/\s+/g, " ")).toContain(text);
     }
   });

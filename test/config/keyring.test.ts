@@ -22,16 +22,26 @@ describe("with an OS keyring", () => {
   it("auth login stores the token there only; messages sends it; status says keyring; logout removes it", async () => {
     const config = configFolder();
     const login = await config.run(["auth", "login", "--base-url", sandbox.url, "--with-token"], { stdin: TOKEN });
-    expect(login.stderr.split("\n")[0]).toBe(`Stored the token ****${TOKEN.slice(-4)} of profile "default" for ${sandbox.url} in the OS keyring.`);
+    expect(login.stderr.split("\n")[0]).toBe(
+      `Stored the token ****${TOKEN.slice(-4)} of profile "default" for ${sandbox.url} in the OS keyring.`,
+    );
     expect([...fakeKeyring.entries]).toEqual([[`msgstat/default:${config.dir}`, TOKEN]]);
     expect(config.credentialsMode()).toBeUndefined();
     expect(config.read().profiles.default).toEqual({ "base-url": sandbox.url, "token-store": "keyring" });
 
     expect(await config.run(LIST)).toMatchObject({ code: 0, stderr: "" });
     expect(authorizations(sandbox.requests)).toEqual([`Bearer ${TOKEN}`]);
-    expect(await config.run(["auth", "status"])).toEqual({ code: 0, stdout: `default\n  base-url  ${sandbox.url}  (profile)\n  token     ****${TOKEN.slice(-4)}  (keyring)\n`, stderr: "" });
+    expect(await config.run(["auth", "status"])).toEqual({
+      code: 0,
+      stdout: `default\n  base-url  ${sandbox.url}  (profile)\n  token     ****${TOKEN.slice(-4)}  (keyring)\n`,
+      stderr: "",
+    });
 
-    expect(await config.run(["auth", "logout"])).toEqual({ code: 0, stdout: "", stderr: 'Removed the token of profile "default" from the OS keyring.\n' });
+    expect(await config.run(["auth", "logout"])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: 'Removed the token of profile "default" from the OS keyring.\n',
+    });
     expect(fakeKeyring.entries.size).toBe(0);
     expect(config.read().profiles.default).toEqual({ "base-url": sandbox.url });
   });
@@ -63,7 +73,9 @@ describe("a keyring that is locked or missing", () => {
     const config = configFolder();
     const login = await config.run(["auth", "login", "--base-url", sandbox.url, "--with-token"], { stdin: TOKEN });
     expect(login.code).toBe(0);
-    expect(login.stderr.split("\n")[0]).toBe(`no OS keyring to store the token in (Platform failure: the collection is locked); storing it in plain text in ${config.credentialsFile}, readable only by you (mode 0600)`);
+    expect(login.stderr.split("\n")[0]).toBe(
+      `no OS keyring to store the token in (Platform failure: the collection is locked); storing it in plain text in ${config.credentialsFile}, readable only by you (mode 0600)`,
+    );
     expect(config.credentialsMode()).toBe(0o600);
     expect(config.read().profiles.default!["token-store"]).toBe("file");
   });
@@ -74,14 +86,20 @@ describe("a keyring that is locked or missing", () => {
     fakeKeyring.state = "locked";
     const locked = await config.run(LIST);
     expect(locked.code).toBe(4);
-    expect(locked.stderr.split("\n")[0]).toBe(`the OS keyring did not give the token of profile "default" (Platform failure: the collection is locked); looking in ${config.credentialsFile}`);
+    expect(locked.stderr.split("\n")[0]).toBe(
+      `the OS keyring did not give the token of profile "default" (Platform failure: the collection is locked); looking in ${config.credentialsFile}`,
+    );
     expect(locked.stderr).not.toContain("unexpected error");
     fakeKeyring.reset("absent");
     const gone = await config.run(LIST);
-    expect(gone.stderr.split("\n")[0]).toBe(`the OS keyring did not give the token of profile "default" (Platform failure: no secret service on the session bus); looking in ${config.credentialsFile}`);
+    expect(gone.stderr.split("\n")[0]).toBe(
+      `the OS keyring did not give the token of profile "default" (Platform failure: no secret service on the session bus); looking in ${config.credentialsFile}`,
+    );
     fakeKeyring.reset("available");
     const emptied = await config.run(LIST);
-    expect(emptied.stderr.split("\n")[0]).toBe(`the OS keyring did not give the token of profile "default" (it holds no token for this profile); looking in ${config.credentialsFile}`);
+    expect(emptied.stderr.split("\n")[0]).toBe(
+      `the OS keyring did not give the token of profile "default" (it holds no token for this profile); looking in ${config.credentialsFile}`,
+    );
     expect(authorizations(sandbox.requests)).toEqual([undefined, undefined, undefined]);
   });
 
@@ -92,7 +110,9 @@ describe("a keyring that is locked or missing", () => {
     config.write({ default: { ...config.read().profiles.default, "token-store": "keyring" } });
     const result = await config.run(LIST);
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe(`the OS keyring did not give the token of profile "default" (Platform failure: no secret service on the session bus); looking in ${config.credentialsFile}\n`);
+    expect(result.stderr).toBe(
+      `the OS keyring did not give the token of profile "default" (Platform failure: no secret service on the session bus); looking in ${config.credentialsFile}\n`,
+    );
     expect(authorizations(sandbox.requests)).toEqual([`Bearer ${TOKEN}`]);
   });
 
@@ -101,14 +121,24 @@ describe("a keyring that is locked or missing", () => {
     await config.run(["auth", "login", "--base-url", sandbox.url, "--with-token"], { stdin: TOKEN });
     fakeKeyring.state = "locked";
     const logout = await config.run(["auth", "logout"]);
-    expect(logout).toEqual({ code: 0, stdout: "", stderr: 'could not remove the token of profile "default" from the OS keyring (Platform failure: the collection is locked); remove the "msgstat" entry there by hand\nProfile "default" no longer uses its stored token.\n' });
+    expect(logout).toEqual({
+      code: 0,
+      stdout: "",
+      stderr:
+        'could not remove the token of profile "default" from the OS keyring (Platform failure: the collection is locked); remove the "msgstat" entry there by hand\nProfile "default" no longer uses its stored token.\n',
+    });
     expect(config.read().profiles.default).toEqual({ "base-url": sandbox.url });
   });
 
   it("MSGSTAT_KEYRING=off keeps the keyring out of it", async () => {
     const config = configFolder();
-    const login = await config.run(["auth", "login", "--base-url", sandbox.url, "--with-token"], { stdin: TOKEN, env: { MSGSTAT_KEYRING: "off" } });
-    expect(login.stderr.split("\n")[0]).toBe(`no OS keyring to store the token in (MSGSTAT_KEYRING=off); storing it in plain text in ${config.credentialsFile}, readable only by you (mode 0600)`);
+    const login = await config.run(["auth", "login", "--base-url", sandbox.url, "--with-token"], {
+      stdin: TOKEN,
+      env: { MSGSTAT_KEYRING: "off" },
+    });
+    expect(login.stderr.split("\n")[0]).toBe(
+      `no OS keyring to store the token in (MSGSTAT_KEYRING=off); storing it in plain text in ${config.credentialsFile}, readable only by you (mode 0600)`,
+    );
     expect(fakeKeyring.entries.size).toBe(0);
   });
 });

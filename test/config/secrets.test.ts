@@ -45,7 +45,9 @@ describe("a token is never printed in full", () => {
   it("by --verbose, on success and on a 401 with its stack trace", async () => {
     const config = configFolder();
     await config.run(["auth", "login", "--base-url", right.url, "--with-token"], { stdin: TOKEN });
-    await config.run(["auth", "login", "--profile", "other", "--base-url", wrong.url, "--with-token"], { stdin: TOKEN });
+    await config.run(["auth", "login", "--profile", "other", "--base-url", wrong.url, "--with-token"], {
+      stdin: TOKEN,
+    });
     const ok = await config.run(["-v", "messages", "cmp-otp-alerts", "--all", "--jsonl"]);
     expect(ok.code).toBe(0);
     expect(ok.stderr).toContain(`token: ****${TOKEN.slice(-4)} (file)`);
@@ -59,15 +61,24 @@ describe("a token is never printed in full", () => {
 
   it("by a token-command that fails after printing the token, even with --verbose", async () => {
     const config = configFolder();
-    config.write({ default: { "base-url": right.url, "token-command": `'${process.execPath}' -e 'console.log("${TOKEN}"); process.exit(1)'` } });
+    config.write({
+      default: {
+        "base-url": right.url,
+        "token-command": `'${process.execPath}' -e 'console.log("${TOKEN}"); process.exit(1)'`,
+      },
+    });
     const failed = await config.run(["-v", "messages", "cmp-otp-alerts"]);
     expect(failed.code).toBe(4);
-    expect(failed.stderr).toContain('token-command of profile "default" failed with exit status 1 (it printed nothing on stderr)');
+    expect(failed.stderr).toContain(
+      'token-command of profile "default" failed with exit status 1 (it printed nothing on stderr)',
+    );
     expectNoToken([failed, await config.run(["auth", "status"])]);
   });
 
   it("in a token with a line break, refused at the flag", async () => {
     const config = configFolder();
-    expectNoToken([await config.run(["--base-url", right.url, "--token", `${TOKEN}\nX`, "-v", "messages", "cmp-otp-alerts"])]);
+    expectNoToken([
+      await config.run(["--base-url", right.url, "--token", `${TOKEN}\nX`, "-v", "messages", "cmp-otp-alerts"]),
+    ]);
   });
 });

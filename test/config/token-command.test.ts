@@ -37,22 +37,42 @@ describe("token-command", () => {
 
   it("a failure is exit 4 with its exit status and the last line of its stderr, never its stdout; nothing is sent", async () => {
     const before = sandbox.requests.length;
-    const config = withCommand(`${NODE} -e 'console.log("${TOKEN}"); console.error("starting"); console.error("error: vault is sealed"); process.exit(3)'`);
-    expect(await config.run(LIST)).toEqual({ code: 4, stdout: "", stderr: 'msgstat: token-command of profile "ci" failed with exit status 3: error: vault is sealed\n' });
+    const config = withCommand(
+      `${NODE} -e 'console.log("${TOKEN}"); console.error("starting"); console.error("error: vault is sealed"); process.exit(3)'`,
+    );
+    expect(await config.run(LIST)).toEqual({
+      code: 4,
+      stdout: "",
+      stderr: 'msgstat: token-command of profile "ci" failed with exit status 3: error: vault is sealed\n',
+    });
     const verbose = await config.run(["-v", ...LIST]);
     expect(verbose.stderr).not.toContain(TOKEN);
     expect(sandbox.requests.length).toBe(before);
   });
 
   it("printing nothing, or a program that does not exist, is exit 4 too", async () => {
-    expect(await withCommand(`${NODE} -e 'process.exit(0)'`).run(LIST)).toEqual({ code: 4, stdout: "", stderr: 'msgstat: token-command of profile "ci" printed no token on stdout (it printed nothing on stderr)\n' });
-    expect(await withCommand("msgstat-no-such-program --flag").run(LIST)).toEqual({ code: 4, stdout: "", stderr: 'msgstat: token-command of profile "ci" could not start msgstat-no-such-program (ENOENT: no such program)\n' });
+    expect(await withCommand(`${NODE} -e 'process.exit(0)'`).run(LIST)).toEqual({
+      code: 4,
+      stdout: "",
+      stderr: 'msgstat: token-command of profile "ci" printed no token on stdout (it printed nothing on stderr)\n',
+    });
+    expect(await withCommand("msgstat-no-such-program --flag").run(LIST)).toEqual({
+      code: 4,
+      stdout: "",
+      stderr:
+        'msgstat: token-command of profile "ci" could not start msgstat-no-such-program (ENOENT: no such program)\n',
+    });
   });
 
   it("a token beyond Latin-1 (which no HTTP header can carry) is refused before any request, naming the profile and not the token", async () => {
     const before = sandbox.requests.length;
     const result = await withCommand(`${NODE} -e 'process.stdout.write("SECRET-\u20ac")'`).run(LIST);
-    expect(result).toEqual({ code: 4, stdout: "", stderr: 'msgstat: token-command of profile "ci" printed a token that may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them\n' });
+    expect(result).toEqual({
+      code: 4,
+      stdout: "",
+      stderr:
+        'msgstat: token-command of profile "ci" printed a token that may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them\n',
+    });
     expect(sandbox.requests.length).toBe(before);
   });
 
@@ -61,12 +81,15 @@ describe("token-command", () => {
     const pidFile = path.join(folder, "grandchild.pid");
     // A shell (asked for explicitly) starting a node that writes its pid and then waits forever.
     const forever = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`;
-    const config = withCommand(`sh -c '${process.execPath} -e "${forever.replace(/"/g, '\\"')}"'`, { "token-command-timeout": 0.5 });
+    const config = withCommand(`sh -c '${process.execPath} -e "${forever.replace(/"/g, '\\"')}"'`, {
+      "token-command-timeout": 0.5,
+    });
     const result = await config.run(LIST);
     expect(result).toEqual({
       code: 4,
       stdout: "",
-      stderr: 'msgstat: token-command of profile "ci" did not finish within 0.5 s and was stopped\n  Raise token-command-timeout in the profile if it needs longer, e.g. to unlock a password manager.\n',
+      stderr:
+        'msgstat: token-command of profile "ci" did not finish within 0.5 s and was stopped\n  Raise token-command-timeout in the profile if it needs longer, e.g. to unlock a password manager.\n',
     });
     // The grandchild got as far as writing its pid only if it started before the limit; if it did, it must be gone.
     let grandchild: number | undefined;
@@ -87,15 +110,36 @@ describe("token-command", () => {
     });
     const before = sandbox.requests.length;
     // A $VAR stays text without a shell; with `sh -c` the shell expands it.
-    expect((await withCommand(`sh -c 'printf %s "$SECRET_FOR_TEST"'`).run(LIST, { env: { SECRET_FOR_TEST: TOKEN, PATH: process.env.PATH } })).code).toBe(0);
+    expect(
+      (
+        await withCommand(`sh -c 'printf %s "$SECRET_FOR_TEST"'`).run(LIST, {
+          env: { SECRET_FOR_TEST: TOKEN, PATH: process.env.PATH },
+        })
+      ).code,
+    ).toBe(0);
     expect(authorizations(sandbox.requests.slice(before))).toEqual([`Bearer ${TOKEN}`]);
   });
 
   it("is split into words as a person quotes them", () => {
-    expect(splitCommand(`op read "op://vault/msgstat ci/token"`)).toEqual({ words: ["op", "read", "op://vault/msgstat ci/token"] });
-    expect(splitCommand(`vault kv get -field=token 'secret/msgstat prod'`)).toEqual({ words: ["vault", "kv", "get", "-field=token", "secret/msgstat prod"] });
+    expect(splitCommand(`op read "op://vault/msgstat ci/token"`)).toEqual({
+      words: ["op", "read", "op://vault/msgstat ci/token"],
+    });
+    expect(splitCommand(`vault kv get -field=token 'secret/msgstat prod'`)).toEqual({
+      words: ["vault", "kv", "get", "-field=token", "secret/msgstat prod"],
+    });
     expect(splitCommand(String.raw`pass show msgstat\ prod`)).toEqual({ words: ["pass", "show", "msgstat prod"] });
-    for (const text of ["cat ~/token", "echo $TOKEN", 'echo "$TOKEN"', "a; b", "a && b", "cat token*", "a > b", "echo `x`", "'open", ""]) {
+    for (const text of [
+      "cat ~/token",
+      "echo $TOKEN",
+      'echo "$TOKEN"',
+      "a; b",
+      "a && b",
+      "cat token*",
+      "a > b",
+      "echo `x`",
+      "'open",
+      "",
+    ]) {
       expect(splitCommand(text)).toHaveProperty("reason");
     }
   });

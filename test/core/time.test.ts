@@ -27,7 +27,9 @@ describe("zones by name", () => {
     expect(zone("GMT").offsetAt(NOW)).toBe(0);
   });
 
-  it.each(["Mars/Olympus", "+01:00", "", "local"])("%j is not a zone", (given) => expect(TimeZone.named(given)).toBeUndefined());
+  it.each(["Mars/Olympus", "+01:00", "", "local"])("%j is not a zone", (given) =>
+    expect(TimeZone.named(given)).toBeUndefined(),
+  );
 });
 
 describe("a zone looked up on first use", () => {
@@ -110,7 +112,9 @@ describe("buckets of the zone's hours and days", () => {
   });
 
   it("local hours start at the zone's :00, half past the UTC hour in India", () => {
-    expect(new Date(clock(KOLKATA).start(Date.parse("2026-11-22T10:10:00Z"), "hour")).toISOString()).toBe("2026-11-22T09:30:00.000Z");
+    expect(new Date(clock(KOLKATA).start(Date.parse("2026-11-22T10:10:00Z"), "hour")).toISOString()).toBe(
+      "2026-11-22T09:30:00.000Z",
+    );
     // The repeated autumn hour is two buckets, an hour apart.
     const first = clock(NEW_YORK).start(Date.parse("2026-11-01T05:10:00Z"), "hour");
     const second = clock(NEW_YORK).start(Date.parse("2026-11-01T06:10:00Z"), "hour");
@@ -120,7 +124,8 @@ describe("buckets of the zone's hours and days", () => {
   it("hours folded into the zone's days add up, day by day", () => {
     const tally = new TimeTally("hour", NEW_YORK);
     // One message an hour across the autumn change: 2026-10-31 to 2026-11-02, New York time.
-    for (let at = Date.parse("2026-10-31T04:00:00Z"); at < Date.parse("2026-11-03T05:00:00Z"); at += HOUR) tally.add(at + 60_000, false);
+    for (let at = Date.parse("2026-10-31T04:00:00Z"); at < Date.parse("2026-11-03T05:00:00Z"); at += HOUR)
+      tally.add(at + 60_000, false);
     const days = tally.buckets("day").rows.map((row) => [isoInZone(row.start, NEW_YORK), row.messages]);
     expect(days).toEqual([
       ["2026-10-31T00:00:00.000-04:00", 24],

@@ -80,14 +80,21 @@ describe.each<Odd>(["null", "missing", "wrong"])("every optional field %s", (how
   });
 
   it("CSV has the id and an empty cell for every field the shape says is text", async () => {
-    const { code, stdout } = await listing(how, ["--csv", "--fields", "id,recipient,latestStatus,createdAt,attemptCount,lastErrorCode,batchId,fullMessage,values.first_name,templateBody.body"]);
+    const { code, stdout } = await listing(how, [
+      "--csv",
+      "--fields",
+      "id,recipient,latestStatus,createdAt,attemptCount,lastErrorCode,batchId,fullMessage,values.first_name,templateBody.body",
+    ]);
     expect(code).toBe(0);
     const rows = parse(stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(12);
     for (const row of rows) {
       expect(row.id).toMatch(/^msg-/);
       const { id: _id, ...rest } = row;
-      expect(Object.values(rest).every((cell) => cell === ""), JSON.stringify(row)).toBe(true);
+      expect(
+        Object.values(rest).every((cell) => cell === ""),
+        JSON.stringify(row),
+      ).toBe(true);
     }
   });
 
@@ -102,7 +109,10 @@ describe.each<Odd>(["null", "missing", "wrong"])("every optional field %s", (how
 
   it("the terminal table shows the rows too", async () => {
     mode = how;
-    const { code, stdout } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "12"], { tty: true, columns: 120 });
+    const { code, stdout } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "12"], {
+      tty: true,
+      columns: 120,
+    });
     expect(code).toBe(0);
     expect(stdout.split("\n").filter((line) => /^msg-/.test(line))).toHaveLength(12);
   });
@@ -129,5 +139,7 @@ it("a message without an id is a clear error naming where", async () => {
   const { code, stdout, stderr } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "12", "--jsonl"]);
   expect(code).toBe(1);
   expect(stdout).toBe("");
-  expect(stderr).toContain("the listing response is not the shape msgstat expects: data.3.id: expected a string, got nothing");
+  expect(stderr).toContain(
+    "the listing response is not the shape msgstat expects: data.3.id: expected a string, got nothing",
+  );
 });

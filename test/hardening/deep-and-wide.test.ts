@@ -11,12 +11,14 @@ import { runCli, type CliOptions } from "../support/run-cli.js";
 
 const DEPTH = 100_000;
 const deepArray = "[".repeat(DEPTH) + "]".repeat(DEPTH);
-const plain = (id: string) => `{"id":"${id}","createdAt":"2025-05-01T10:00:00.000+00:00","latestStatus":"success","recipient":"15550100"}`;
+const plain = (id: string) =>
+  `{"id":"${id}","createdAt":"2025-05-01T10:00:00.000+00:00","latestStatus":"success","recipient":"15550100"}`;
 // The same message but for one unchecked field and one placeholder value nested DEPTH levels deep.
 const deepMessage = `{"id":"deep","createdAt":"2025-05-01T09:00:00.000+00:00","latestStatus":"failure","values":{"name":"Ana","nested":${deepArray}},"extra":{"tree":${deepArray}}}`;
 const deepPage = `{"data":[${plain("m1")},${deepMessage},${plain("m2")}],"pageData":{"hasNextPage":false,"hasPreviousPage":false}}`;
 
-const run = (server: PageServer, args: string[], options: CliOptions = {}) => runCli(["--base-url", server.url, "--retries", "0", ...args], { now: NOW, ...options });
+const run = (server: PageServer, args: string[], options: CliOptions = {}) =>
+  runCli(["--base-url", server.url, "--retries", "0", ...args], { now: NOW, ...options });
 const NO_CRASH = /Maximum call stack|unexpected error/;
 
 describe(`a field nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
@@ -34,7 +36,11 @@ describe(`a field nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
     const terminal = await run(server, ["messages", "cmp", "--json"], { tty: true });
     expect(terminal.code).toBe(0);
     expect(terminal.stdout).toContain(`,\n  ${deepMessage},\n`);
-    expect((JSON.parse(terminal.stdout) as { id: string }[]).map((message) => message.id)).toEqual(["m1", "deep", "m2"]);
+    expect((JSON.parse(terminal.stdout) as { id: string }[]).map((message) => message.id)).toEqual([
+      "m1",
+      "deep",
+      "m2",
+    ]);
   });
 
   it("CSV, table and the message view show it as JSON text", async () => {
@@ -81,7 +87,10 @@ describe("a message with 200,000 values", () => {
   for (let i = 0; i < KEYS; i++) values[`k${i}`] = `v${i}`;
   const message = { id: "wide", createdAt: "2025-05-01T09:00:00.000+00:00", latestStatus: "success", values };
   const text = JSON.stringify(message);
-  const serveWide = () => startPageServer((url) => (url.pathname.endsWith("/messages/wide") ? text : `{"data":[${text}],"pageData":{"hasNextPage":false}}`));
+  const serveWide = () =>
+    startPageServer((url) =>
+      url.pathname.endsWith("/messages/wide") ? text : `{"data":[${text}],"pageData":{"hasNextPage":false}}`,
+    );
 
   it("the message view lists every value", async () => {
     const result = await run(await serveWide(), ["message", "cmp", "wide"]);
@@ -129,14 +138,19 @@ describe("a page of 150,000 messages from a server that ignores limit", () => {
     async () => {
       const server = await startPageServer(() => body);
       // One column: the terminal table (cli-table3) costs tens of microseconds a cell, seconds for this page.
-      const table = await run(server, ["messages", "cmp", "--all", "--fields", "id", "--no-color"], { tty: true, columns: 120 });
+      const table = await run(server, ["messages", "cmp", "--all", "--fields", "id", "--no-color"], {
+        tty: true,
+        columns: 120,
+      });
       expect(table.code).toBe(0);
       expect(table.stderr).toBe("");
       const lines = table.stdout.trimEnd().split("\n");
       // A page this large is read in parts, each laid out as a page would be: the header comes again,
       // after a blank line, above a part whose ids are wider (m1000 after m999).
       expect(lines[0]).toBe("id");
-      expect(lines.filter((line) => line !== "id" && line !== "")).toEqual(Array.from({ length: COUNT }, (_, i) => `m${i}`));
+      expect(lines.filter((line) => line !== "id" && line !== "")).toEqual(
+        Array.from({ length: COUNT }, (_, i) => `m${i}`),
+      );
     },
     // Work, not waiting: about 8 s on an idle two-core machine, a few times that on a loaded one.
     120_000,

@@ -23,14 +23,20 @@ async function referenceIds(): Promise<string[]> {
   const clean = await startSandbox({ seed: 7, messages: 2000, now: NOW });
   try {
     const result = await runCli(["--base-url", clean.url, "messages", CAMPAIGN, "--all", "--jsonl", "--fields", "id"]);
-    return result.stdout.trim().split("\n").map((line) => JSON.parse(line).id as string);
+    return result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).id as string);
   } finally {
     await clean.close();
   }
 }
 
 function idsOf(stdout: string): string[] {
-  return stdout.trim().split("\n").map((line) => JSON.parse(line).id as string);
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line).id as string);
 }
 
 const listingRequests = (s: Sandbox) => s.requests.filter((r) => r.url.includes("/messages?"));
@@ -49,7 +55,18 @@ describe("transient faults are retried and nothing is lost or repeated", () => {
   it.each(transient)("after %s on the second page", async (_name, fault) => {
     const expected = await referenceIds();
     const s = await serve([fault]);
-    const result = await runCli(["--base-url", s.url, "messages", CAMPAIGN, "--all", "--page-size", "10", "--jsonl", "--fields", "id"]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "messages",
+      CAMPAIGN,
+      "--all",
+      "--page-size",
+      "10",
+      "--jsonl",
+      "--fields",
+      "id",
+    ]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(idsOf(result.stdout)).toEqual(expected);
@@ -62,7 +79,20 @@ describe("transient faults are retried and nothing is lost or repeated", () => {
   it("after a stalled response, once --timeout passes", async () => {
     const expected = await referenceIds();
     const s = await serve([{ request: 2, kind: "stall", ms: 60_000 }]);
-    const result = await runCli(["--base-url", s.url, "--timeout", "0.3", "messages", CAMPAIGN, "--all", "--page-size", "10", "--jsonl", "--fields", "id"]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--timeout",
+      "0.3",
+      "messages",
+      CAMPAIGN,
+      "--all",
+      "--page-size",
+      "10",
+      "--jsonl",
+      "--fields",
+      "id",
+    ]);
     expect(result.code).toBe(0);
     expect(idsOf(result.stdout)).toEqual(expected);
     const urls = listingRequests(s).map((r) => r.url);
@@ -71,7 +101,17 @@ describe("transient faults are retried and nothing is lost or repeated", () => {
 
   it("a body that stalls half way is bounded by --timeout too", async () => {
     const s = await serve([{ kind: "stall", ms: 60_000, phase: "body" }]);
-    const result = await runCli(["--base-url", s.url, "--timeout", "0.3", "--retries", "1", "messages", CAMPAIGN, "--jsonl"]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--timeout",
+      "0.3",
+      "--retries",
+      "1",
+      "messages",
+      CAMPAIGN,
+      "--jsonl",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("after 2 attempts");
     expect(result.stderr).toContain("--timeout");
@@ -81,7 +121,9 @@ describe("transient faults are retried and nothing is lost or repeated", () => {
     const expected = await referenceIds();
     let previousPage: unknown[] = [];
     sandbox = await startSandbox({
-      seed: 7, messages: 2000, now: NOW,
+      seed: 7,
+      messages: 2000,
+      now: NOW,
       // As when new messages shift an offset-based cursor: each page repeats the end of the one before.
       transform: (body) => {
         const page = body as { data?: unknown[] };
@@ -91,15 +133,39 @@ describe("transient faults are retried and nothing is lost or repeated", () => {
         return overlapped;
       },
     });
-    const result = await runCli(["--base-url", sandbox.url, "messages", CAMPAIGN, "--all", "--page-size", "10", "--jsonl", "--fields", "id"]);
+    const result = await runCli([
+      "--base-url",
+      sandbox.url,
+      "messages",
+      CAMPAIGN,
+      "--all",
+      "--page-size",
+      "10",
+      "--jsonl",
+      "--fields",
+      "id",
+    ]);
     expect(result.code).toBe(0);
     expect(idsOf(result.stdout)).toEqual(expected);
-    expect(result.stderr).toMatch(/^warning: the service sent \d+ messages again \(an id already seen in the last 3 pages\); the repeats were left out\n$/);
+    expect(result.stderr).toMatch(
+      /^warning: the service sent \d+ messages again \(an id already seen in the last 3 pages\); the repeats were left out\n$/,
+    );
   });
 
   it("a whole page served again is a loop: exit 1, no message printed twice", async () => {
     const s = await serve([{ request: 3, kind: "repeat" }]);
-    const result = await runCli(["--base-url", s.url, "messages", CAMPAIGN, "--all", "--page-size", "10", "--jsonl", "--fields", "id"]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "messages",
+      CAMPAIGN,
+      "--all",
+      "--page-size",
+      "10",
+      "--jsonl",
+      "--fields",
+      "id",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("a second time; stopping instead of looping");
     const ids = idsOf(result.stdout);
@@ -132,14 +198,24 @@ describe("Retry-After", () => {
   it("is capped, and says so", async () => {
     const s = await serve([{ request: 1, kind: "status", status: 429, retryAfter: "3600" }]);
     const warnings: string[] = [];
-    const client = new ApiClient({ baseUrl: new URL(s.url), headers: [], timeoutMs: 5000, retries: 1, retryBaseMs: 5, maxRetryAfterMs: 300, warn: (line) => warnings.push(line) });
+    const client = new ApiClient({
+      baseUrl: new URL(s.url),
+      headers: [],
+      timeoutMs: 5000,
+      retries: 1,
+      retryBaseMs: 5,
+      maxRetryAfterMs: 300,
+      warn: (line) => warnings.push(line),
+    });
     try {
       const started = Date.now();
       const body = await client.get(["campaigns", CAMPAIGN, "messages"], { limit: "1" });
       expect((body.value() as { data: unknown[] }).data).toHaveLength(1);
       // The wait is the cap, as the warning says (the run ending within the test's time shows it was not an hour).
       expect(Date.now() - started).toBeGreaterThanOrEqual(280);
-      expect(warnings).toEqual(["the service asked to wait 3600 s before retrying; waiting 1 s, the most msgstat waits"]);
+      expect(warnings).toEqual([
+        "the service asked to wait 3600 s before retrying; waiting 1 s, the most msgstat waits",
+      ]);
     } finally {
       await client.close();
     }
@@ -149,12 +225,27 @@ describe("Retry-After", () => {
 describe("when retries are spent", () => {
   it("exits 1 naming the status, the attempts, and the cursor to continue from", async () => {
     const s = await serve([{ path: "after=", kind: "status", status: 503 }]);
-    const result = await runCli(["--base-url", s.url, "--retries", "2", "messages", CAMPAIGN, "--all", "--page-size", "10", "--jsonl", "--fields", "id"]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--retries",
+      "2",
+      "messages",
+      CAMPAIGN,
+      "--all",
+      "--page-size",
+      "10",
+      "--jsonl",
+      "--fields",
+      "id",
+    ]);
     expect(result.code).toBe(1);
     const firstPage = listingRequests(s)[0]!;
     expect(idsOf(result.stdout)).toHaveLength(10);
     const lines = result.stderr.trim().split("\n");
-    expect(lines[0]).toMatch(/^msgstat: GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=10&after=\S+ failed after 3 attempts: HTTP 503: /);
+    expect(lines[0]).toMatch(
+      /^msgstat: GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=10&after=\S+ failed after 3 attempts: HTTP 503: /,
+    );
     // The hint: a line, then the whole next command on a line of its own.
     expect(lines[1]).toBe("  Everything before the failure was written. To continue from there, run:");
     const cursor = /^ {2}msgstat .* --after (\S+)$/.exec(lines[2]!)?.[1];
@@ -183,8 +274,16 @@ describe("when retries are spent", () => {
 
 describe("a server that never ends a listing", () => {
   it.each([
-    ["repeats an endCursor", { request: 2, kind: "loop" } as FaultRule, /sent the endCursor \S+ a second time; stopping instead of looping/],
-    ["gives no endCursor", { request: 1, kind: "no-end-cursor" } as FaultRule, /says more messages follow but sent no endCursor; stopping instead of looping/],
+    [
+      "repeats an endCursor",
+      { request: 2, kind: "loop" } as FaultRule,
+      /sent the endCursor \S+ a second time; stopping instead of looping/,
+    ],
+    [
+      "gives no endCursor",
+      { request: 1, kind: "no-end-cursor" } as FaultRule,
+      /says more messages follow but sent no endCursor; stopping instead of looping/,
+    ],
   ])("stops when it %s", async (_name, fault, message) => {
     const s = await serve([fault]);
     const result = await runCli(["--base-url", s.url, "messages", CAMPAIGN, "--all", "--page-size", "10", "--jsonl"]);
@@ -202,14 +301,36 @@ describe("output written in whole records when a listing fails part way", () => 
     ["--csv", (out: string) => out.endsWith("\r\n")],
   ])("%s ends on a complete line", async (flag, complete) => {
     const s = await failThirdPageOn();
-    const result = await runCli(["--base-url", s.url, "--retries", "0", "messages", CAMPAIGN, "--all", "--page-size", "10", flag]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--retries",
+      "0",
+      "messages",
+      CAMPAIGN,
+      "--all",
+      "--page-size",
+      "10",
+      flag,
+    ]);
     expect(result.code).toBe(1);
     expect(complete(result.stdout)).toBe(true);
   });
 
   it("--json does not pretend to be complete: no closing bracket, and exit 1", async () => {
     const s = await failThirdPageOn();
-    const result = await runCli(["--base-url", s.url, "--retries", "0", "messages", CAMPAIGN, "--all", "--page-size", "10", "--json"]);
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--retries",
+      "0",
+      "messages",
+      CAMPAIGN,
+      "--all",
+      "--page-size",
+      "10",
+      "--json",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout.startsWith("[\n{")).toBe(true);
     expect(() => JSON.parse(result.stdout)).toThrow();

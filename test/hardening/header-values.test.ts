@@ -22,16 +22,28 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const LATIN1_ONLY = "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
+const LATIN1_ONLY =
+  "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
 
 describe("headers that frame the request or steer its connection", () => {
   // A Content-Length on a GET would make the server read the next request on the connection as
   // this one's body; msgstat's HTTP client sets these itself.
-  it.each(["Content-Length: 5", "transfer-encoding: chunked", "Connection: close", "Expect: 100-continue", "Upgrade: h2c", "TE: trailers"])("-H %s: exit 2, no connection", async (header) => {
+  it.each([
+    "Content-Length: 5",
+    "transfer-encoding: chunked",
+    "Connection: close",
+    "Expect: 100-continue",
+    "Upgrade: h2c",
+    "TE: trailers",
+  ])("-H %s: exit 2, no connection", async (header) => {
     const before = connections;
     const result = await runCli(["--base-url", url, "-H", header, "messages", "c"]);
     const name = header.slice(0, header.indexOf(":"));
-    expect(result).toEqual({ code: 2, stdout: "", stderr: `msgstat: -H ${name}: frames the request or steers its connection, which msgstat does itself; it cannot be given\n` });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `msgstat: -H ${name}: frames the request or steers its connection, which msgstat does itself; it cannot be given\n`,
+    });
     expect(connections).toBe(before);
   });
 });

@@ -8,11 +8,14 @@ import { jsonlText, NOW } from "../cli/cli-helpers.js";
 import { chainedPages, messageAt, startPageServer } from "../support/page-server.js";
 import { runCli, type CliOptions } from "../support/run-cli.js";
 
-const run = (url: string, args: string[], options: CliOptions = {}) => runCli(["--base-url", url, "--retries", "0", ...args], { now: NOW, ...options });
+const run = (url: string, args: string[], options: CliOptions = {}) =>
+  runCli(["--base-url", url, "--retries", "0", ...args], { now: NOW, ...options });
 
 describe("--since with pages that come oldest-first (each newest-first inside)", () => {
   // 50 messages an hour apart, m0 the newest, in 5 pages of 10; the 6 newest are inside --since 6h.
-  const messages = Array.from({ length: 50 }, (_, k) => messageAt(`m${k}`, NOW, k + 0.5, k % 3 === 0 ? "failure" : "success"));
+  const messages = Array.from({ length: 50 }, (_, k) =>
+    messageAt(`m${k}`, NOW, k + 0.5, k % 3 === 0 ? "failure" : "success"),
+  );
   const inWindow = messages.slice(0, 6);
   const newestFirst = Array.from({ length: 5 }, (_, page) => messages.slice(page * 10, page * 10 + 10));
   const oldestFirst = [...newestFirst].reverse();
@@ -55,7 +58,8 @@ describe("the same ids again on every page, with fresh cursors", () => {
     expect(result).toEqual({
       code: 0,
       stdout: jsonlText(twins),
-      stderr: "warning: the service sent 38 messages again (an id already seen in the last 3 pages); the repeats were left out\n",
+      stderr:
+        "warning: the service sent 38 messages again (an id already seen in the last 3 pages); the repeats were left out\n",
     });
     expect(server.requests).toHaveLength(20);
   });
@@ -65,7 +69,9 @@ describe("the same ids again on every page, with fresh cursors", () => {
     const result = await run(server.url, ["stats", "cmp", "--json"]);
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { totals: { messages: number } }).totals.messages).toBe(2);
-    expect(result.stderr).toBe("warning: the service sent 38 messages again (an id already seen in the last 3 pages); the repeats were not counted\n");
+    expect(result.stderr).toBe(
+      "warning: the service sent 38 messages again (an id already seen in the last 3 pages); the repeats were not counted\n",
+    );
   });
 });
 
@@ -87,7 +93,8 @@ describe("the window of pages a repeat is looked for in", () => {
     expect(result).toEqual({
       code: 0,
       stdout: jsonlText([m("p1", 1), m("p2", 2), m("p3", 3), m("p4", 4), m("p1", 5), m("p5", 7)]),
-      stderr: "warning: the service sent 3 messages again (an id already seen in the last 3 pages); the repeats were left out\n",
+      stderr:
+        "warning: the service sent 3 messages again (an id already seen in the last 3 pages); the repeats were left out\n",
     });
   });
 });
@@ -117,13 +124,16 @@ describe("empty pages that say more follow, with a fresh cursor", () => {
 
   it("an empty page without a cursor is still a loop", async () => {
     const server = await startPageServer((url) =>
-      url.searchParams.has("after") ? { data: [], pageData: { hasNextPage: true } } : { data: first, pageData: { hasNextPage: true, endCursor: "c1" } },
+      url.searchParams.has("after")
+        ? { data: [], pageData: { hasNextPage: true } }
+        : { data: first, pageData: { hasNextPage: true, endCursor: "c1" } },
     );
     const result = await run(server.url, ["messages", "cmp", "--all", "--jsonl"]);
     expect(result).toEqual({
       code: 1,
       stdout: jsonlText(first),
-      stderr: "msgstat: the service says more messages follow but sent an empty page without endCursor; stopping instead of looping\n",
+      stderr:
+        "msgstat: the service says more messages follow but sent an empty page without endCursor; stopping instead of looping\n",
     });
   });
 });
@@ -132,7 +142,11 @@ describe("Ctrl-C while msgstat asks for the cursor to continue from", () => {
   it("is not swallowed: exit 130", async () => {
     // --status cuts the listing inside a page, so msgstat asks for that message's cursor (request 2),
     // which stalls; Ctrl-C arrives while it waits.
-    const sandbox = await startSandbox({ messages: 200, now: NOW, faults: [{ request: 2, kind: "stall", ms: 60_000 }] });
+    const sandbox = await startSandbox({
+      messages: 200,
+      now: NOW,
+      faults: [{ request: 2, kind: "stall", ms: 60_000 }],
+    });
     try {
       const controller = new AbortController();
       const watcher = setInterval(() => {
@@ -141,7 +155,24 @@ describe("Ctrl-C while msgstat asks for the cursor to continue from", () => {
           controller.abort(new InterruptedError("SIGINT"));
         }
       }, 5);
-      const result = await runCli(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--status", "success", "-n", "2", "--page-size", "50", "--jsonl", "--fields", "id"], { now: NOW, signal: controller.signal });
+      const result = await runCli(
+        [
+          "--base-url",
+          sandbox.url,
+          "messages",
+          "cmp-spring-sale",
+          "--status",
+          "success",
+          "-n",
+          "2",
+          "--page-size",
+          "50",
+          "--jsonl",
+          "--fields",
+          "id",
+        ],
+        { now: NOW, signal: controller.signal },
+      );
       clearInterval(watcher);
       expect(sandbox.requests.map((request) => request.url)[1]).toMatch(/[?&]after=/);
       expect(result.code).toBe(130);

@@ -28,7 +28,8 @@ const HOSTILE: Array<[string, string]> = [
 ];
 
 // What a terminal could act on: controls (tab and newline are checked separately), bidi controls, lone surrogates.
-const ACTIONABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const ACTIONABLE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const SGR = /\u001b\[[0-9;]*m/g; // msgstat's own colours
 
 function expectInert(output: string): void {
@@ -68,19 +69,45 @@ describe("through every renderer", () => {
       transform: (body) => {
         const rewrite = (m: Record<string, unknown>, index: number) => {
           const text = hostileOf(index);
-          const attempts = (m.messageAttempts as Array<Record<string, unknown>> | undefined)?.map((a) => ({ ...a, errorType: "server_error", errorCode: text }));
-          return { ...m, fullMessage: `msg ${text}`, values: { ...(m.values as object), hostile: text }, recipient: `1555${index}`, ...(attempts ? { messageAttempts: attempts } : {}) };
+          const attempts = (m.messageAttempts as Array<Record<string, unknown>> | undefined)?.map((a) => ({
+            ...a,
+            errorType: "server_error",
+            errorCode: text,
+          }));
+          return {
+            ...m,
+            fullMessage: `msg ${text}`,
+            values: { ...(m.values as object), hostile: text },
+            recipient: `1555${index}`,
+            ...(attempts ? { messageAttempts: attempts } : {}),
+          };
         };
         const page = body as { data?: Array<Record<string, unknown>> };
         if (Array.isArray(page.data)) return { ...page, data: page.data.map((m, i) => rewrite(m, i)) };
-        return rewrite(body as Record<string, unknown>, HOSTILE.findIndex(([name]) => name === "OSC 52 clipboard write"));
+        return rewrite(
+          body as Record<string, unknown>,
+          HOSTILE.findIndex(([name]) => name === "OSC 52 clipboard write"),
+        );
       },
     });
   });
   afterAll(() => sandbox.close());
 
   const listing = (extra: string[], options: Parameters<typeof runCli>[1] = {}) =>
-    runCli(["--base-url", sandbox.url, "messages", CAMPAIGN, "-n", String(HOSTILE.length), "--page-size", String(HOSTILE.length), ...extra], options);
+    runCli(
+      [
+        "--base-url",
+        sandbox.url,
+        "messages",
+        CAMPAIGN,
+        "-n",
+        String(HOSTILE.length),
+        "--page-size",
+        String(HOSTILE.length),
+        ...extra,
+      ],
+      options,
+    );
 
   it("table on a terminal, with colour", async () => {
     const result = await listing([], { tty: true, columns: 200, env: { FORCE_COLOR: "1" } });
@@ -99,14 +126,25 @@ describe("through every renderer", () => {
   });
 
   it("the message view", async () => {
-    const result = await runCli(["--base-url", sandbox.url, "message", CAMPAIGN, "msg-otp-0000001"], { tty: true, env: { FORCE_COLOR: "1" } });
+    const result = await runCli(["--base-url", sandbox.url, "message", CAMPAIGN, "msg-otp-0000001"], {
+      tty: true,
+      env: { FORCE_COLOR: "1" },
+    });
     expect(result.code).toBe(0);
     expectInert(result.stdout);
     expect(result.stdout).toContain("\\x1b");
   });
 
   it("error messages and the verbose log", async () => {
-    const evil = await startSandbox({ faults: [{ kind: "status", status: 400, body: JSON.stringify({ error: "bad\u001b]52;c;eA==\u0007", message: "no\u001b[2J\u202e" }) }] });
+    const evil = await startSandbox({
+      faults: [
+        {
+          kind: "status",
+          status: 400,
+          body: JSON.stringify({ error: "bad\u001b]52;c;eA==\u0007", message: "no\u001b[2J\u202e" }),
+        },
+      ],
+    });
     try {
       const result = await runCli(["--base-url", evil.url, "-v", "messages", "cmp\u001b[31m", "-n", "1"]);
       expect(result.code).toBe(1);
@@ -119,7 +157,10 @@ describe("through every renderer", () => {
 
   it("JSONL keeps every string exact", async () => {
     const result = await listing(["--jsonl", "--fields", "fullMessage,values.hostile"]);
-    const rows = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const rows = result.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(rows.map((row) => row["values.hostile"])).toEqual(HOSTILE.map(([, text]) => text));
     expect(rows.map((row) => row.fullMessage)).toEqual(HOSTILE.map(([, text]) => `msg ${text}`));
   });

@@ -24,7 +24,8 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), "msgstat-huge-page-"));
 beforeAll(async () => {
   // 81 bytes a message, six objects and arrays in each: what makes a parsed page many times its size.
   const parts: string[] = [];
-  for (let i = 0; i < MESSAGES; i++) parts.push(`{"id":"m${String(i).padStart(7, "0")}","values":{},"batches":[],"messageAttempts":[{}],"x":[],"y":10}`);
+  for (let i = 0; i < MESSAGES; i++)
+    parts.push(`{"id":"m${String(i).padStart(7, "0")}","values":{},"batches":[],"messageAttempts":[{}],"x":[],"y":10}`);
   const body = Buffer.from(`{"data":[${parts.join(",")}],"pageData":{"hasNextPage":false}}`);
   bodyBytes = body.length;
   server = http.createServer((_request, response) => {
@@ -62,10 +63,14 @@ describe("one page of 775,000 messages (62 MB)", () => {
   it.each([
     ["--jsonl", MESSAGES],
     ["--csv", MESSAGES + 1],
-  ])(`messages --all %s: every message, peak RSS under ${LIMIT_MB} MB`, async (format, lines) => {
-    expect(bodyBytes).toBeGreaterThan(62_000_000);
-    const result = await runMeasured(["messages", "c", "--all", format]);
-    expect({ code: result.code, lines: result.lines, stderr: result.stderr }).toEqual({ code: 0, lines, stderr: "" });
-    expect(result.peakMb).toBeLessThan(LIMIT_MB);
-  }, 120_000);
+  ])(
+    `messages --all %s: every message, peak RSS under ${LIMIT_MB} MB`,
+    async (format, lines) => {
+      expect(bodyBytes).toBeGreaterThan(62_000_000);
+      const result = await runMeasured(["messages", "c", "--all", format]);
+      expect({ code: result.code, lines: result.lines, stderr: result.stderr }).toEqual({ code: 0, lines, stderr: "" });
+      expect(result.peakMb).toBeLessThan(LIMIT_MB);
+    },
+    120_000,
+  );
 });

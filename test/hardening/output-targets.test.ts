@@ -1,7 +1,19 @@
 // -o onto what is not a plain file (links, FIFOs, devices, open descriptors), write errors on -o and
 // on stdout, and long file names. -o must never destroy what it does not own.
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -98,7 +110,11 @@ describe("-o onto a symbolic link", () => {
     symlinkSync("b", path.join(folder, "a"));
     symlinkSync("a", path.join(folder, "b"));
     const result = await cli(sandbox, [...LISTING, "-o", path.join(folder, "a")]);
-    expect(result).toEqual({ code: 2, stdout: "", stderr: `msgstat: -o ${path.join(folder, "a")}: too many levels of symbolic links\n` });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `msgstat: -o ${path.join(folder, "a")}: too many levels of symbolic links\n`,
+    });
   });
 });
 
@@ -157,7 +173,11 @@ describe("write errors: one plain line saying what failed and what became of the
     const folder = scratchFolder("msgstat-full-");
     const device = characterDevice(folder, "full");
     const result = await cli(sandbox, [...LISTING, "-o", device]);
-    expect(result).toEqual({ code: 1, stdout: "", stderr: `msgstat: cannot write to ${device}: no space left on device (ENOSPC); the output is incomplete\n` });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `msgstat: cannot write to ${device}: no space left on device (ENOSPC); the output is incomplete\n`,
+    });
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 
@@ -169,7 +189,9 @@ describe("write errors: one plain line saying what failed and what became of the
     const command = `trap '' XFSZ; ulimit -f 4; exec "${process.execPath}" "${BIN}" --base-url ${sandbox.url} messages cmp-spring-sale --all --csv -o "${target}"`;
     const result = await runShell(command);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`msgstat: cannot write to ${target}: file too large (EFBIG); ${target} was left as it was\n`);
+    expect(result.stderr).toBe(
+      `msgstat: cannot write to ${target}: file too large (EFBIG); ${target} was left as it was\n`,
+    );
     expect(readFileSync(target, "utf8")).toBe("previous export\n");
     expect(readdirSync(folder)).toEqual(["export.csv"]);
   });
@@ -180,7 +202,10 @@ describe("write errors: one plain line saying what failed and what became of the
     const fd = openSync(device, "w");
     try {
       const result = await runWithStdout(["--base-url", sandbox.url, ...LISTING], fd);
-      expect(result).toEqual({ code: 1, stderr: "msgstat: cannot write to stdout: no space left on device (ENOSPC); the output is incomplete\n" });
+      expect(result).toEqual({
+        code: 1,
+        stderr: "msgstat: cannot write to stdout: no space left on device (ENOSPC); the output is incomplete\n",
+      });
     } finally {
       closeSync(fd);
     }
@@ -210,7 +235,10 @@ describe("long file names", () => {
 
 function runShell(command: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["--norc", "--noprofile", "-c", command], { env: { PATH: process.env.PATH, TZ: "UTC" }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn("bash", ["--norc", "--noprofile", "-c", command], {
+      env: { PATH: process.env.PATH, TZ: "UTC" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
@@ -221,7 +249,10 @@ function runShell(command: string): Promise<{ code: number | null; stderr: strin
 /** The executable with stdout on the given file descriptor. */
 function runWithStdout(args: string[], fd: number): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, TZ: "UTC" }, stdio: ["ignore", fd, "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, TZ: "UTC" },
+      stdio: ["ignore", fd, "pipe"],
+    });
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);

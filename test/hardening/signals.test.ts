@@ -25,14 +25,17 @@ describe.each([
     writeFileSync(target, "previous export\n");
     const before = sandbox.requests.length;
     let atSignal = 0;
-    const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "--csv", "-o", target], {
-      onSpawn: (child) => {
-        void waitFor(() => sandbox.requests.length >= before + 3).then(() => {
-          atSignal = sandbox.requests.length;
-          child.kill(signal);
-        });
+    const result = await runBin(
+      ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "--csv", "-o", target],
+      {
+        onSpawn: (child) => {
+          void waitFor(() => sandbox.requests.length >= before + 3).then(() => {
+            atSignal = sandbox.requests.length;
+            child.kill(signal);
+          });
+        },
       },
-    });
+    );
     expect(result.code).toBe(code);
     // Promptly, counted in requests rather than milliseconds: at most the one already on its way arrives
     // after the signal (the export has 400 pages to go).
@@ -49,13 +52,19 @@ describe.each([
 ] as const)("%s while stdout is blocked by a reader that never reads", (signal, code, stderr) => {
   it(`ends the wait for the reader: exit ${code}`, async () => {
     const before = sandbox.requests.length;
-    const child = spawn(process.execPath, [BIN, "--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "1000", "--jsonl"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [BIN, "--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "1000", "--jsonl"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     // stdout is never read. A page of 1000 messages is over a megabyte of JSONL, far more than the pipe
     // and the stream buffers hold, so once the second page has been asked for, msgstat is writing the
     // first one and will wait for the reader.
     let errors = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (errors += chunk));
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal })));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on("close", (exitCode, exitSignal) => resolve({ code: exitCode, signal: exitSignal })),
+    );
     // The cut-off of a run that never ends: the test then fails on the exit code.
     const cutOff = setTimeout(() => child.kill("SIGKILL"), 20_000);
     try {
@@ -74,7 +83,11 @@ describe("a reader that closes early", () => {
   it("ends the run quietly: no EPIPE trace, exit 0", async () => {
     const command = `${process.execPath} ${BIN} --base-url ${sandbox.url} messages cmp-spring-sale --all --jsonl`;
     // Asynchronous: the sandbox answering msgstat lives in this process.
-    const child = spawn("bash", ["--norc", "--noprofile", "-c", `${command} | head -c 100 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`], { env: { PATH: process.env.PATH } });
+    const child = spawn(
+      "bash",
+      ["--norc", "--noprofile", "-c", `${command} | head -c 100 >/dev/null; echo "exit=\${PIPESTATUS[0]}" >&2`],
+      { env: { PATH: process.env.PATH } },
+    );
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     await new Promise((resolve) => child.on("close", resolve));

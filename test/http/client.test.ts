@@ -8,13 +8,24 @@ import { ApiClient, type ClientOptions } from "../../src/http/client.js";
 import { RedirectError, RequestFailedError } from "../../src/http/errors.js";
 
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse, n: number) => void;
-interface Seen { url: string; headers: http.IncomingHttpHeaders }
+interface Seen {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
 
 const servers: http.Server[] = [];
 const clients: ApiClient[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
 });
 
 async function serve(handler: Handler): Promise<{ url: string; seen: Seen[] }> {
@@ -29,7 +40,16 @@ async function serve(handler: Handler): Promise<{ url: string; seen: Seen[] }> {
 }
 
 function client(url: string, options: Partial<ClientOptions> = {}): ApiClient {
-  const made = new ApiClient({ baseUrl: new URL(url), headers: [], timeoutMs: 5000, retries: 3, retryBaseMs: 1, warn: () => undefined, random: () => 0, ...options });
+  const made = new ApiClient({
+    baseUrl: new URL(url),
+    headers: [],
+    timeoutMs: 5000,
+    retries: 3,
+    retryBaseMs: 1,
+    warn: () => undefined,
+    random: () => 0,
+    ...options,
+  });
   clients.push(made);
   return made;
 }
@@ -39,7 +59,13 @@ const json = (response: http.ServerResponse, body: string, status = 200) => {
   response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   response.end(body);
 };
-const caught = async (promise: Promise<unknown>): Promise<Error> => promise.then(() => { throw new Error("resolved"); }, (error: Error) => error);
+const caught = async (promise: Promise<unknown>): Promise<Error> =>
+  promise.then(
+    () => {
+      throw new Error("resolved");
+    },
+    (error: Error) => error,
+  );
 
 describe("retries", () => {
   it("a body cut short is asked for again whole, from the same path: no Range request, as undici's retry interceptor would send", async () => {
@@ -59,7 +85,9 @@ describe("retries", () => {
     const server = await serve((_request, response) => json(response, '{"message":"busy"}', 503));
     const error = await caught(client(server.url, { retries: 2 }).get(["campaigns", "c", "messages"], { limit: "2" }));
     expect(error).toBeInstanceOf(RequestFailedError);
-    expect(error.message).toBe(`GET ${server.url}/campaigns/c/messages?limit=2 failed after 3 attempts: HTTP 503: busy`);
+    expect(error.message).toBe(
+      `GET ${server.url}/campaigns/c/messages?limit=2 failed after 3 attempts: HTTP 503: busy`,
+    );
     expect(server.seen).toHaveLength(3);
   });
 
@@ -99,7 +127,11 @@ describe("redirects", () => {
       response.end();
     });
     const warnings: string[] = [];
-    const body = await client(base.url, { token: "t0ken", headers: [["X-Api-Key", "k3y"]], warn: (line) => warnings.push(line) }).get(["start"]);
+    const body = await client(base.url, {
+      token: "t0ken",
+      headers: [["X-Api-Key", "k3y"]],
+      warn: (line) => warnings.push(line),
+    }).get(["start"]);
     expect(body.bytes.toString()).toBe(PAGE);
     expect(other.seen[0]!.headers.authorization).toBeUndefined();
     expect(other.seen[0]!.headers["x-api-key"]).toBeUndefined();
@@ -107,7 +139,9 @@ describe("redirects", () => {
       ["/start", "Bearer t0ken", "k3y"],
       ["/back", "Bearer t0ken", "k3y"],
     ]);
-    expect(warnings).toEqual([`following a redirect to ${other.url} without credentials (they are only sent to ${base.url})`]);
+    expect(warnings).toEqual([
+      `following a redirect to ${other.url} without credentials (they are only sent to ${base.url})`,
+    ]);
   });
 
   it("a redirect to the same URL is followed", async () => {
@@ -136,7 +170,9 @@ describe("redirects", () => {
 
 describe("statuses and bodies", () => {
   it("401 and 404 are typed, name the request and never the token", async () => {
-    const server = await serve((request, response) => json(response, '{"error":"nope"}', request.url === "/missing" ? 404 : 401));
+    const server = await serve((request, response) =>
+      json(response, '{"error":"nope"}', request.url === "/missing" ? 404 : 401),
+    );
     const api = client(server.url, { token: "t0ken-secret" });
     const denied = await caught(api.get(["x"]));
     expect(denied).toBeInstanceOf(AuthError);
@@ -165,7 +201,9 @@ describe("statuses and bodies", () => {
     });
     const error = await caught(client(server.url, { maxBodyBytes: 1024 * 1024 }).get(["big"]));
     expect(error).toBeInstanceOf(ResponseError);
-    expect(error.message).toBe(`the response to GET ${server.url}/big is larger than 1 MiB, more than any page of this API`);
+    expect(error.message).toBe(
+      `the response to GET ${server.url}/big is larger than 1 MiB, more than any page of this API`,
+    );
     expect(await closed).toBe(false);
     expect(written).toBeLessThan(64 * 1024 * 1024);
   });

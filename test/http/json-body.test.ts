@@ -12,12 +12,14 @@ const TARGET = { method: "GET", origin: "http://127.0.0.1:9", path: "/campaigns/
 /** A body stream that counts how many chunks were taken from it. */
 function body(chunks: Buffer[]) {
   let taken = 0;
-  const stream = Readable.from((function* () {
-    for (const chunk of chunks) {
-      taken++;
-      yield chunk;
-    }
-  })());
+  const stream = Readable.from(
+    (function* () {
+      for (const chunk of chunks) {
+        taken++;
+        yield chunk;
+      }
+    })(),
+  );
   return { stream, taken: () => taken };
 }
 
@@ -71,25 +73,46 @@ describe("what a 2xx body must be", () => {
       }
     })();
     expect(error).toBeInstanceOf(ResponseError);
-    expect((error as Error).message).toMatch(/^the response to GET http:\/\/127\.0\.0\.1:9\/campaigns\/c\/messages\?limit=2 is not valid JSON \(.+\); it may have been cut short$/);
+    expect((error as Error).message).toMatch(
+      /^the response to GET http:\/\/127\.0\.0\.1:9\/campaigns\/c\/messages\?limit=2 is not valid JSON \(.+\); it may have been cut short$/,
+    );
   });
 });
 
 // A small seeded generator of JSON values: nothing here depends on chance between runs.
 function generator(seed: number) {
   let state = seed;
-  const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  const strings = ["", "a", 'quo"te', "back\\slash", "brace } and ] bracket [ {", "\\\"", "é", "😀", "\u2028", "line\nbreak", "tab\t", "\u001b[31m"];
+  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const strings = [
+    "",
+    "a",
+    'quo"te',
+    "back\\slash",
+    "brace } and ] bracket [ {",
+    '\\"',
+    "é",
+    "😀",
+    "\u2028",
+    "line\nbreak",
+    "tab\t",
+    "\u001b[31m",
+  ];
   const numbers = ["0", "-1", "9007199254740993", "1e400", "123456789012345678901234567890", "-0.000001e-7", "3.14"];
   const value = (depth: number): string => {
     const pick = Math.floor(next() * (depth > 3 ? 4 : 6));
     switch (pick) {
-      case 0: return JSON.stringify(strings[Math.floor(next() * strings.length)]);
-      case 1: return numbers[Math.floor(next() * numbers.length)]!;
-      case 2: return ["true", "false", "null"][Math.floor(next() * 3)]!;
-      case 3: return JSON.stringify(strings[Math.floor(next() * strings.length)]);
-      case 4: return `[${Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1)).join(",")}]`;
-      default: return `{${Array.from({ length: Math.floor(next() * 4) }, (_, i) => `${JSON.stringify(`k${i}${strings[Math.floor(next() * strings.length)]}`)}:${value(depth + 1)}`).join(",")}}`;
+      case 0:
+        return JSON.stringify(strings[Math.floor(next() * strings.length)]);
+      case 1:
+        return numbers[Math.floor(next() * numbers.length)]!;
+      case 2:
+        return ["true", "false", "null"][Math.floor(next() * 3)]!;
+      case 3:
+        return JSON.stringify(strings[Math.floor(next() * strings.length)]);
+      case 4:
+        return `[${Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1)).join(",")}]`;
+      default:
+        return `{${Array.from({ length: Math.floor(next() * 4) }, (_, i) => `${JSON.stringify(`k${i}${strings[Math.floor(next() * strings.length)]}`)}:${value(depth + 1)}`).join(",")}}`;
     }
   };
   const message = (i: number) => `{"id":"m${i}","x":${value(1)},"y":${value(1)}}`;
@@ -134,13 +157,17 @@ describe("a page read element by element", () => {
       expect(body.keepElementTexts(page.data, "data")).toBe(true);
       expect(page.data.map((element) => jsonTextOf(element))).toEqual(messages);
       // Line breaks between elements are not in any element's text: each is one line as it is.
-      expect(page.data.map((element) => jsonSourceOf(element)!.oneLine)).toEqual(messages.map((message) => !/[\r\n]/.test(message)));
+      expect(page.data.map((element) => jsonSourceOf(element)!.oneLine)).toEqual(
+        messages.map((message) => !/[\r\n]/.test(message)),
+      );
     }
   });
 
   it("which numbers need the text: all but plain safe integers", () => {
-    for (const n of [0, 1, -1, 42, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) expect(needsOwnText({ a: [{ n }] })).toBe(false);
-    for (const n of [0.5, -0, 1e300, Number.MAX_SAFE_INTEGER + 1, Infinity, -Infinity]) expect(needsOwnText({ a: [{ n }] })).toBe(true);
+    for (const n of [0, 1, -1, 42, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER])
+      expect(needsOwnText({ a: [{ n }] })).toBe(false);
+    for (const n of [0.5, -0, 1e300, Number.MAX_SAFE_INTEGER + 1, Infinity, -Infinity])
+      expect(needsOwnText({ a: [{ n }] })).toBe(true);
     expect(needsOwnText({ id: "9007199254740993", s: "1e400" })).toBe(false);
   });
 
@@ -157,11 +184,17 @@ describe("a page read element by element", () => {
     expect(jsonTextOf(bigPage.data[0])).toBeUndefined();
     expect(big.keepElementTexts(bigPage.data, "data")).toBe(true);
     expect(jsonTextOf(bigPage.data[0])).toBe('{"id":"a","n":1e400}');
-    expect(jsonTextOf(new JsonBody(Buffer.from(' {"id":"m", "n": 1}\n'), TARGET).value(true))).toBe('{"id":"m", "n": 1}');
+    expect(jsonTextOf(new JsonBody(Buffer.from(' {"id":"m", "n": 1}\n'), TARGET).value(true))).toBe(
+      '{"id":"m", "n": 1}',
+    );
   });
 
   it("bytes that are not valid UTF-8 are never one line as they are: their text is decoded, as JSON.parse saw it", () => {
-    const bytes = Buffer.concat([Buffer.from('{"data":[{"id":"a","s":"'), Buffer.from([0xff, 0xc3]), Buffer.from('"}],"pageData":{"hasNextPage":false}}')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"data":[{"id":"a","s":"'),
+      Buffer.from([0xff, 0xc3]),
+      Buffer.from('"}],"pageData":{"hasNextPage":false}}'),
+    ]);
     const body = new JsonBody(bytes, TARGET);
     const page = body.value() as { data: unknown[] };
     expect(body.keepElementTexts(page.data, "data")).toBe(true);
@@ -171,9 +204,12 @@ describe("a page read element by element", () => {
   });
 
   it("numbers keep their digits: the text, not a double", () => {
-    const text = '{"data":[{"id":"a","n":9007199254740993,"big":1e400,"long":123456789012345678901234567890}],"pageData":{"hasNextPage":false}}';
+    const text =
+      '{"data":[{"id":"a","n":9007199254740993,"big":1e400,"long":123456789012345678901234567890}],"pageData":{"hasNextPage":false}}';
     const element = new JsonBody(Buffer.from(text), TARGET).listAt("data")!.parse(0, true);
-    expect(jsonTextOf(element)).toBe('{"id":"a","n":9007199254740993,"big":1e400,"long":123456789012345678901234567890}');
+    expect(jsonTextOf(element)).toBe(
+      '{"id":"a","n":9007199254740993,"big":1e400,"long":123456789012345678901234567890}',
+    );
     expect((element as { n: number }).n).toBe(9007199254740992); // what JSON.parse makes of it
   });
 
@@ -200,7 +236,9 @@ describe("a page read element by element", () => {
   it("an element that is not JSON is a clear error when it is parsed", () => {
     const list = new JsonBody(Buffer.from('{"data":[{"id":"a"},{"id":tru}],"pageData":{}}'), TARGET).listAt("data")!;
     expect(list.parse(0, true)).toEqual({ id: "a" });
-    expect(() => list.parse(1, true)).toThrow(/^the response to GET .* is not valid JSON \(.+\); it may have been cut short$/);
+    expect(() => list.parse(1, true)).toThrow(
+      /^the response to GET .* is not valid JSON \(.+\); it may have been cut short$/,
+    );
   });
 
   it("JSON around the array that is not valid leaves it to the whole parse", () => {

@@ -54,7 +54,11 @@ describe("NO_PROXY, as curl reads it", () => {
     expect(bypassesProxy(host, port, noProxy)).toBe(bypassed);
   });
 
-  const routes = { http: new URL("http://plain-proxy:3128"), https: new URL("http://user:pw@tls-proxy:3128"), noProxy: "internal.example,127.0.0.1" };
+  const routes = {
+    http: new URL("http://plain-proxy:3128"),
+    https: new URL("http://user:pw@tls-proxy:3128"),
+    noProxy: "internal.example,127.0.0.1",
+  };
 
   it("the proxy of the target's scheme, unless NO_PROXY names the host (the default port counts)", () => {
     expect(proxyFor("http://api.example.com", routes)?.host).toBe("plain-proxy:3128");
@@ -107,15 +111,28 @@ describe("the transport routes each origin as proxyFor decides", () => {
     const url = new URL(proxy.url);
     const transport = createTransport({ proxy: { http: url, https: url }, ca: [certs.ca.cert] });
     try {
-      const overHttp = await transport.request({ origin: `http://api.msgstat.test:${plainPort}`, path: "/x", headers: {}, signal: AbortSignal.timeout(10_000) });
+      const overHttp = await transport.request({
+        origin: `http://api.msgstat.test:${plainPort}`,
+        path: "/x",
+        headers: {},
+        signal: AbortSignal.timeout(10_000),
+      });
       expect([overHttp.statusCode, await text(overHttp.body)]).toEqual([200, "plain"]);
-      const overTls = await transport.request({ origin: `https://localhost:${tls.port}`, path: "/y", headers: {}, signal: AbortSignal.timeout(10_000) });
+      const overTls = await transport.request({
+        origin: `https://localhost:${tls.port}`,
+        path: "/y",
+        headers: {},
+        signal: AbortSignal.timeout(10_000),
+      });
       expect(overTls.statusCode).toBe(200);
       expect(JSON.parse(await text(overTls.body))).toHaveProperty("data");
     } finally {
       await transport.close();
     }
-    expect(proxy.received.map(({ method, target }) => `${method} ${target}`)).toEqual([`GET http://api.msgstat.test:${plainPort}/x`, `CONNECT localhost:${tls.port}`]);
+    expect(proxy.received.map(({ method, target }) => `${method} ${target}`)).toEqual([
+      `GET http://api.msgstat.test:${plainPort}/x`,
+      `CONNECT localhost:${tls.port}`,
+    ]);
   });
 
   it("through a proxy (undici), an unasked-for 100 Continue is one clear line naming the request and the upstream issue, not retried", async () => {
@@ -128,11 +145,25 @@ describe("the transport routes each origin as proxyFor decides", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const origin = `https://localhost:${(server.address() as AddressInfo).port}`;
     const url = new URL(proxy.url);
-    const client = new ApiClient({ baseUrl: new URL(origin), headers: [], timeoutMs: 10_000, retries: 2, retryBaseMs: 1, warn: () => undefined, random: () => 0, network: { proxy: { https: url }, ca: [certs.ca.cert] } });
+    const client = new ApiClient({
+      baseUrl: new URL(origin),
+      headers: [],
+      timeoutMs: 10_000,
+      retries: 2,
+      retryBaseMs: 1,
+      warn: () => undefined,
+      random: () => 0,
+      network: { proxy: { https: url }, ca: [certs.ca.cert] },
+    });
     try {
-      const error = await client.get(["p"]).then(() => new Error("resolved"), (thrown: Error) => thrown);
+      const error = await client.get(["p"]).then(
+        () => new Error("resolved"),
+        (thrown: Error) => thrown,
+      );
       expect(error).toBeInstanceOf(ResponseError);
-      expect(error.message).toBe(`the response to GET ${origin}/p began with an interim "100 Continue" that msgstat's HTTP client for proxies (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked`);
+      expect(error.message).toBe(
+        `the response to GET ${origin}/p began with an interim "100 Continue" that msgstat's HTTP client for proxies (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked`,
+      );
       expect(requests).toBe(1);
     } finally {
       await client.close();
@@ -146,7 +177,12 @@ describe("the transport routes each origin as proxyFor decides", () => {
     const url = new URL(proxy.url);
     const transport = createTransport({ proxy: { http: url, https: url, noProxy: `127.0.0.1:${plainPort}` } });
     try {
-      const direct = await transport.request({ origin: `http://127.0.0.1:${plainPort}`, path: "/", headers: {}, signal: AbortSignal.timeout(10_000) });
+      const direct = await transport.request({
+        origin: `http://127.0.0.1:${plainPort}`,
+        path: "/",
+        headers: {},
+        signal: AbortSignal.timeout(10_000),
+      });
       expect(await text(direct.body)).toBe("plain");
     } finally {
       await transport.close();

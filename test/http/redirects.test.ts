@@ -10,8 +10,12 @@ const CREDENTIALS = { authorization: "Bearer t0ken", "x-api-key": "k3y" };
 
 describe("the next hop", () => {
   it("within the base origin: followed quietly, relative locations resolved against the hop", () => {
-    expect(nextHop(from, "/v3/campaigns/c/messages?limit=50", 0, BASE)).toEqual({ follow: { method: "GET", origin: BASE, path: "/v3/campaigns/c/messages?limit=50" } });
-    expect(nextHop(from, "page2?x=1", 0, BASE)).toEqual({ follow: { method: "GET", origin: BASE, path: "/v2/campaigns/c/page2?x=1" } });
+    expect(nextHop(from, "/v3/campaigns/c/messages?limit=50", 0, BASE)).toEqual({
+      follow: { method: "GET", origin: BASE, path: "/v3/campaigns/c/messages?limit=50" },
+    });
+    expect(nextHop(from, "page2?x=1", 0, BASE)).toEqual({
+      follow: { method: "GET", origin: BASE, path: "/v2/campaigns/c/page2?x=1" },
+    });
   });
 
   it("the same URL again is followed (a service may redirect to itself while it recovers)", () => {
@@ -24,7 +28,10 @@ describe("the next hop", () => {
     ["plain http on the same host", "http://api.example.com/x", "http://api.example.com"],
   ])("to %s: followed, with a warning that credentials stay behind", (_name, location, origin) => {
     const decision = nextHop(from, location, 0, BASE);
-    expect(decision).toEqual({ follow: { method: "GET", origin, path: "/x" }, warning: `following a redirect to ${origin} without credentials (they are only sent to ${BASE})` });
+    expect(decision).toEqual({
+      follow: { method: "GET", origin, path: "/x" },
+      warning: `following a redirect to ${origin} without credentials (they are only sent to ${BASE})`,
+    });
   });
 
   it.each([
@@ -44,7 +51,11 @@ describe("the next hop", () => {
 
 describe("credentials per hop", () => {
   it("to the base origin: the token and every -H header, over a default of the same name", () => {
-    expect(hopHeaders(BASE, BASE, ALWAYS, { ...CREDENTIALS, accept: "application/vnd.x+json" })).toEqual({ ...CREDENTIALS, accept: "application/vnd.x+json", "user-agent": "msgstat" });
+    expect(hopHeaders(BASE, BASE, ALWAYS, { ...CREDENTIALS, accept: "application/vnd.x+json" })).toEqual({
+      ...CREDENTIALS,
+      accept: "application/vnd.x+json",
+      "user-agent": "msgstat",
+    });
   });
 
   it("anywhere else: none of them, a custom -H header included (undici's interceptor would keep that one)", () => {

@@ -2,9 +2,22 @@
 import { describe, expect, it } from "vitest";
 import { ServiceError } from "../../src/core/errors.js";
 import type { Failure } from "../../src/http/errors.js";
-import { backoffDelayMs, decideRetry, isRetryable, parseRetryAfter, RETRYABLE_STATUSES, sleep, type RetryPolicy } from "../../src/http/retries.js";
+import {
+  backoffDelayMs,
+  decideRetry,
+  isRetryable,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+  sleep,
+  type RetryPolicy,
+} from "../../src/http/retries.js";
 
-const policy = (random = 0.5, retries = 3): RetryPolicy => ({ retries, baseMs: 500, maxRetryAfterMs: 60_000, random: () => random });
+const policy = (random = 0.5, retries = 3): RetryPolicy => ({
+  retries,
+  baseMs: 500,
+  maxRetryAfterMs: 60_000,
+  random: () => random,
+});
 const status = (code: number, retryAfterMs?: number): Failure => ({ kind: "status", status: code, retryAfterMs });
 const network = (code?: string): Failure => ({ kind: "network", code, text: "x" });
 
@@ -14,7 +27,15 @@ describe("what is retried", () => {
     for (let code = 400; code < 600; code++) expect(isRetryable(status(code))).toBe(RETRYABLE_STATUSES.has(code));
   });
 
-  it.each(["ECONNREFUSED", "ECONNRESET", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"])("network error %s", (code) => {
+  it.each([
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "EAI_AGAIN",
+    "UND_ERR_SOCKET",
+    "UND_ERR_HEADERS_TIMEOUT",
+    "UND_ERR_BODY_TIMEOUT",
+    "UND_ERR_CONNECT_TIMEOUT",
+  ])("network error %s", (code) => {
     expect(isRetryable(network(code))).toBe(true);
   });
 

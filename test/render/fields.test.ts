@@ -9,7 +9,13 @@ import type { Sandbox } from "../../src/sandbox/index.js";
 const message = (fields: Record<string, unknown>): CheckedMessage => ({ id: "m1", ...fields });
 
 describe("field getters", () => {
-  it.each(["values.constructor", "values.toString", "values.__proto__", "values.hasOwnProperty", "templateBody.constructor"])("%s is nothing unless the message holds it", (name) => {
+  it.each([
+    "values.constructor",
+    "values.toString",
+    "values.__proto__",
+    "values.hasOwnProperty",
+    "templateBody.constructor",
+  ])("%s is nothing unless the message holds it", (name) => {
     const [field] = compileFields([name]);
     expect(field!.get(message({ values: { first_name: "Ada" }, templateBody: { body: "x" } }))).toBeUndefined();
   });
@@ -26,14 +32,20 @@ describe("field getters", () => {
   });
 
   it("an index counts from the end when negative, and past either end is nothing", () => {
-    const [last, first, beyond] = compileFields(["messageAttempts.-1.status", "messageAttempts.0.status", "messageAttempts.5.status"]);
+    const [last, first, beyond] = compileFields([
+      "messageAttempts.-1.status",
+      "messageAttempts.0.status",
+      "messageAttempts.5.status",
+    ]);
     const m = message({ messageAttempts: [{ status: "failure" }, { status: "success" }] });
     expect([last!.get(m), first!.get(m), beyond!.get(m)]).toEqual(["success", "failure", undefined]);
   });
 
   it("metadata holds anything: its values pass as they are", () => {
     const [field] = compileFields(["messageAttempts.0.metadata.route"]);
-    expect(field!.get(message({ messageAttempts: [{ metadata: { route: { carrier: "x" } } }] }))).toEqual({ carrier: "x" });
+    expect(field!.get(message({ messageAttempts: [{ metadata: { route: { carrier: "x" } } }] }))).toEqual({
+      carrier: "x",
+    });
   });
 });
 
@@ -44,11 +56,20 @@ describe("prototype names in a CSV export", () => {
   });
 
   it("print empty cells, never a function's source", async () => {
-    const { code, stdout } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "5", "--csv", "--fields", "id,values.constructor,values.toString,values.__proto__"]);
+    const { code, stdout } = await cli(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "-n",
+      "5",
+      "--csv",
+      "--fields",
+      "id,values.constructor,values.toString,values.__proto__",
+    ]);
     expect(code).toBe(0);
     const rows = parse(stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(5);
-    for (const row of rows) expect([row["values.constructor"], row["values.toString"], row["values.__proto__"]]).toEqual(["", "", ""]);
+    for (const row of rows)
+      expect([row["values.constructor"], row["values.toString"], row["values.__proto__"]]).toEqual(["", "", ""]);
     expect(stdout).not.toContain("native code");
   });
 });

@@ -40,7 +40,8 @@ describe("indented", () => {
       const response = await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages?limit=200`);
       const page = (await response.json()) as { data: unknown[] };
       expect(page.data.length).toBeGreaterThan(0);
-      for (const message of page.data) expect(indentedJson(JSON.stringify(message), "  ")).toBe(JSON.stringify(message, null, 2));
+      for (const message of page.data)
+        expect(indentedJson(JSON.stringify(message), "  ")).toBe(JSON.stringify(message, null, 2));
     } finally {
       await sandbox.close();
     }
@@ -51,6 +52,8 @@ describe("indented", () => {
   });
 
   it("keeps numbers digit for digit", () => {
-    expect(indentedJson('{"n":[9007199254740993,1e400]}', "  ")).toBe('{\n  "n": [\n    9007199254740993,\n    1e400\n  ]\n}');
+    expect(indentedJson('{"n":[9007199254740993,1e400]}', "  ")).toBe(
+      '{\n  "n": [\n    9007199254740993,\n    1e400\n  ]\n}',
+    );
   });
 });

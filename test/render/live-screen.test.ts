@@ -16,7 +16,9 @@ describe("LiveScreen", () => {
     screen.draw("round 1\n");
     screen.draw("round 2\n");
     screen.close();
-    expect(out.text()).toBe("\x1b[?1049h\x1b[?25l\x1b[H\x1b[2Jround 1\n\x1b[H\x1b[2Jround 2\n\x1b[?25h\x1b[?1049lround 2\n");
+    expect(out.text()).toBe(
+      "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2Jround 1\n\x1b[H\x1b[2Jround 2\n\x1b[?25h\x1b[?1049lround 2\n",
+    );
   });
 
   it("piped writes frames one after another, with no escapes", () => {

@@ -37,9 +37,13 @@ describe("lines written while the spinner spins", () => {
     const progress = await startProgress(ctx(stream), "Loading messages…");
     await flush();
     expect(written()).toContain("Loading messages…");
-    const after = await added(written, () => stderrLine({ stderr: stream }, "", "GET http://127.0.0.1:9/campaigns/c/messages?limit=50 -> 200, 120 B (3 ms)"));
+    const after = await added(written, () =>
+      stderrLine({ stderr: stream }, "", "GET http://127.0.0.1:9/campaigns/c/messages?limit=50 -> 200, 120 B (3 ms)"),
+    );
     // Erased from column 0 (the cursor shown again), the whole line, then the spinner drawn again below it.
-    expect(after).toMatch(/^<col 0><erase>(\u001b\[\?25h)?GET http:\/\/127\.0\.0\.1:9\/campaigns\/c\/messages\?limit=50 -> 200, 120 B \(3 ms\)\n.*Loading messages…/s);
+    expect(after).toMatch(
+      /^<col 0><erase>(\u001b\[\?25h)?GET http:\/\/127\.0\.0\.1:9\/campaigns\/c\/messages\?limit=50 -> 200, 120 B \(3 ms\)\n.*Loading messages…/s,
+    );
     progress.stop();
   });
 
@@ -47,7 +51,9 @@ describe("lines written while the spinner spins", () => {
     const { stream, written } = terminal();
     const progress = await startProgress(ctx(stream), "Loading messages…");
     progress.pause();
-    expect(await added(written, () => stderrLine({ stderr: stream }, "warning: ", "left out 2 repeated messages"))).toBe("warning: left out 2 repeated messages\n");
+    expect(
+      await added(written, () => stderrLine({ stderr: stream }, "warning: ", "left out 2 repeated messages")),
+    ).toBe("warning: left out 2 repeated messages\n");
     progress.stop();
     expect(await added(written, () => stderrLine({ stderr: stream }, "", "done"))).toBe("done\n");
   });

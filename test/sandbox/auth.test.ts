@@ -27,7 +27,9 @@ describe("bearer token", () => {
   });
 
   it("serves requests carrying the right token, and logs the header", async () => {
-    const response = await getJson<{ data: unknown[] }>(`${sandbox.url}${PATH}`, { headers: { authorization: "Bearer s3cret" } });
+    const response = await getJson<{ data: unknown[] }>(`${sandbox.url}${PATH}`, {
+      headers: { authorization: "Bearer s3cret" },
+    });
     expect(response.status).toBe(200);
     expect(response.body.data).toHaveLength(2);
     expect(sandbox.requests[sandbox.requests.length - 1]?.headers.authorization).toBe("Bearer s3cret");

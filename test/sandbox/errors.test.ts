@@ -24,20 +24,36 @@ async function expectError(path: string, status: number, error: string, init?: R
 }
 
 describe("400", () => {
-  it.each(["", "?limit=", "?limit=abc", "?limit=1.5", "?limit=0", "?limit=1001", "?limit=-1", "?limit=%201", "?limit=1e2"])("refuses limit %j", async (query) => {
+  it.each([
+    "",
+    "?limit=",
+    "?limit=abc",
+    "?limit=1.5",
+    "?limit=0",
+    "?limit=1001",
+    "?limit=-1",
+    "?limit=%201",
+    "?limit=1e2",
+  ])("refuses limit %j", async (query) => {
     await expectError(`/campaigns/cmp-spring-sale/messages${query}`, 400, "invalid_limit");
     await expectError(`/campaigns/cmp-spring-sale/batch/bat-spring-w1/messages${query}`, 400, "invalid_limit");
   });
 
   it("accepts the limits 1 and 1000", async () => {
     expect((await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 1 })).data).toHaveLength(1);
-    expect((await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 1000 })).data).toHaveLength(1000);
+    expect((await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 1000 })).data).toHaveLength(
+      1000,
+    );
   });
 
   it("refuses after and before together", async () => {
     const page = await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 3 });
     const { startCursor, endCursor } = page.pageData;
-    await expectError(`/campaigns/cmp-spring-sale/messages?limit=3&after=${endCursor}&before=${startCursor}`, 400, "conflicting_cursors");
+    await expectError(
+      `/campaigns/cmp-spring-sale/messages?limit=3&after=${endCursor}&before=${startCursor}`,
+      400,
+      "conflicting_cursors",
+    );
   });
 
   it("refuses cursors it did not issue, or issued for another listing", async () => {
@@ -50,12 +66,26 @@ describe("400", () => {
     const bad = ["abc", "", forged, tampered, `${good}=`, loyalty.pageData.endCursor, batch.pageData.endCursor];
     for (const cursor of bad) {
       for (const param of ["after", "before"]) {
-        await expectError(`/campaigns/cmp-spring-sale/messages?limit=3&${param}=${encodeURIComponent(cursor ?? "")}`, 400, "invalid_cursor");
+        await expectError(
+          `/campaigns/cmp-spring-sale/messages?limit=3&${param}=${encodeURIComponent(cursor ?? "")}`,
+          400,
+          "invalid_cursor",
+        );
       }
     }
-    await expectError(`/campaigns/cmp-spring-sale/batch/bat-spring-w2/messages?limit=3&after=${batch.pageData.endCursor}`, 400, "invalid_cursor");
-    await expectError(`/campaigns/cmp-spring-sale/batch/bat-spring-w1/messages?limit=3&after=${good}`, 400, "invalid_cursor");
-    expect((await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 3, after: good })).data).toHaveLength(3);
+    await expectError(
+      `/campaigns/cmp-spring-sale/batch/bat-spring-w2/messages?limit=3&after=${batch.pageData.endCursor}`,
+      400,
+      "invalid_cursor",
+    );
+    await expectError(
+      `/campaigns/cmp-spring-sale/batch/bat-spring-w1/messages?limit=3&after=${good}`,
+      400,
+      "invalid_cursor",
+    );
+    expect(
+      (await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 3, after: good })).data,
+    ).toHaveLength(3);
   });
 
   it("refuses a malformed percent-escape in the path", async () => {
@@ -81,22 +111,37 @@ describe("404", () => {
     await expectError("/campaigns/cmp-spring-sale%2Fmessages/messages?limit=1", 404, "campaign_not_found");
     await expectError("/campaigns/cmp%252Dspring-sale/messages?limit=1", 404, "campaign_not_found");
     expect((await getPage(sandbox.url, "/campaigns/cmp%2Dspring%2Dsale/messages", { limit: 1 })).data).toHaveLength(1);
-    const message = await getJson<{ id: string }>(`${sandbox.url}/campaigns/cmp-spring-sale/messages/msg%2Dspring%2D0000003`);
+    const message = await getJson<{ id: string }>(
+      `${sandbox.url}/campaigns/cmp-spring-sale/messages/msg%2Dspring%2D0000003`,
+    );
     expect(message.body.id).toBe("msg-spring-0000003");
-    expect(sandbox.requests.some((r) => r.url === "/campaigns/cmp-spring-sale%2Fmessages/messages?limit=1" && r.status === 404)).toBe(true);
+    expect(
+      sandbox.requests.some(
+        (r) => r.url === "/campaigns/cmp-spring-sale%2Fmessages/messages?limit=1" && r.status === 404,
+      ),
+    ).toBe(true);
   });
 
-  it.each(["/", "/campaigns", "/campaigns/cmp-spring-sale", "/campaigns/cmp-spring-sale/messages/", "/campaigns/cmp-spring-sale/batch/bat-spring-w1", "/campaigns/cmp-spring-sale/messages/msg-spring-0000001/attempts", "/v1/campaigns/cmp-spring-sale/messages"])(
-    "for the unknown route %s",
-    async (path) => {
-      await expectError(path, 404, "not_found");
-    },
-  );
+  it.each([
+    "/",
+    "/campaigns",
+    "/campaigns/cmp-spring-sale",
+    "/campaigns/cmp-spring-sale/messages/",
+    "/campaigns/cmp-spring-sale/batch/bat-spring-w1",
+    "/campaigns/cmp-spring-sale/messages/msg-spring-0000001/attempts",
+    "/v1/campaigns/cmp-spring-sale/messages",
+  ])("for the unknown route %s", async (path) => {
+    await expectError(path, 404, "not_found");
+  });
 });
 
 describe("405", () => {
   it.each(["POST", "PUT", "PATCH", "DELETE"])("for %s on a known route, with Allow: GET", async (method) => {
-    for (const path of ["/campaigns/cmp-spring-sale/messages?limit=1", "/campaigns/cmp-spring-sale/batch/bat-spring-w1/messages", "/campaigns/cmp-spring-sale/messages/msg-spring-0000001"]) {
+    for (const path of [
+      "/campaigns/cmp-spring-sale/messages?limit=1",
+      "/campaigns/cmp-spring-sale/batch/bat-spring-w1/messages",
+      "/campaigns/cmp-spring-sale/messages/msg-spring-0000001",
+    ]) {
       const headers = await expectError(path, 405, "method_not_allowed", { method });
       expect(headers.get("allow")).toBe("GET");
     }
@@ -114,7 +159,12 @@ describe("request log", () => {
     await fetch(`${sandbox.url}/campaigns/cmp-otp-alerts/messages?limit=2`, { headers: { "x-probe": "log" } });
     await fetch(`${sandbox.url}/nowhere`);
     const [first, second] = sandbox.requests.slice(before);
-    expect(first).toMatchObject({ n: before + 1, method: "GET", url: "/campaigns/cmp-otp-alerts/messages?limit=2", status: 200 });
+    expect(first).toMatchObject({
+      n: before + 1,
+      method: "GET",
+      url: "/campaigns/cmp-otp-alerts/messages?limit=2",
+      status: 200,
+    });
     expect(first?.headers["x-probe"]).toBe("log");
     expect(second).toMatchObject({ n: before + 2, url: "/nowhere", status: 404 });
     expect(first?.receivedAt).toBeGreaterThanOrEqual(startedAt);

@@ -15,7 +15,11 @@ describe("parseFaultSpec", () => {
   });
 
   it("parses every action, ranges and *", () => {
-    expect(parseFaultSpec(" 1-3:empty , *:close-early,8:stall-body=250,9:huge,10:huge=2m,11:huge=5k,12:loop,13:no-end-cursor,14:repeat")).toEqual([
+    expect(
+      parseFaultSpec(
+        " 1-3:empty , *:close-early,8:stall-body=250,9:huge,10:huge=2m,11:huge=5k,12:loop,13:no-end-cursor,14:repeat",
+      ),
+    ).toEqual([
       { request: 1, kind: "empty" },
       { request: 2, kind: "empty" },
       { request: 3, kind: "empty" },
@@ -35,7 +39,21 @@ describe("parseFaultSpec", () => {
     expect(parseFaultSpec("")).toEqual([]);
   });
 
-  it.each(["503", "x:503", "0:503", "3-1:503", "2:teapot", "2:stall", "2:stall=abc", "2:stall=5k", "2:reset=1", "2:redirect", "2:999", "2:101", "1-20000:503"])("refuses %j with a message naming it", (spec) => {
+  it.each([
+    "503",
+    "x:503",
+    "0:503",
+    "3-1:503",
+    "2:teapot",
+    "2:stall",
+    "2:stall=abc",
+    "2:stall=5k",
+    "2:reset=1",
+    "2:redirect",
+    "2:999",
+    "2:101",
+    "1-20000:503",
+  ])("refuses %j with a message naming it", (spec) => {
     expect(() => parseFaultSpec(spec)).toThrow(/^fault "/);
   });
 });

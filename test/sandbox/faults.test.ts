@@ -7,7 +7,13 @@ import { FIXED_NOW, getJson, type Page } from "./http-helpers.js";
 // targets its own fault whatever order the requests arrive in.
 const FAULTS: FaultRule[] = [
   { path: "probe=status503", kind: "status", status: 503, retryAfter: "7" },
-  { path: "probe=proxy", kind: "status", status: 502, body: "<html><body>Bad gateway</body></html>", contentType: "text/html" },
+  {
+    path: "probe=proxy",
+    kind: "status",
+    status: 502,
+    body: "<html><body>Bad gateway</body></html>",
+    contentType: "text/html",
+  },
   { path: "probe=reset", kind: "reset" },
   { path: "probe=close-early", kind: "close-early" },
   { path: "probe=stall-headers", kind: "stall", ms: 400 },
@@ -95,7 +101,10 @@ describe("transport faults", () => {
     const response = await fetch(`${local.url}${LISTING}`);
     expect(response.status).toBe(200);
     expect(Number(response.headers.get("content-length"))).toBeGreaterThan(1000);
-    const body = response.text().then(() => "complete", () => "cut off");
+    const body = response.text().then(
+      () => "complete",
+      () => "cut off",
+    );
     await local.close();
     expect(await body).toBe("cut off");
     // A shorter hold, then the whole body.
@@ -176,7 +185,9 @@ describe("listing faults", () => {
   });
 
   it("never fire on the single-message endpoint", async () => {
-    const message = await getJson<{ id: string }>(url("/campaigns/cmp-spring-sale/messages/msg-spring-0000002", "loop"));
+    const message = await getJson<{ id: string }>(
+      url("/campaigns/cmp-spring-sale/messages/msg-spring-0000002", "loop"),
+    );
     expect(message.status).toBe(200);
     expect(message.body.id).toBe("msg-spring-0000002");
   });
@@ -199,7 +210,10 @@ describe("transform", () => {
 describe("close", () => {
   it("closes without waiting for a stalled response", async () => {
     const local = await startSandbox({ faults: [{ kind: "stall", ms: 60_000 }] });
-    const pending = fetch(`${local.url}${LISTING}`).then(() => "answered", () => "failed");
+    const pending = fetch(`${local.url}${LISTING}`).then(
+      () => "answered",
+      () => "failed",
+    );
     await waitFor(() => local.requests.length === 1, "the request to arrive");
     // The stall lasts a minute, longer than a test may run: close() returning at all shows it did not wait.
     await local.close();

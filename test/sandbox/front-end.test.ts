@@ -97,7 +97,9 @@ describe("compression", () => {
   it("can be turned off", async () => {
     const off = await startSandbox({ messages: 10, compression: false });
     try {
-      const response = await get(`${off.url}/campaigns/cmp-spring-sale/messages?limit=5`, { "accept-encoding": "gzip, br" });
+      const response = await get(`${off.url}/campaigns/cmp-spring-sale/messages?limit=5`, {
+        "accept-encoding": "gzip, br",
+      });
       expect(response.headers["content-encoding"]).toBeUndefined();
     } finally {
       await off.close();

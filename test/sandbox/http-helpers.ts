@@ -32,7 +32,11 @@ export async function getJson<T = unknown>(url: string, init?: RequestInit): Pro
   return { status: response.status, headers: response.headers, body: JSON.parse(text) as T };
 }
 
-export async function getPage(base: string, path: string, params: Record<string, string | number | undefined>): Promise<Page> {
+export async function getPage(
+  base: string,
+  path: string,
+  params: Record<string, string | number | undefined>,
+): Promise<Page> {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, String(value));
   const { status, body } = await getJson<Page>(`${base}${path}?${query}`);
@@ -41,7 +45,12 @@ export async function getPage(base: string, path: string, params: Record<string,
 }
 
 /** Every message of a listing, following endCursor with `after`. */
-export async function pageForward(base: string, path: string, limit: number, extra: Record<string, string> = {}): Promise<{ messages: Message[]; pages: Page[] }> {
+export async function pageForward(
+  base: string,
+  path: string,
+  limit: number,
+  extra: Record<string, string> = {},
+): Promise<{ messages: Message[]; pages: Page[] }> {
   const pages: Page[] = [];
   let after: string | undefined;
   for (;;) {
@@ -55,7 +64,13 @@ export async function pageForward(base: string, path: string, limit: number, ext
 }
 
 /** Every message before `cursor` (newest first), following startCursor with `before`. */
-export async function pageBackward(base: string, path: string, limit: number, cursor: string, extra: Record<string, string> = {}): Promise<{ messages: Message[]; pages: Page[] }> {
+export async function pageBackward(
+  base: string,
+  path: string,
+  limit: number,
+  cursor: string,
+  extra: Record<string, string> = {},
+): Promise<{ messages: Message[]; pages: Page[] }> {
   const pages: Page[] = [];
   let before = cursor;
   for (;;) {

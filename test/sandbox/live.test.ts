@@ -53,7 +53,8 @@ describe("the live campaign", () => {
     expect(grown).toBeLessThanOrEqual(101);
     const serials = after.data.map(serial);
     expect(serials).toEqual([...serials].sort((a, b) => b - a));
-    for (let i = 1; i < after.data.length; i++) expect(Date.parse(after.data[i - 1]!.createdAt) >= Date.parse(after.data[i]!.createdAt)).toBe(true);
+    for (let i = 1; i < after.data.length; i++)
+      expect(Date.parse(after.data[i - 1]!.createdAt) >= Date.parse(after.data[i]!.createdAt)).toBe(true);
   });
 
   it("keeps a cursor's meaning while messages arrive: before= finds exactly the new ones", async () => {
@@ -68,7 +69,9 @@ describe("the live campaign", () => {
     expect(newer.pageData.hasPreviousPage).toBe(false);
     expect(newer.pageData.hasNextPage).toBe(true);
     // The same cursor, later, still leads to the same older messages.
-    expect((await page(`limit=5&after=${head.pageData.endCursor}`)).data.map((m) => m.id)).toEqual(older.data.map((m) => m.id));
+    expect((await page(`limit=5&after=${head.pageData.endCursor}`)).data.map((m) => m.id)).toEqual(
+      older.data.map((m) => m.id),
+    );
   });
 
   it("pages a burst larger than one page with before= and startCursor", async () => {
@@ -84,7 +87,9 @@ describe("the live campaign", () => {
       cursor = burst.pageData.startCursor!;
     }
     const newest = serial((await page("limit=1")).data[0]!);
-    expect(seen).toEqual(Array.from({ length: newest - serial(head.data[0]!) }, (_, i) => serial(head.data[0]!) + 1 + i));
+    expect(seen).toEqual(
+      Array.from({ length: newest - serial(head.data[0]!) }, (_, i) => serial(head.data[0]!) + 1 + i),
+    );
   });
 
   it("takes a new message from created with a sent attempt to a final status that never changes", async () => {
@@ -129,11 +134,20 @@ describe("the live campaign", () => {
   it("groups messages in batches of 1000 that appear as they start", async () => {
     clock = START;
     const listing = await page("limit=1000", "/campaigns/cmp-live/batch/bat-live-3/messages");
-    expect(listing.data.map(serial)).toEqual(Array.from({ length: Math.min(1000, serial((await page("limit=1")).data[0]!) - 1999) }, (_, i) => serial(listing.data[0]!) - i));
+    expect(listing.data.map(serial)).toEqual(
+      Array.from(
+        { length: Math.min(1000, serial((await page("limit=1")).data[0]!) - 1999) },
+        (_, i) => serial(listing.data[0]!) - i,
+      ),
+    );
     expect(listing.data.every((message) => message.batches === undefined && message.batchId === undefined)).toBe(true);
     const inCampaign = (await page("limit=1")).data[0]!;
     expect(inCampaign.batchId).toBe("bat-live-3");
-    expect(inCampaign.batches?.[0]).toMatchObject({ id: "bat-live-3", originalFileName: "live-upload-3.csv", totalMessages: 1000 });
+    expect(inCampaign.batches?.[0]).toMatchObject({
+      id: "bat-live-3",
+      originalFileName: "live-upload-3.csv",
+      totalMessages: 1000,
+    });
     expect((await get("/campaigns/cmp-live/batch/bat-live-9/messages?limit=1")).status).toBe(404);
   });
 });

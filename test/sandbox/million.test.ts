@@ -29,45 +29,41 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 describe("a 1,000,000-message campaign", () => {
-  it(
-    "pages end to end in 1000 pages of 1000, ordered, without gap or duplicate, in flat memory",
-    async () => {
-      expect(sandbox.campaigns[0]?.size).toBe(SIZE);
-      let after: string | undefined;
-      let previous: Message | undefined;
-      let count = 0;
-      let ties = 0;
-      let pages = 0;
-      let heapAfter100 = 0;
-      for (;;) {
-        const page = await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 1000, after });
-        pages++;
-        for (const message of page.data) {
-          // Ids are fixed-width serials, so strictly increasing ids mean no gap, no duplicate, no reordering.
-          // (A plain comparison: a million expect() calls would cost seconds of CPU a loaded machine lacks.)
-          const wanted = `msg-spring-${String(count).padStart(7, "0")}`;
-          if (message.id !== wanted) throw new Error(`expected ${wanted}, got ${message.id}`);
-          if (previous) {
-            const gap = Date.parse(previous.createdAt) - Date.parse(message.createdAt);
-            if (gap < 0 || (gap === 0 && !(previous.id < message.id))) throw new Error(`order broken at ${message.id}`);
-            if (gap === 0) ties++;
-          }
-          previous = message;
-          count++;
+  it("pages end to end in 1000 pages of 1000, ordered, without gap or duplicate, in flat memory", async () => {
+    expect(sandbox.campaigns[0]?.size).toBe(SIZE);
+    let after: string | undefined;
+    let previous: Message | undefined;
+    let count = 0;
+    let ties = 0;
+    let pages = 0;
+    let heapAfter100 = 0;
+    for (;;) {
+      const page = await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 1000, after });
+      pages++;
+      for (const message of page.data) {
+        // Ids are fixed-width serials, so strictly increasing ids mean no gap, no duplicate, no reordering.
+        // (A plain comparison: a million expect() calls would cost seconds of CPU a loaded machine lacks.)
+        const wanted = `msg-spring-${String(count).padStart(7, "0")}`;
+        if (message.id !== wanted) throw new Error(`expected ${wanted}, got ${message.id}`);
+        if (previous) {
+          const gap = Date.parse(previous.createdAt) - Date.parse(message.createdAt);
+          if (gap < 0 || (gap === 0 && !(previous.id < message.id))) throw new Error(`order broken at ${message.id}`);
+          if (gap === 0) ties++;
         }
-        if (pages === 100) heapAfter100 = heapUsed();
-        if (!page.pageData.hasNextPage) break;
-        after = page.pageData.endCursor;
+        previous = message;
+        count++;
       }
-      const heapAfterAll = heapUsed();
-      expect(pages).toBe(1000);
-      expect(count).toBe(SIZE);
-      expect(ties).toBeGreaterThan(1000);
-      // Holding the campaign would cost gigabytes; what remains is noise of a few MB.
-      expect(heapAfterAll - heapAfter100).toBeLessThan(32 * MB);
-    },
-    180_000,
-  );
+      if (pages === 100) heapAfter100 = heapUsed();
+      if (!page.pageData.hasNextPage) break;
+      after = page.pageData.endCursor;
+    }
+    const heapAfterAll = heapUsed();
+    expect(pages).toBe(1000);
+    expect(count).toBe(SIZE);
+    expect(ties).toBeGreaterThan(1000);
+    // Holding the campaign would cost gigabytes; what remains is noise of a few MB.
+    expect(heapAfterAll - heapAfter100).toBeLessThan(32 * MB);
+  }, 180_000);
 
   it("finds a message and searches near the end of the campaign quickly", async () => {
     // CPU time of this process (the sandbox runs in it), not wall time: other work on the machine does not count.
@@ -77,7 +73,10 @@ describe("a 1,000,000-message campaign", () => {
     const page = await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 1000, search: "1234" });
     expect(page.data.length).toBe(1000);
     for (const found of page.data) expect(found.recipient).toContain("1234");
-    const none = await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", { limit: 10, search: "12345678901234" });
+    const none = await getPage(sandbox.url, "/campaigns/cmp-spring-sale/messages", {
+      limit: 10,
+      search: "12345678901234",
+    });
     expect(none.data).toHaveLength(0);
     const spent = process.cpuUsage(started);
     expect((spent.user + spent.system) / 1000).toBeLessThan(10_000);

@@ -144,7 +144,9 @@ describe("search", () => {
   it("applies to batch listings too", async () => {
     const batch = sandbox.campaigns[0]?.batches[0];
     if (!batch) throw new Error("no batch");
-    const { messages } = await pageForward(sandbox.url, `/campaigns/cmp-spring-sale/batch/${batch.id}/messages`, 20, { search: "7" });
+    const { messages } = await pageForward(sandbox.url, `/campaigns/cmp-spring-sale/batch/${batch.id}/messages`, 20, {
+      search: "7",
+    });
     expect(ids(messages)).toEqual(ids(reference.filter((m) => m.batchId === batch.id && m.recipient.includes("7"))));
   });
 });

@@ -3,8 +3,25 @@ import type { Batch, Message, MessageAttempt } from "../../src/core/message.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { FIXED_NOW, TIMESTAMP, getJson, pageForward, renderBody, type Page } from "./http-helpers.js";
 
-const MESSAGE_KEYS = ["id", "createdAt", "updatedAt", "recipient", "values", "fullMessage", "latestStatus", "templateBodyId", "campaignId", "templateBody", "language", "creatorEmail"];
-const ERROR_PAIRS = new Set(["server_error/server_unknown_error", "delivery_error/delivery_unknown_error", "delivery_error/recipient_unavailable"]);
+const MESSAGE_KEYS = [
+  "id",
+  "createdAt",
+  "updatedAt",
+  "recipient",
+  "values",
+  "fullMessage",
+  "latestStatus",
+  "templateBodyId",
+  "campaignId",
+  "templateBody",
+  "language",
+  "creatorEmail",
+];
+const ERROR_PAIRS = new Set([
+  "server_error/server_unknown_error",
+  "delivery_error/delivery_unknown_error",
+  "delivery_error/recipient_unavailable",
+]);
 
 let sandbox: Sandbox;
 let spring: Message[];
@@ -120,7 +137,9 @@ describe("message content", () => {
 
   it("has digit-only recipients of 11 to 13 digits with varied country codes", () => {
     for (const message of spring) expect(message.recipient).toMatch(/^[1-9]\d{10,12}$/);
-    const prefixes = ["1", "44", "91", "234", "34", "52", "971", "33"].filter((code) => spring.some((m) => m.recipient.startsWith(code)));
+    const prefixes = ["1", "44", "91", "234", "34", "52", "971", "33"].filter((code) =>
+      spring.some((m) => m.recipient.startsWith(code)),
+    );
     expect(prefixes.length).toBeGreaterThanOrEqual(6);
     const with11 = spring.filter((m) => m.recipient.includes("11")).length;
     expect(with11).toBeGreaterThan(0);
@@ -148,7 +167,8 @@ describe("message content", () => {
           expect(attempt.errorType).toBeNull();
           expect(attempt.errorCode).toBeNull();
         }
-        if (attempt.status === "sent" || attempt.errorType === "server_error") expect(attempt.externalAttemptId).toBe("");
+        if (attempt.status === "sent" || attempt.errorType === "server_error")
+          expect(attempt.externalAttemptId).toBe("");
         if (attempt.status === "success") expect(attempt.externalAttemptId).not.toBe("");
       }
       // messageAttempts are oldest first, all after the message was created.
@@ -160,7 +180,8 @@ describe("message content", () => {
   });
 
   it("mixes statuses: mostly success, 10-15% failure, recent ones more often created, some retries", () => {
-    const share = (list: Message[], status: string) => list.filter((m) => m.latestStatus === status).length / list.length;
+    const share = (list: Message[], status: string) =>
+      list.filter((m) => m.latestStatus === status).length / list.length;
     expect(share(spring, "success")).toBeGreaterThan(0.7);
     expect(share(spring, "failure")).toBeGreaterThan(0.08);
     expect(share(spring, "failure")).toBeLessThan(0.17);
@@ -185,7 +206,11 @@ describe("message content", () => {
   });
 
   it("puts hostile-but-legal text in about 5% of the messages' values and fullMessage", () => {
-    const hostile = spring.filter((m) => Object.values(m.values).some((v) => /[,"\n\r\t\u0000\u001b\u009b\u202e\u0590-\u06ff]|^[=+\-@]/.test(v) || v.includes("\u200d")));
+    const hostile = spring.filter((m) =>
+      Object.values(m.values).some(
+        (v) => /[,"\n\r\t\u0000\u001b\u009b\u202e\u0590-\u06ff]|^[=+\-@]/.test(v) || v.includes("\u200d"),
+      ),
+    );
     expect(hostile.length / spring.length).toBeGreaterThan(0.02);
     expect(hostile.length / spring.length).toBeLessThan(0.1);
     const values = hostile.flatMap((m) => Object.values(m.values));
@@ -209,7 +234,8 @@ describe("message content", () => {
       ["NUL", (v) => v.includes("\u0000")],
     ];
     for (const [name, test] of expectations) expect(values.some(test), name).toBe(true);
-    for (const message of hostile) expect(message.fullMessage).toBe(renderBody(message.templateBody.body, message.values));
+    for (const message of hostile)
+      expect(message.fullMessage).toBe(renderBody(message.templateBody.body, message.values));
   });
 });
 
@@ -218,7 +244,8 @@ describe("batch listing", () => {
     for (const campaign of sandbox.campaigns.filter((c) => c.batches.length > 0)) {
       const all = campaign.id === "cmp-spring-sale" ? spring : loyalty;
       for (const batch of campaign.batches) {
-        const members = (await pageForward(sandbox.url, `/campaigns/${campaign.id}/batch/${batch.id}/messages`, 1000)).messages;
+        const members = (await pageForward(sandbox.url, `/campaigns/${campaign.id}/batch/${batch.id}/messages`, 1000))
+          .messages;
         const expected = all.filter((m) => m.batchId === batch.id);
         expect(members.map((m) => m.id)).toEqual(expected.map((m) => m.id));
         expect(members.length).toBe(batch.size);
@@ -240,9 +267,17 @@ describe("batch listing", () => {
 
 describe("single message", () => {
   it("returns the message itself with batches and newest-first attempts, no messageAttempts or numAttempts", async () => {
-    const sample = [spring[0], spring.find((m) => m.batchId), spring.find((m) => (m.numAttempts ?? 0) >= 3), spring.find((m) => m.latestStatus === "failure"), otp[5]] as Message[];
+    const sample = [
+      spring[0],
+      spring.find((m) => m.batchId),
+      spring.find((m) => (m.numAttempts ?? 0) >= 3),
+      spring.find((m) => m.latestStatus === "failure"),
+      otp[5],
+    ] as Message[];
     for (const listed of sample) {
-      const { status, body, headers } = await getJson<Message>(`${sandbox.url}/campaigns/${listed.campaignId}/messages/${listed.id}`);
+      const { status, body, headers } = await getJson<Message>(
+        `${sandbox.url}/campaigns/${listed.campaignId}/messages/${listed.id}`,
+      );
       expect(status).toBe(200);
       expect(headers.get("content-type")).toBe("application/json; charset=utf-8");
       expect(body).not.toHaveProperty("data");
@@ -253,7 +288,11 @@ describe("single message", () => {
       const { attempts, ...bodyRest } = body;
       expect(bodyRest).toEqual(rest);
       const expected = (messageAttempts ?? [])
-        .map((a) => (a.errorType && a.errorCode ? { status: a.status, createdAt: a.createdAt, error: { type: a.errorType, code: a.errorCode } } : { status: a.status, createdAt: a.createdAt }))
+        .map((a) =>
+          a.errorType && a.errorCode
+            ? { status: a.status, createdAt: a.createdAt, error: { type: a.errorType, code: a.errorCode } }
+            : { status: a.status, createdAt: a.createdAt },
+        )
         .reverse();
       expect(attempts).toEqual(expected);
       for (const stamp of timestampsIn(body)) expect(stamp).toMatch(TIMESTAMP);

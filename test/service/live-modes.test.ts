@@ -11,13 +11,22 @@ import { VirtualClock } from "../support/virtual-clock.js";
 
 const START = Date.parse("2026-11-22T09:00:00.000Z");
 
-
 let sandbox: Sandbox | undefined;
 afterEach(() => sandbox?.close());
 
-async function liveSandbox(timer: VirtualClock, faults: FaultRule[] = []): Promise<{ sandbox: Sandbox; client: ApiClient }> {
+async function liveSandbox(
+  timer: VirtualClock,
+  faults: FaultRule[] = [],
+): Promise<{ sandbox: Sandbox; client: ApiClient }> {
   sandbox = await startSandbox({ live: { ratePerSecond: 5 }, clock: timer.now, now: START, faults });
-  const client = new ApiClient({ baseUrl: new URL(sandbox.url), headers: [], timeoutMs: 10_000, retries: 0, retryBaseMs: 1, warn: () => undefined });
+  const client = new ApiClient({
+    baseUrl: new URL(sandbox.url),
+    headers: [],
+    timeoutMs: 10_000,
+    retries: 0,
+    retryBaseMs: 1,
+    warn: () => undefined,
+  });
   return { sandbox, client };
 }
 
@@ -28,7 +37,9 @@ async function truth(at: number, timer: VirtualClock): Promise<Message[]> {
   const all: Message[] = [];
   let after: string | undefined;
   for (;;) {
-    const response = await fetch(`${sandbox!.url}/campaigns/cmp-live/messages?limit=1000${after ? `&after=${after}` : ""}`);
+    const response = await fetch(
+      `${sandbox!.url}/campaigns/cmp-live/messages?limit=1000${after ? `&after=${after}` : ""}`,
+    );
     const page = (await response.json()) as { data: Message[]; pageData: { hasNextPage: boolean; endCursor?: string } };
     all.push(...page.data);
     if (!page.pageData.hasNextPage) break;
@@ -62,7 +73,13 @@ describe("waitForFinal", () => {
     for (const message of candidates) if ((await fateOf(message.id, timer)) === fate) target = message;
     expect(target, `a new message that ends in ${fate}`).toBeDefined();
     const events: WaitEvent[] = [];
-    const outcome = await waitForFinal(client, { campaignId: "cmp-live", messageId: target!.id, everyMs: 1000, timeoutMs: 600_000 }, timer, new AbortController().signal, (event) => events.push(event));
+    const outcome = await waitForFinal(
+      client,
+      { campaignId: "cmp-live", messageId: target!.id, everyMs: 1000, timeoutMs: 600_000 },
+      timer,
+      new AbortController().signal,
+      (event) => events.push(event),
+    );
     expect(outcome.final).toBe(true);
     expect(outcome.message.latestStatus).toBe(fate);
     expect(events[0]).toMatchObject({ kind: "polled" });
@@ -74,7 +91,12 @@ describe("waitForFinal", () => {
     const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     const fresh = (await newestAt(timer))[0]!;
-    const outcome = await waitForFinal(client, { campaignId: "cmp-live", messageId: fresh.id, everyMs: 1000, timeoutMs: 1000 }, timer, new AbortController().signal);
+    const outcome = await waitForFinal(
+      client,
+      { campaignId: "cmp-live", messageId: fresh.id, everyMs: 1000, timeoutMs: 1000 },
+      timer,
+      new AbortController().signal,
+    );
     expect(outcome).toMatchObject({ final: false, waitedMs: 1000 });
     expect(outcome.message.latestStatus).toBe("created");
     await client.close();
@@ -82,10 +104,18 @@ describe("waitForFinal", () => {
 
   it("keeps waiting through a burst of 503s, then gets the final state", async () => {
     const timer = new VirtualClock(START);
-    const { client } = await liveSandbox(timer, [{ path: "/messages/msg-live", times: 5, kind: "status", status: 503 }]);
+    const { client } = await liveSandbox(timer, [
+      { path: "/messages/msg-live", times: 5, kind: "status", status: 503 },
+    ]);
     const fresh = (await newestAt(timer))[0]!;
     const events: WaitEvent[] = [];
-    const outcome = await waitForFinal(client, { campaignId: "cmp-live", messageId: fresh.id, everyMs: 1000, timeoutMs: 600_000 }, timer, new AbortController().signal, (event) => events.push(event));
+    const outcome = await waitForFinal(
+      client,
+      { campaignId: "cmp-live", messageId: fresh.id, everyMs: 1000, timeoutMs: 600_000 },
+      timer,
+      new AbortController().signal,
+      (event) => events.push(event),
+    );
     expect(outcome.final).toBe(true);
     expect(events.filter((event) => event.kind === "failing")).toHaveLength(5);
     await client.close();
@@ -94,7 +124,14 @@ describe("waitForFinal", () => {
   it("ends at once on a 404", async () => {
     const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
-    await expect(waitForFinal(client, { campaignId: "cmp-live", messageId: "msg-live-9999999", everyMs: 1000, timeoutMs: 600_000 }, timer, new AbortController().signal)).rejects.toMatchObject({ exitCode: 3 });
+    await expect(
+      waitForFinal(
+        client,
+        { campaignId: "cmp-live", messageId: "msg-live-9999999", everyMs: 1000, timeoutMs: 600_000 },
+        timer,
+        new AbortController().signal,
+      ),
+    ).rejects.toMatchObject({ exitCode: 3 });
     await client.close();
   });
 });
@@ -112,7 +149,13 @@ async function followFor(follower: ListingFollower, rounds: number): Promise<Che
   return chunks;
 }
 
-const plan = (extra: Partial<FollowPlan> = {}): FollowPlan => ({ listing: { campaignId: "cmp-live" }, recent: 10, everyMs: 2000, pageSize: 1000, ...extra });
+const plan = (extra: Partial<FollowPlan> = {}): FollowPlan => ({
+  listing: { campaignId: "cmp-live" },
+  recent: 10,
+  everyMs: 2000,
+  pageSize: 1000,
+  ...extra,
+});
 
 describe("ListingFollower", () => {
   it("prints the ten newest, then every new message exactly once, oldest first", async () => {
@@ -133,7 +176,10 @@ describe("ListingFollower", () => {
     const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     // 30 s between polls at 5 a second is about 150 messages: eight pages of 20.
-    const chunks = await followFor(new ListingFollower(client, plan({ everyMs: 30_000, pageSize: 20 }), timer, new AbortController().signal), 4);
+    const chunks = await followFor(
+      new ListingFollower(client, plan({ everyMs: 30_000, pageSize: 20 }), timer, new AbortController().signal),
+      4,
+    );
     const printed = chunks.flat().map((m) => m.id);
     const all = (await truth(timer.at, timer)).map((m) => m.id);
     const firstIndex = all.indexOf(printed[0]!);
@@ -146,7 +192,10 @@ describe("ListingFollower", () => {
     const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer, [{ path: "before=", times: 4, kind: "status", status: 503 }]);
     const events: FollowEvent[] = [];
-    const chunks = await followFor(new ListingFollower(client, plan(), timer, new AbortController().signal, (event) => events.push(event)), 6);
+    const chunks = await followFor(
+      new ListingFollower(client, plan(), timer, new AbortController().signal, (event) => events.push(event)),
+      6,
+    );
     expect(events.map((event) => event.kind)).toEqual(["failing", "recovered"]);
     expect((events[0] as { error: ServiceError }).error.message).toContain("HTTP 503");
     const printed = chunks.flat().map((m) => m.id);
@@ -160,14 +209,24 @@ describe("ListingFollower", () => {
     const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     const startedAt = timer.at;
-    const chunks = await followFor(new ListingFollower(client, plan({ statuses: new Set(["failure"]) }), timer, new AbortController().signal), 40);
+    const chunks = await followFor(
+      new ListingFollower(client, plan({ statuses: new Set(["failure"]) }), timer, new AbortController().signal),
+      40,
+    );
     const printed = chunks.flat();
     expect(printed.every((m) => m.latestStatus === "failure")).toBe(true);
     expect(new Set(printed.map((m) => m.id)).size).toBe(printed.length);
     // Every message created after the follow began and failed 30 s before the last poll was printed.
     const lastPoll = timer.at;
     const settled = await truth(lastPoll, timer);
-    const expected = settled.filter((m) => Date.parse(m.createdAt) > startedAt && Date.parse(m.createdAt) < lastPoll - 30_000 && m.latestStatus === "failure").map((m) => m.id);
+    const expected = settled
+      .filter(
+        (m) =>
+          Date.parse(m.createdAt) > startedAt &&
+          Date.parse(m.createdAt) < lastPoll - 30_000 &&
+          m.latestStatus === "failure",
+      )
+      .map((m) => m.id);
     expect(expected.length).toBeGreaterThan(2);
     const printedIds = new Set(printed.map((m) => m.id));
     expect(expected.filter((id) => !printedIds.has(id))).toEqual([]);

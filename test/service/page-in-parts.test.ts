@@ -6,15 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/run-cli.js";
 
 const COUNT = 150_000; // about 12 MB: past the size at which a page is read in parts
-const message = (i: number) => `{"id":"m${i}","latestStatus":"${i % 3 === 0 ? "failure" : "success"}","pad":"${"x".repeat(40)}"}`;
-const ids = (stdout: string) => stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { id: string }).id);
+const message = (i: number) =>
+  `{"id":"m${i}","latestStatus":"${i % 3 === 0 ? "failure" : "success"}","pad":"${"x".repeat(40)}"}`;
+const ids = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as { id: string }).id);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `m${from + i}`);
 
 let server: http.Server;
 let url: string;
 beforeAll(async () => {
-  const page = (messages: string[], pageData = '{"hasNextPage":false,"hasPreviousPage":true,"startCursor":"s","endCursor":"e"}') =>
-    `{"data":[${messages.join(",")}],"pageData":${pageData}}`;
+  const page = (
+    messages: string[],
+    pageData = '{"hasNextPage":false,"hasPreviousPage":true,"startCursor":"s","endCursor":"e"}',
+  ) => `{"data":[${messages.join(",")}],"pageData":${pageData}}`;
   const plain = Array.from({ length: COUNT }, (_, i) => message(i));
   const bodies: Record<string, string> = {
     plain: page(plain),
@@ -46,7 +53,16 @@ describe("a page read in parts", () => {
   });
 
   it("a filter looks through every part", async () => {
-    const result = await runCli(["--base-url", `${url}/plain`, "messages", "c", "--all", "--status", "failure", "--jsonl"]);
+    const result = await runCli([
+      "--base-url",
+      `${url}/plain`,
+      "messages",
+      "c",
+      "--all",
+      "--status",
+      "failure",
+      "--jsonl",
+    ]);
     expect(ids(result.stdout)).toEqual(range(0, COUNT).filter((_, i) => i % 3 === 0));
   });
 
@@ -54,13 +70,17 @@ describe("a page read in parts", () => {
     const result = await runCli(["--base-url", `${url}/repeats`, "messages", "c", "--all", "--jsonl"]);
     expect(result.code).toBe(0);
     expect(ids(result.stdout)).toEqual(range(0, COUNT).filter((_, i) => i !== 120_000));
-    expect(result.stderr).toBe("warning: the service sent 1 message again (an id already seen in the last 3 pages); the repeats were left out\n");
+    expect(result.stderr).toBe(
+      "warning: the service sent 1 message again (an id already seen in the last 3 pages); the repeats were left out\n",
+    );
   });
 
   it("a message without an id stops the run with its path; the parts before it were written whole", async () => {
     const result = await runCli(["--base-url", `${url}/no-id`, "messages", "c", "--all", "--jsonl"]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("msgstat: the listing response is not the shape msgstat expects: data.100000.id: expected a string, got nothing\n");
+    expect(result.stderr).toBe(
+      "msgstat: the listing response is not the shape msgstat expects: data.100000.id: expected a string, got nothing\n",
+    );
     const written = ids(result.stdout);
     expect(written).toEqual(range(0, written.length));
     expect(written.length).toBeLessThanOrEqual(100_000);

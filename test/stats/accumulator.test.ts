@@ -14,7 +14,14 @@ const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 let serial = 0;
 
 function message(fields: Partial<CheckedMessage> = {}): CheckedMessage {
-  return { id: `m${serial++}`, createdAt: "2025-05-01T10:15:00.000+02:00", latestStatus: "success", numAttempts: 1, batches: [], ...fields };
+  return {
+    id: `m${serial++}`,
+    createdAt: "2025-05-01T10:15:00.000+02:00",
+    latestStatus: "success",
+    numAttempts: 1,
+    batches: [],
+    ...fields,
+  };
 }
 
 function report(messages: CheckedMessage[], options: { byBatch?: boolean } = {}) {
@@ -27,7 +34,12 @@ describe("the tally", () => {
   it("counts a message in two batches in each, and one in none in the no-batch row", () => {
     const a = { id: "b1", originalFileName: "one.csv", totalMessages: 10 };
     const b = { id: "b2", originalFileName: "two.csv", totalMessages: 20 };
-    const rows = report([message({ batches: [a, b], latestStatus: "failure" }), message({ batches: [a] }), message({ batchId: "b3" }), message()]).batches;
+    const rows = report([
+      message({ batches: [a, b], latestStatus: "failure" }),
+      message({ batches: [a] }),
+      message({ batchId: "b3" }),
+      message(),
+    ]).batches;
     expect(rows).toEqual([
       { batchId: "b1", fileName: "one.csv", totalMessages: 10, messages: 2, success: 1, failure: 1, deliveryRate: 0.5 },
       { batchId: "b2", fileName: "two.csv", totalMessages: 20, messages: 1, success: 0, failure: 1, deliveryRate: 0 },
@@ -37,12 +49,22 @@ describe("the tally", () => {
   });
 
   it("keeps messages without status, attempts or createdAt, and says so", () => {
-    const built = report([message({ latestStatus: undefined, numAttempts: undefined, createdAt: undefined }), message({ numAttempts: 0, latestStatus: "failure", messageAttempts: [] })]);
+    const built = report([
+      message({ latestStatus: undefined, numAttempts: undefined, createdAt: undefined }),
+      message({ numAttempts: 0, latestStatus: "failure", messageAttempts: [] }),
+    ]);
     expect(built.byStatus).toEqual([
       { status: "failure", count: 1, share: 0.5, final: true },
       { status: null, count: 1, share: 0.5, final: false },
     ]);
-    expect(built.attempts.buckets.map((row) => [row.attempts, row.count])).toEqual([["0", 1], ["1", 0], ["2", 0], ["3", 0], ["4+", 0], ["unknown", 1]]);
+    expect(built.attempts.buckets.map((row) => [row.attempts, row.count])).toEqual([
+      ["0", 1],
+      ["1", 0],
+      ["2", 0],
+      ["3", 0],
+      ["4+", 0],
+      ["unknown", 1],
+    ]);
     expect(built.failures).toEqual([{ errorType: null, errorCode: null, count: 1, share: 1 }]);
     expect(built.totals.undated).toBe(1);
     expect(built.overTime.buckets).toEqual([{ start: "2025-05-01T08:00:00.000Z", messages: 1, failures: 1 }]);
@@ -53,14 +75,29 @@ describe("the tally", () => {
       { status: "failure", createdAt: "2025-05-01T10:00:02.000Z", errorType: "delivery_error", errorCode: "late" },
       { status: "failure", createdAt: "2025-05-01T10:00:01.000Z", errorType: "server_error", errorCode: "early" },
     ];
-    expect(report([message({ latestStatus: "failure", numAttempts: 2, messageAttempts: attempts })]).failures[0]).toMatchObject({ errorType: "delivery_error", errorCode: "late" });
+    expect(
+      report([message({ latestStatus: "failure", numAttempts: 2, messageAttempts: attempts })]).failures[0],
+    ).toMatchObject({ errorType: "delivery_error", errorCode: "late" });
   });
 
   it("past its cap, counts the rest of the distinct values in one 'other' row", () => {
-    const messages = Array.from({ length: CAPS.errors + 5 }, (_, i) => message({ latestStatus: "failure", messageAttempts: [{ status: "failure", createdAt: "2025-05-01T10:00:00.000Z", errorType: "t", errorCode: `code-${i}` }] }));
+    const messages = Array.from({ length: CAPS.errors + 5 }, (_, i) =>
+      message({
+        latestStatus: "failure",
+        messageAttempts: [
+          { status: "failure", createdAt: "2025-05-01T10:00:00.000Z", errorType: "t", errorCode: `code-${i}` },
+        ],
+      }),
+    );
     const { failures } = report(messages);
     expect(failures.length).toBe(CAPS.errors + 1);
-    expect(failures[failures.length - 1]).toEqual({ errorType: null, errorCode: null, count: 5, share: 5 / messages.length, other: true });
+    expect(failures[failures.length - 1]).toEqual({
+      errorType: null,
+      errorCode: null,
+      count: 5,
+      share: 5 / messages.length,
+      other: true,
+    });
     expect(failures.reduce((sum, row) => sum + row.count, 0)).toBe(messages.length);
   });
 
@@ -70,11 +107,14 @@ describe("the tally", () => {
     for (let i = 0; i <= MAX_TIME_BUCKETS; i++) tally.add(message({ createdAt: new Date(i * hour).toISOString() }));
     expect(tally.time.interval).toBe("day");
     const days = 86_400_000;
-    for (let i = 0; i < MAX_TIME_BUCKETS; i++) tally.add(message({ createdAt: new Date(NOW + i * 2 * days).toISOString() }));
+    for (let i = 0; i < MAX_TIME_BUCKETS; i++)
+      tally.add(message({ createdAt: new Date(NOW + i * 2 * days).toISOString() }));
     const built = buildReport(tally, { campaignId: "c", generatedAt: NOW, interval: "hour", timeZone: UTC });
     expect(built.overTime.interval).toBe("day");
     expect(built.overTime.buckets.length).toBe(MAX_TIME_BUCKETS);
-    expect(built.overTime.buckets.reduce((sum, row) => sum + row.messages, 0) + built.overTime.unplotted).toBe(tally.messages);
+    expect(built.overTime.buckets.reduce((sum, row) => sum + row.messages, 0) + built.overTime.unplotted).toBe(
+      tally.messages,
+    );
     expect(built.overTime.unplotted).toBeGreaterThan(0);
   });
 });
@@ -94,7 +134,11 @@ describe("the over-time picture", () => {
   it("draws timestamps centuries apart without filling in the years between", async () => {
     const { renderStatsReport } = await import("../../src/render/stats-report.js");
     const { plainPalette } = await import("../../src/render/palette.js");
-    const built = report([message({ createdAt: "+200000-01-01T00:00:00.000Z" }), message({ createdAt: "-100000-01-01T00:00:00.000Z" }), message()]);
+    const built = report([
+      message({ createdAt: "+200000-01-01T00:00:00.000Z" }),
+      message({ createdAt: "-100000-01-01T00:00:00.000Z" }),
+      message(),
+    ]);
     const text = renderStatsReport(built, { columns: 80, palette: plainPalette, timeZone: UTC });
     expect(text).toMatch(/^ {2}messages {2}█ +█ +█ {2}max 1$/m);
   });
@@ -111,7 +155,12 @@ describe("--max-failure-rate at the limit", () => {
     [7, false],
     [6.99, true],
   ])("limit %s%%: exceeded %s", (limit, exceeded) => {
-    const built = buildReport(sevenOfHundred(), { campaignId: "c", generatedAt: NOW, maxFailureRate: limit, timeZone: UTC });
+    const built = buildReport(sevenOfHundred(), {
+      campaignId: "c",
+      generatedAt: NOW,
+      maxFailureRate: limit,
+      timeZone: UTC,
+    });
     expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
   });
 });

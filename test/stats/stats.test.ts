@@ -11,7 +11,16 @@ import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { displayWidth } from "../../src/core/text.js";
 import { FIXED_NOW } from "../sandbox/http-helpers.js";
 import { runBin, runCli } from "../support/run-cli.js";
-import { expectedAttemptRows, expectedBatchRows, expectedFailureRows, expectedReport, expectedStatusRows, expectedTimeRows, fetchSelected, type Scope } from "./expected.js";
+import {
+  expectedAttemptRows,
+  expectedBatchRows,
+  expectedFailureRows,
+  expectedReport,
+  expectedStatusRows,
+  expectedTimeRows,
+  fetchSelected,
+  type Scope,
+} from "./expected.js";
 
 const CAMPAIGN = "cmp-spring-sale";
 const BATCH = "bat-spring-w1";
@@ -27,7 +36,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const stats = (args: string[], options: Parameters<typeof runCli>[1] = {}) => runCli(["--base-url", sandbox.url, "stats", ...args], { now: FIXED_NOW, ...options });
+const stats = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
+  runCli(["--base-url", sandbox.url, "stats", ...args], { now: FIXED_NOW, ...options });
 
 async function jsonReport(args: string[]) {
   const result = await stats([...args, "--json"]);
@@ -39,7 +49,10 @@ async function jsonReport(args: string[]) {
 }
 
 const readCsv = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
-const cells = (rows: Array<Record<string, unknown>>) => rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value === null ? "" : String(value)])));
+const cells = (rows: Array<Record<string, unknown>>) =>
+  rows.map((row) =>
+    Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value === null ? "" : String(value)])),
+  );
 
 describe("--json holds every figure, as counted independently from the pages", () => {
   it("for a whole campaign", async () => {
@@ -55,10 +68,26 @@ describe("--json holds every figure, as counted independently from the pages", (
   });
 
   it("with --search, --status, --since and --until", async () => {
-    const scope: Scope = { campaignId: CAMPAIGN, search: "44", statuses: ["failure", "created"], since: FIXED_NOW - 10 * DAY, until: FIXED_NOW - DAY };
+    const scope: Scope = {
+      campaignId: CAMPAIGN,
+      search: "44",
+      statuses: ["failure", "created"],
+      since: FIXED_NOW - 10 * DAY,
+      until: FIXED_NOW - DAY,
+    };
     const selected = await fetchSelected(sandbox.url, scope);
     expect(selected.length).toBeGreaterThan(10);
-    const report = await jsonReport([CAMPAIGN, "--search", "+44", "--status", "failure,created", "--since", "10d", "--until", "1d"]);
+    const report = await jsonReport([
+      CAMPAIGN,
+      "--search",
+      "+44",
+      "--status",
+      "failure,created",
+      "--since",
+      "10d",
+      "--until",
+      "1d",
+    ]);
     expect(report).toEqual(expectedReport(selected, scope));
   });
 
@@ -88,7 +117,14 @@ describe("--json holds every figure, as counted independently from the pages", (
   it("for an empty campaign: zeros, no rates, exit 0", async () => {
     const report = await jsonReport(["cmp-empty"]);
     expect(report).toEqual(expectedReport([], { campaignId: "cmp-empty" }));
-    expect(report.delivery).toEqual({ final: 0, success: 0, failure: 0, notFinal: 0, deliveryRate: null, failureRate: null });
+    expect(report.delivery).toEqual({
+      final: 0,
+      success: 0,
+      failure: 0,
+      notFinal: 0,
+      deliveryRate: null,
+      failureRate: null,
+    });
   });
 });
 
@@ -98,7 +134,16 @@ describe("--csv --by reads back as the same tables", () => {
     ["error", () => expectedFailureRows(campaign)],
     ["batch", () => expectedBatchRows(campaign)],
     ["attempts", () => expectedAttemptRows(campaign)],
-    ["time", () => expectedTimeRows(campaign, "day").map((row) => ({ start: row.start, interval: "day", messages: row.messages, failures: row.failures }))],
+    [
+      "time",
+      () =>
+        expectedTimeRows(campaign, "day").map((row) => ({
+          start: row.start,
+          interval: "day",
+          messages: row.messages,
+          failures: row.failures,
+        })),
+    ],
   ])("--by %s", async (by, expected) => {
     const result = await stats([CAMPAIGN, "--csv", "--by", by]);
     expect(result.code).toBe(0);
@@ -115,7 +160,9 @@ describe("--csv --by reads back as the same tables", () => {
 describe("--max-failure-rate", () => {
   const failureRate = () => {
     const failures = campaign.filter((m) => m.latestStatus === "failure").length;
-    return (100 * failures) / campaign.filter((m) => m.latestStatus === "failure" || m.latestStatus === "success").length;
+    return (
+      (100 * failures) / campaign.filter((m) => m.latestStatus === "failure" || m.latestStatus === "success").length
+    );
   };
 
   it("exits 5 above the limit, after printing the whole report", async () => {
@@ -125,7 +172,11 @@ describe("--max-failure-rate", () => {
     expect(result.stdout).toContain("Delivery report: campaign cmp-spring-sale");
     expect(result.stdout).toContain(`above the limit of ${limit}%`);
     expect(result.stdout).toContain("Messages per day (UTC)");
-    expect(result.stderr).toMatch(new RegExp(`^msgstat: failure rate \\d+\\.\\d% \\([\\d,]+ of [\\d,]+ final messages\\) is above --max-failure-rate ${limit}%\\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^msgstat: failure rate \\d+\\.\\d% \\([\\d,]+ of [\\d,]+ final messages\\) is above --max-failure-rate ${limit}%\\n$`,
+      ),
+    );
   });
 
   it("exits 0 at or below the limit", async () => {
@@ -167,7 +218,10 @@ describe("--max-failure-rate", () => {
   it("is exit 5 from the real executable too", async () => {
     const result = await runBin(["--base-url", sandbox.url, "stats", CAMPAIGN, "--max-failure-rate", "0", "--json"]);
     expect(result.code).toBe(5);
-    expect(JSON.parse(result.stdout)).toMatchObject({ campaignId: CAMPAIGN, threshold: { maxFailureRate: 0, exceeded: true } });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      campaignId: CAMPAIGN,
+      threshold: { maxFailureRate: 0, exceeded: true },
+    });
   });
 });
 
@@ -176,8 +230,15 @@ describe("-o", () => {
     const folder = scratchFolder("msgstat-stats-");
     const target = path.join(folder, "report.json");
     const result = await stats([CAMPAIGN, "--json", "-o", target]);
-    expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote the report of ${campaign.length.toLocaleString("en-US")} messages to ${target}\n` });
-    expect(JSON.parse(readFileSync(target, "utf8"))).toMatchObject({ campaignId: CAMPAIGN, totals: { messages: campaign.length } });
+    expect(result).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `wrote the report of ${campaign.length.toLocaleString("en-US")} messages to ${target}\n`,
+    });
+    expect(JSON.parse(readFileSync(target, "utf8"))).toMatchObject({
+      campaignId: CAMPAIGN,
+      totals: { messages: campaign.length },
+    });
     expect(readdirSync(folder)).toEqual(["report.json"]);
   });
 
@@ -196,10 +257,19 @@ describe("-o", () => {
     expect((await stats([CAMPAIGN, "-o", path.join(folder, "r.json")])).code).toBe(0);
     expect(JSON.parse(readFileSync(path.join(folder, "r.json"), "utf8"))).toMatchObject({ campaignId: CAMPAIGN });
     expect((await stats([CAMPAIGN, "--by", "status", "-o", path.join(folder, "s.csv")])).code).toBe(0);
-    expect(readFileSync(path.join(folder, "s.csv"), "utf8").split("\r\n")[0]).toBe((await stats([CAMPAIGN, "--csv", "--by", "status"])).stdout.split("\r\n")[0]);
-    expect(await stats([CAMPAIGN, "-o", path.join(folder, "t.csv")])).toEqual({ code: 2, stdout: "", stderr: `msgstat: -o ${path.join(folder, "t.csv")} writes one table: choose it with --by status|error|batch|attempts|time\n` });
+    expect(readFileSync(path.join(folder, "s.csv"), "utf8").split("\r\n")[0]).toBe(
+      (await stats([CAMPAIGN, "--csv", "--by", "status"])).stdout.split("\r\n")[0],
+    );
+    expect(await stats([CAMPAIGN, "-o", path.join(folder, "t.csv")])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `msgstat: -o ${path.join(folder, "t.csv")} writes one table: choose it with --by status|error|batch|attempts|time\n`,
+    });
     const contradiction = await stats([CAMPAIGN, "--json", "-o", path.join(folder, "u.csv")]);
-    expect({ code: contradiction.code, first: contradiction.stderr.split("\n")[0] }).toEqual({ code: 2, first: `msgstat: --json contradicts -o ${path.join(folder, "u.csv")}: a .csv file is csv` });
+    expect({ code: contradiction.code, first: contradiction.stderr.split("\n")[0] }).toEqual({
+      code: 2,
+      first: `msgstat: --json contradicts -o ${path.join(folder, "u.csv")}: a .csv file is csv`,
+    });
   });
 
   it("a report for a person in a file has no colour even from a terminal", async () => {
@@ -227,8 +297,11 @@ describe("the terminal report", () => {
     const success = campaign.filter((m) => m.latestStatus === "success").length;
     const final = campaign.filter((m) => m.latestStatus === "success" || m.latestStatus === "failure").length;
     expect(result.stdout).not.toMatch(ANSI);
-    for (const row of expectedStatusRows(campaign)) expect(result.stdout).toMatch(new RegExp(`^  ${row.status} +${row.count.toLocaleString("en-US")} `, "m"));
-    expect(result.stdout).toContain(`${success.toLocaleString("en-US")} of ${final.toLocaleString("en-US")} final messages succeeded`);
+    for (const row of expectedStatusRows(campaign))
+      expect(result.stdout).toMatch(new RegExp(`^  ${row.status} +${row.count.toLocaleString("en-US")} `, "m"));
+    expect(result.stdout).toContain(
+      `${success.toLocaleString("en-US")} of ${final.toLocaleString("en-US")} final messages succeeded`,
+    );
     expect(result.stdout).toContain("final = success or failure");
     expect(result.stdout).toContain("(no batch)");
     expect(result.stdout).toContain("▒ failed");
@@ -236,7 +309,11 @@ describe("the terminal report", () => {
 
   it("an empty campaign is a report that says there is nothing", async () => {
     const result = await stats(["cmp-empty"]);
-    expect(result).toEqual({ code: 0, stdout: "Delivery report: campaign cmp-empty\n\nNo messages found: nothing to report.\n", stderr: "" });
+    expect(result).toEqual({
+      code: 0,
+      stdout: "Delivery report: campaign cmp-empty\n\nNo messages found: nothing to report.\n",
+      stderr: "",
+    });
   });
 
   it("draws many buckets as a sparkline that fits", async () => {
@@ -256,7 +333,9 @@ describe("server text and unknown values", () => {
         const page = body as { data?: Message[] };
         for (const message of page.data ?? []) {
           if (message.id.endsWith("1")) message.latestStatus = "queued\u001b[2J";
-          if (message.latestStatus === "failure") for (const attempt of message.messageAttempts ?? []) if (attempt.errorCode) attempt.errorCode = "=evil\u202e";
+          if (message.latestStatus === "failure")
+            for (const attempt of message.messageAttempts ?? [])
+              if (attempt.errorCode) attempt.errorCode = "=evil\u202e";
         }
         return body;
       },
@@ -267,9 +346,13 @@ describe("server text and unknown values", () => {
       expect(result.stdout).toMatch(/^ {2}queued\\x1b\[2J +\d+ /m);
       expect(result.stdout).toContain("=evil\\u202e");
       expect(result.stdout).not.toMatch(/[\u001b\u202e]/);
-      const csv = await runCli(["--base-url", hostile.url, "stats", CAMPAIGN, "--csv", "--by", "error"], { now: FIXED_NOW });
+      const csv = await runCli(["--base-url", hostile.url, "stats", CAMPAIGN, "--csv", "--by", "error"], {
+        now: FIXED_NOW,
+      });
       expect(readCsv(csv.stdout).every((row) => row.errorCode === "'=evil\u202e")).toBe(true);
-      const json = JSON.parse((await runCli(["--base-url", hostile.url, "stats", CAMPAIGN, "--json"], { now: FIXED_NOW })).stdout) as { byStatus: Array<{ status: string; final: boolean }> };
+      const json = JSON.parse(
+        (await runCli(["--base-url", hostile.url, "stats", CAMPAIGN, "--json"], { now: FIXED_NOW })).stdout,
+      ) as { byStatus: Array<{ status: string; final: boolean }> };
       expect(json.byStatus.find((row) => row.status === "queued\u001b[2J")).toMatchObject({ final: false });
     } finally {
       await hostile.close();

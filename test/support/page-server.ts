@@ -21,7 +21,10 @@ export async function startPageServer(answer: (url: URL) => PageBody): Promise<P
     requests.push(req.url ?? "");
     const body = answer(new URL(req.url ?? "/", "http://localhost"));
     const text = typeof body === "string" ? body : JSON.stringify(body);
-    res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+    res.writeHead(200, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(text),
+    });
     res.end(text);
   });
   // As the sandbox: idle connections are the client's to close (see test/sandbox/connections.test.ts).
@@ -46,12 +49,28 @@ export function chainedPages(pages: readonly unknown[][]): (url: URL) => PageBod
     const last = index >= pages.length - 1;
     return {
       data,
-      pageData: { hasNextPage: !last, hasPreviousPage: index > 0, startCursor: `s${index}`, endCursor: `c${index + 1}` },
+      pageData: {
+        hasNextPage: !last,
+        hasPreviousPage: index > 0,
+        startCursor: `s${index}`,
+        endCursor: `c${index + 1}`,
+      },
     };
   };
 }
 
 /** A minimal message as the reference shows it, created `hoursBefore` hours before `now`. */
-export function messageAt(id: string, now: number, hoursBefore: number, latestStatus = "success"): Record<string, unknown> {
-  return { id, createdAt: new Date(now - hoursBefore * 3_600_000).toISOString().replace("Z", "+00:00"), latestStatus, recipient: "15550100", messageAttempts: [] };
+export function messageAt(
+  id: string,
+  now: number,
+  hoursBefore: number,
+  latestStatus = "success",
+): Record<string, unknown> {
+  return {
+    id,
+    createdAt: new Date(now - hoursBefore * 3_600_000).toISOString().replace("Z", "+00:00"),
+    latestStatus,
+    recipient: "15550100",
+    messageAttempts: [],
+  };
 }

@@ -43,6 +43,8 @@ export function configFolder(): ConfigFolder {
 }
 
 /** The Authorization header of each request a sandbox received. */
-export function authorizations(requests: readonly { headers: Record<string, string | string[] | undefined> }[]): Array<string | undefined> {
+export function authorizations(
+  requests: readonly { headers: Record<string, string | string[] | undefined> }[],
+): Array<string | undefined> {
   return requests.map((request) => request.headers.authorization as string | undefined);
 }

@@ -12,7 +12,9 @@ import { InterruptedError as SourceInterruptedError } from "../../src/core/error
 
 type Cli = typeof import("../../src/cli.js");
 const bundled = process.env.MSGSTAT_TEST_BUNDLE === "1";
-const { main, InterruptedError } = (await import(bundled ? new URL("../../dist/cli.js", import.meta.url).href : "../../src/cli.js")) as Cli;
+const { main, InterruptedError } = (await import(
+  bundled ? new URL("../../dist/cli.js", import.meta.url).href : "../../src/cli.js"
+)) as Cli;
 
 /**
  * The abort signal msgstat is given. A test aborts with the source's InterruptedError; the bundle
@@ -21,7 +23,10 @@ const { main, InterruptedError } = (await import(bundled ? new URL("../../dist/c
 function signalFor(signal: AbortSignal | undefined): AbortSignal {
   if (signal === undefined || !bundled) return signal ?? new AbortController().signal;
   const controller = new AbortController();
-  const pass = () => controller.abort(signal.reason instanceof SourceInterruptedError ? new InterruptedError(signal.reason.signal) : signal.reason);
+  const pass = () =>
+    controller.abort(
+      signal.reason instanceof SourceInterruptedError ? new InterruptedError(signal.reason.signal) : signal.reason,
+    );
   if (signal.aborted) pass();
   else signal.addEventListener("abort", pass, { once: true });
   return controller.signal;
@@ -81,7 +86,13 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     now: options.clock ?? (() => options.now ?? Date.now()),
     signal: signalFor(options.signal),
     sleep: options.sleep,
-    stdin: () => Object.assign(typeof options.stdin === "string" ? Readable.from([Buffer.from(options.stdin)]) : (options.stdin ?? Readable.from([])), { isTTY: options.stdinTty ?? (typeof options.stdin === "object" && options.stdin.isTTY === true) }),
+    stdin: () =>
+      Object.assign(
+        typeof options.stdin === "string"
+          ? Readable.from([Buffer.from(options.stdin)])
+          : (options.stdin ?? Readable.from([])),
+        { isTTY: options.stdinTty ?? (typeof options.stdin === "object" && options.stdin.isTTY === true) },
+      ),
   });
   await new Promise((resolve) => setImmediate(resolve));
   return { code, stdout: stdout.text(), stderr: stderr.text() };
@@ -104,7 +115,14 @@ export function runBin(args: string[], options: SpawnOptions = {}): Promise<CliR
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, TZ: "UTC", MSGSTAT_RETRY_BASE_MS: "5", MSGSTAT_CONFIG_DIR: NO_CONFIG_DIR, ...options.env },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        TZ: "UTC",
+        MSGSTAT_RETRY_BASE_MS: "5",
+        MSGSTAT_CONFIG_DIR: NO_CONFIG_DIR,
+        ...options.env,
+      },
       stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -2,7 +2,13 @@
 // targets arrive whole (GET http://host/path, headers included), https:// ones as CONNECT host:port.
 // Host names in `hosts` are resolved by the proxy alone (to 127.0.0.1), as a corporate proxy resolves
 // names the client's own DNS cannot.
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import { connect, type AddressInfo, type Socket } from "node:net";
 
@@ -36,7 +42,9 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
   const received: ProxyReceived[] = [];
   const sockets = new Set<Socket>();
   const address = (host: string) => (options.hosts?.includes(host) ? "127.0.0.1" : host);
-  const authorised = (headers: IncomingHttpHeaders) => options.credentials === undefined || headers["proxy-authorization"] === `Basic ${Buffer.from(options.credentials).toString("base64")}`;
+  const authorised = (headers: IncomingHttpHeaders) =>
+    options.credentials === undefined ||
+    headers["proxy-authorization"] === `Basic ${Buffer.from(options.credentials).toString("base64")}`;
 
   const forward = (req: IncomingMessage, res: ServerResponse) => {
     received.push({ method: req.method ?? "", target: req.url ?? "", headers: req.headers });
@@ -48,21 +56,35 @@ export async function startTestProxy(options: TestProxyOptions = {}): Promise<Te
     const headers = { ...req.headers };
     delete headers["proxy-authorization"];
     delete headers["proxy-connection"];
-    const upstream = httpRequest({ host: address(target.hostname), port: target.port, path: target.pathname + target.search, method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      {
+        host: address(target.hostname),
+        port: target.port,
+        path: target.pathname + target.search,
+        method: req.method,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => res.writeHead(502, { "Content-Length": 0 }).end());
     req.pipe(upstream);
   };
-  const server = options.tls === undefined ? createServer(forward) : createTlsServer({ cert: options.tls.cert, key: options.tls.key }, forward);
+  const server =
+    options.tls === undefined
+      ? createServer(forward)
+      : createTlsServer({ cert: options.tls.cert, key: options.tls.key }, forward);
   server.on("connect", (req, client: Socket, head: Buffer) => {
     sockets.add(client);
     client.on("close", () => sockets.delete(client));
     client.on("error", () => undefined);
     received.push({ method: "CONNECT", target: req.url ?? "", headers: req.headers });
-    const refuse = (status: number, reason: string) => client.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: 0\r\n\r\n`);
-    if (!authorised(req.headers)) return refuse(407, 'Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"');
+    const refuse = (status: number, reason: string) =>
+      client.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: 0\r\n\r\n`);
+    if (!authorised(req.headers))
+      return refuse(407, 'Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"');
     if (options.refuseConnect !== undefined) return refuse(options.refuseConnect, "Refused");
     const [host, port] = (req.url ?? "").split(/:(?=\d+$)/);
     const upstream = connect(Number(port), address(host ?? ""), () => {

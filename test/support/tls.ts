@@ -36,19 +36,56 @@ const EC = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes
 export function makeCertificates(): TestCertificates {
   const dir = mkdtempSync(path.join(tmpdir(), "msgstat-tls-"));
   const file = (name: string) => path.join(dir, name);
-  const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-  const pair = (name: string): KeyPair => ({ certFile: file(`${name}.pem`), cert: readFileSync(file(`${name}.pem`), "utf8"), key: readFileSync(file(`${name}.key`), "utf8") });
+  const openssl = (...args: string[]) =>
+    execFileSync("openssl", args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  const pair = (name: string): KeyPair => ({
+    certFile: file(`${name}.pem`),
+    cert: readFileSync(file(`${name}.pem`), "utf8"),
+    key: readFileSync(file(`${name}.key`), "utf8"),
+  });
   const selfSigned = (name: string, subject: string, extensions: string[]) => {
-    openssl("req", "-x509", ...EC, "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "2", "-subj", subject, ...extensions.flatMap((extension) => ["-addext", extension]));
+    openssl(
+      "req",
+      "-x509",
+      ...EC,
+      "-keyout",
+      `${name}.key`,
+      "-out",
+      `${name}.pem`,
+      "-days",
+      "2",
+      "-subj",
+      subject,
+      ...extensions.flatMap((extension) => ["-addext", extension]),
+    );
     return pair(name);
   };
   const issued = (name: string, altNames: string, days: string) => {
     openssl("req", "-new", ...EC, "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${name}`);
     writeFileSync(file(`${name}.ext`), `subjectAltName=${altNames}\nbasicConstraints=CA:FALSE\n`);
-    openssl("x509", "-req", "-in", `${name}.csr`, "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", days, "-extfile", `${name}.ext`, "-out", `${name}.pem`);
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-days",
+      days,
+      "-extfile",
+      `${name}.ext`,
+      "-out",
+      `${name}.pem`,
+    );
     return pair(name);
   };
-  const ca = selfSigned("ca", "/CN=msgstat test CA", ["basicConstraints=critical,CA:TRUE", "keyUsage=critical,keyCertSign,cRLSign"]);
+  const ca = selfSigned("ca", "/CN=msgstat test CA", [
+    "basicConstraints=critical,CA:TRUE",
+    "keyUsage=critical,keyCertSign,cRLSign",
+  ]);
   return {
     dir,
     ca,
@@ -72,7 +109,10 @@ export interface TlsPageServer {
 }
 
 /** One page of one message, as the listing endpoints send it. */
-export const ONE_PAGE = { data: [{ id: "msg-tls-1", latestStatus: "success", recipient: "15550100" }], pageData: { hasNextPage: false, hasPreviousPage: false } };
+export const ONE_PAGE = {
+  data: [{ id: "msg-tls-1", latestStatus: "success", recipient: "15550100" }],
+  pageData: { hasNextPage: false, hasPreviousPage: false },
+};
 
 export async function startTlsPageServer(pair: KeyPair): Promise<TlsPageServer> {
   const requests: IncomingHttpHeaders[] = [];

@@ -11,12 +11,15 @@ export async function readToken(io: Io, withToken: boolean, question: string): P
   const stdin = io.stdin?.();
   if (stdin?.isTTY === true) return checked(await promptHidden(stdin, io, question));
   if (!withToken || stdin === undefined) {
-    throw new UsageError("auth login reads the token from standard input: pipe it in with --with-token").withHint("For example: msgstat auth login --with-token < token.txt, or pass show msgstat | msgstat auth login --with-token");
+    throw new UsageError("auth login reads the token from standard input: pipe it in with --with-token").withHint(
+      "For example: msgstat auth login --with-token < token.txt, or pass show msgstat | msgstat auth login --with-token",
+    );
   }
   let text = "";
   for await (const chunk of stdin) {
     text += String(chunk);
-    if (text.length > MAX_TOKEN) throw new UsageError(`standard input holds more than ${MAX_TOKEN / 1024} KiB, which is not a token`);
+    if (text.length > MAX_TOKEN)
+      throw new UsageError(`standard input holds more than ${MAX_TOKEN / 1024} KiB, which is not a token`);
   }
   return checked(text);
 }
@@ -24,7 +27,8 @@ export async function readToken(io: Io, withToken: boolean, question: string): P
 function checked(text: string): string {
   const token = text.trim();
   if (token === "") throw new UsageError("no token was given on standard input");
-  if (/[\u0000-\u001f\u007f]/.test(token)) throw new UsageError("the token holds line breaks or control characters: give the token alone, on one line");
+  if (/[\u0000-\u001f\u007f]/.test(token))
+    throw new UsageError("the token holds line breaks or control characters: give the token alone, on one line");
   const problem = checkHeaderValue(token);
   if (problem !== undefined) throw new UsageError(`the token given ${problem}`);
   return token;
@@ -49,7 +53,8 @@ function promptHidden(stdin: ReturnType<NonNullable<Io["stdin"]>>, io: Io, quest
       for (const char of String(chunk)) {
         if (char === "\r" || char === "\n") return finish(() => resolve(typed));
         if (char === "\u0003") return finish(() => reject(new InterruptedError("SIGINT")));
-        if (char === "\u0004") return finish(() => (typed === "" ? reject(new UsageError("no token was typed")) : resolve(typed)));
+        if (char === "\u0004")
+          return finish(() => (typed === "" ? reject(new UsageError("no token was typed")) : resolve(typed)));
         if (char === "\u007f" || char === "\b") typed = Array.from(typed).slice(0, -1).join("");
         else if (char >= " ") typed += char;
       }

@@ -18,20 +18,32 @@ export interface LoginOptions {
 
 export async function runLogin(options: LoginOptions, ctx: Context): Promise<void> {
   if (options.given.token !== undefined) {
-    throw new UsageError("auth login does not take the token from the command line, where ps and shell history keep it").withHint("Pipe it in with --with-token, or leave --with-token out on a terminal to be asked for it.");
+    throw new UsageError(
+      "auth login does not take the token from the command line, where ps and shell history keep it",
+    ).withHint("Pipe it in with --with-token, or leave --with-token out on a terminal to be asked for it.");
   }
   const profile = await loadProfile(options.given.profile as string | undefined, ctx.env, { create: true });
   const baseUrl = resolveSetting("base-url", options.given, ctx.env, profile);
   if (baseUrl === undefined) {
-    throw new UsageError(`auth login needs the base URL the token belongs to: add --base-url <url>`).withHint("The token is sent only to that URL.");
+    throw new UsageError(`auth login needs the base URL the token belongs to: add --base-url <url>`).withHint(
+      "The token is sent only to that URL.",
+    );
   }
   const url = String(baseUrl.value);
-  const token = await readToken(ctx, options.withToken, `Paste the token of profile "${profile.name}" for ${url} (it is not shown): `);
+  const token = await readToken(
+    ctx,
+    options.withToken,
+    `Paste the token of profile "${profile.name}" for ${url} (it is not shown): `,
+  );
   const stored = await saveToken(profile, url, token, ctx);
   ctx.note(`Stored the token ${redact(token)} of profile "${profile.name}" for ${url} in ${stored.where}.`);
-  ctx.note("Nothing was checked: the API has no endpoint that says whether a token is valid, so a wrong one shows as exit 4 (not authorised) on the first command.");
+  ctx.note(
+    "Nothing was checked: the API has no endpoint that says whether a token is valid, so a wrong one shows as exit 4 (not authorised) on the first command.",
+  );
   if (profile.values["token-command"] !== undefined) {
-    ctx.warn(`profile "${profile.name}" also has a token-command, which is used before a stored token; to use this one: msgstat config unset --profile ${profile.name} token-command`);
+    ctx.warn(
+      `profile "${profile.name}" also has a token-command, which is used before a stored token; to use this one: msgstat config unset --profile ${profile.name} token-command`,
+    );
   }
 }
 
@@ -40,8 +52,14 @@ export async function runLogout(options: { given: Given }, ctx: Context): Promis
   const hadOne = profile.tokenStore !== undefined;
   const removed = await removeStoredToken(profile, ctx);
   if (removed.length > 0) ctx.note(`Removed the token of profile "${profile.name}" from ${removed.join(" and ")}.`);
-  else ctx.note(hadOne ? `Profile "${profile.name}" no longer uses its stored token.` : `Profile "${profile.name}" had no stored token.`);
-  if (profile.values["token-command"] !== undefined) ctx.note(`Its token-command stays; to remove it: msgstat config unset --profile ${profile.name} token-command`);
+  else
+    ctx.note(
+      hadOne
+        ? `Profile "${profile.name}" no longer uses its stored token.`
+        : `Profile "${profile.name}" had no stored token.`,
+    );
+  if (profile.values["token-command"] !== undefined)
+    ctx.note(`Its token-command stays; to remove it: msgstat config unset --profile ${profile.name} token-command`);
 }
 
 interface ProfileStatus {
@@ -63,19 +81,29 @@ export async function runStatus(options: { given: Given }, ctx: Context): Promis
   for (const name of names) {
     const isSelected = name === selected;
     const profile = isSelected ? selectedProfile : profileFrom(config, paths, name, { kind: "profile", label: name });
-    const status = isSelected ? await selectedProfileStatus(profile, options.given, ctx) : await storedProfileStatus(profile, ctx);
+    const status = isSelected
+      ? await selectedProfileStatus(profile, options.given, ctx)
+      : await storedProfileStatus(profile, ctx);
     if (isSelected) selectedStatus = status;
-    out.push(`${name}${isSelected && names.length > 1 ? " (selected)" : ""}`, ...status.lines.map((line) => `  ${line}`));
+    out.push(
+      `${name}${isSelected && names.length > 1 ? " (selected)" : ""}`,
+      ...status.lines.map((line) => `  ${line}`),
+    );
   }
   ctx.stdout.write(`${out.map(inlineSafe).join("\n")}\n`);
-  if (!selectedStatus!.ready) throw new CredentialsError(`profile "${selected}" is not ready: ${selectedStatus!.missing}`);
+  if (!selectedStatus!.ready)
+    throw new CredentialsError(`profile "${selected}" is not ready: ${selectedStatus!.missing}`);
 }
 
 async function selectedProfileStatus(profile: Profile, given: Given, ctx: Context): Promise<ProfileStatus> {
   const settings = resolveSettings(given, ctx.env, profile);
   const lines: string[] = [];
   const base = settings.baseUrl;
-  lines.push(base ? `base-url  ${base.value}  (${sourceOf(base.from.kind, base.from.label)})` : `base-url  none: msgstat config set --profile ${profile.name} base-url <url>`);
+  lines.push(
+    base
+      ? `base-url  ${base.value}  (${sourceOf(base.from.kind, base.from.label)})`
+      : `base-url  none: msgstat config set --profile ${profile.name} base-url <url>`,
+  );
   let choice: TokenChoice;
   try {
     choice = await resolveToken(given, ctx.env, settings, ctx);
@@ -95,7 +123,10 @@ async function storedProfileStatus(profile: Profile, ctx: Context): Promise<Prof
   const own = profile.values["base-url"];
   const lines = [typeof own === "string" ? `base-url  ${own}  (profile)` : "base-url  none"];
   const command = profile.values["token-command"];
-  if (typeof command === "string") lines.push(`token     from token-command: ${command} (not run here; msgstat auth status --profile ${profile.name} runs it)`);
+  if (typeof command === "string")
+    lines.push(
+      `token     from token-command: ${command} (not run here; msgstat auth status --profile ${profile.name} runs it)`,
+    );
   else lines.push(...(await storedTokenLines(profile, ctx)));
   return { lines, ready: true };
 }
@@ -115,7 +146,8 @@ async function storedTokenLines(profile: Profile, ctx: Context): Promise<string[
   }
 }
 
-const PLAIN_FILE_WARNING = "warning   the token is stored in plain text in a file (mode 0600); an OS keyring, or a token-command, keeps it safer";
+const PLAIN_FILE_WARNING =
+  "warning   the token is stored in plain text in a file (mode 0600); an OS keyring, or a token-command, keeps it safer";
 
 function sourceOf(kind: string, label: string): string {
   return kind === "profile" ? "profile" : `${kind}: ${label}`;
@@ -125,6 +157,11 @@ function tokenLine(profile: Profile, choice: TokenChoice): string {
   if (choice.token === undefined) {
     return `token     none: ${choice.withheld ?? `msgstat auth login --profile ${profile.name}, MSGSTAT_TOKEN, or a token-command`}`;
   }
-  const where = choice.source === "keyring" ? "keyring" : choice.source === "file" ? `file: ${choice.where}` : `${choice.source}: ${choice.where}`;
+  const where =
+    choice.source === "keyring"
+      ? "keyring"
+      : choice.source === "file"
+        ? `file: ${choice.where}`
+        : `${choice.source}: ${choice.where}`;
   return `token     ${redact(choice.token)}  (${where})`;
 }

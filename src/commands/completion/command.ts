@@ -17,9 +17,18 @@ export const completionCommand: CommandDefinition = {
     addHelpSections(completion, {
       heading: "Examples:",
       examples: [
-        { command: "source <(msgstat completion bash)", comment: "bash: completion in this shell (the same line in ~/.bashrc keeps it)" },
-        { command: "msgstat completion zsh > _msgstat", comment: "zsh: then move _msgstat into a folder of your $fpath" },
-        { command: "msgstat completion fish > msgstat.fish", comment: "fish: then move msgstat.fish into ~/.config/fish/completions/" },
+        {
+          command: "source <(msgstat completion bash)",
+          comment: "bash: completion in this shell (the same line in ~/.bashrc keeps it)",
+        },
+        {
+          command: "msgstat completion zsh > _msgstat",
+          comment: "zsh: then move _msgstat into a folder of your $fpath",
+        },
+        {
+          command: "msgstat completion fish > msgstat.fish",
+          comment: "fish: then move msgstat.fish into ~/.config/fish/completions/",
+        },
       ],
     });
   },

@@ -9,7 +9,12 @@ export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** "profiles": the names `msgstat config profiles` prints when the completion runs, since they change. */
-type Values = { kind: "none" } | { kind: "words"; words: string[] } | { kind: "list"; words: string[] } | { kind: "files" } | { kind: "profiles" };
+type Values =
+  | { kind: "none" }
+  | { kind: "words"; words: string[] }
+  | { kind: "list"; words: string[] }
+  | { kind: "files" }
+  | { kind: "profiles" };
 
 const PROFILE_NAMES = "msgstat config profiles 2>/dev/null";
 
@@ -49,7 +54,11 @@ function knownValues(option: Option): Values | undefined {
 function flagOf(option: Option): Flag {
   const names = [option.short, option.long].filter((name): name is string => name !== undefined);
   const takesValue = option.required || option.optional;
-  const values = !takesValue ? undefined : option.argChoices ? { kind: "words" as const, words: [...option.argChoices] } : (knownValues(option) ?? { kind: "none" as const });
+  const values = !takesValue
+    ? undefined
+    : option.argChoices
+      ? { kind: "words" as const, words: [...option.argChoices] }
+      : (knownValues(option) ?? { kind: "none" as const });
   return { names, description: option.description, values };
 }
 
@@ -57,11 +66,21 @@ function modelOf(command: Command, name: string): CommandModel {
   const flags = command.options.filter((option) => !option.hidden).map(flagOf);
   flags.push({ names: ["-h", "--help"], description: "display help for command" });
   const first = command.registeredArguments[0];
-  return { name, description: command.description(), flags, argumentWords: first?.argChoices ? [...first.argChoices] : [] };
+  return {
+    name,
+    description: command.description(),
+    flags,
+    argumentWords: first?.argChoices ? [...first.argChoices] : [],
+  };
 }
 
 export function completionModel(program: Command): CommandModel[] {
-  return [modelOf(program, ""), ...program.commands.filter((command) => command.name() !== "help").map((command) => modelOf(command, command.name()))];
+  return [
+    modelOf(program, ""),
+    ...program.commands
+      .filter((command) => command.name() !== "help")
+      .map((command) => modelOf(command, command.name())),
+  ];
 }
 
 export function completionScript(program: Command, shell: Shell): string {
@@ -77,7 +96,8 @@ export function completionScript(program: Command, shell: Shell): string {
 }
 
 const words = (list: readonly string[]) => list.join(" ");
-const commandNames = (model: CommandModel[]) => model.filter((command) => command.name !== "").map((command) => command.name);
+const commandNames = (model: CommandModel[]) =>
+  model.filter((command) => command.name !== "").map((command) => command.name);
 const flagNames = (command: CommandModel) => command.flags.flatMap((flag) => flag.names);
 
 /** `"messages --status"|"batch --status"`: a case pattern per value set, for bash and zsh alike. */
@@ -138,14 +158,20 @@ ${valueCases(model, action).join("\n")}
   esac
   if [[ "$cur" == -* ]]; then
     case "$cmd" in
-${model.filter((command) => command.name !== "").map((command) => `      ${command.name}) COMPREPLY=($(compgen -W "${words(flagNames(command))}" -- "$cur")) ;;`).join("\n")}
+${model
+  .filter((command) => command.name !== "")
+  .map((command) => `      ${command.name}) COMPREPLY=($(compgen -W "${words(flagNames(command))}" -- "$cur")) ;;`)
+  .join("\n")}
       *) COMPREPLY=($(compgen -W "${words(flagNames(model[0]!))}" -- "$cur")) ;;
     esac
     return
   fi
   case "$cmd" in
     "") COMPREPLY=($(compgen -W "${words(commandNames(model))}" -- "$cur")) ;;
-${model.filter((command) => command.argumentWords.length > 0).map((command) => `    ${command.name}) COMPREPLY=($(compgen -W "${words(command.argumentWords)}" -- "$cur")) ;;`).join("\n")}
+${model
+  .filter((command) => command.argumentWords.length > 0)
+  .map((command) => `    ${command.name}) COMPREPLY=($(compgen -W "${words(command.argumentWords)}" -- "$cur")) ;;`)
+  .join("\n")}
   esac
 }
 complete -F _msgstat msgstat
@@ -181,18 +207,26 @@ _msgstat() {
     esac
   done
   case "$cmd $prev" in
-${valueCases(model, action).map((line) => line.replace(/^ {4}(.*?)\) /, "    ($1) ")).join("\n")}
+${valueCases(model, action)
+  .map((line) => line.replace(/^ {4}(.*?)\) /, "    ($1) "))
+  .join("\n")}
   esac
   if [[ "$cur" == -* ]]; then
     case "$cmd" in
-${model.filter((command) => command.name !== "").map((command) => `      (${command.name}) compadd -- ${words(flagNames(command))} ;;`).join("\n")}
+${model
+  .filter((command) => command.name !== "")
+  .map((command) => `      (${command.name}) compadd -- ${words(flagNames(command))} ;;`)
+  .join("\n")}
       (*) compadd -- ${words(flagNames(model[0]!))} ;;
     esac
     return
   fi
   case "$cmd" in
     ("") compadd -- ${words(commandNames(model))} ;;
-${model.filter((command) => command.argumentWords.length > 0).map((command) => `    (${command.name}) compadd -- ${words(command.argumentWords)} ;;`).join("\n")}
+${model
+  .filter((command) => command.argumentWords.length > 0)
+  .map((command) => `    (${command.name}) compadd -- ${words(command.argumentWords)} ;;`)
+  .join("\n")}
   esac
 }
 if [[ "\${funcstack[1]}" == "_msgstat" ]]; then
@@ -214,15 +248,20 @@ function fishScript(model: CommandModel[]): string {
   ];
   for (const command of model) {
     const condition = command.name === "" ? "__fish_use_subcommand" : `__fish_seen_subcommand_from ${command.name}`;
-    if (command.name !== "") lines.push(`complete -c msgstat -n __fish_use_subcommand -a ${command.name} -d ${fishQuote(command.description)}`);
-    if (command.argumentWords.length > 0) lines.push(`complete -c msgstat -n ${fishQuote(condition)} -a ${fishQuote(words(command.argumentWords))}`);
+    if (command.name !== "")
+      lines.push(
+        `complete -c msgstat -n __fish_use_subcommand -a ${command.name} -d ${fishQuote(command.description)}`,
+      );
+    if (command.argumentWords.length > 0)
+      lines.push(`complete -c msgstat -n ${fishQuote(condition)} -a ${fishQuote(words(command.argumentWords))}`);
     for (const flag of command.flags) {
       const parts = [`complete -c msgstat -n ${fishQuote(condition)}`];
       for (const name of flag.names) parts.push(name.startsWith("--") ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`);
       const values = flag.values;
       if (values?.kind === "files") parts.push("-r -F");
       else if (values?.kind === "words") parts.push(`-x -a ${fishQuote(words(values.words))}`);
-      else if (values?.kind === "list") parts.push(`-x -a ${fishQuote(`(__fish_complete_list , "printf '%s\\n' ${words(values.words)}")`)}`);
+      else if (values?.kind === "list")
+        parts.push(`-x -a ${fishQuote(`(__fish_complete_list , "printf '%s\\n' ${words(values.words)}")`)}`);
       else if (values?.kind === "profiles") parts.push(`-x -a ${fishQuote(`(${PROFILE_NAMES})`)}`);
       else if (values?.kind === "none") parts.push("-x");
       parts.push(`-d ${fishQuote(flag.description)}`);

@@ -12,34 +12,49 @@ const KEYS: HelpSection = {
 
 export const configCommand: CommandDefinition = {
   define(config, setup) {
-    const given = (cmd: Parameters<typeof globalOptionsOf>[0]) => ({ given: globalOptionsOf(cmd, { defaults: false }) });
+    const given = (cmd: Parameters<typeof globalOptionsOf>[0]) => ({
+      given: globalOptionsOf(cmd, { defaults: false }),
+    });
 
-    const list = addProfileOption(new Command("list").description("print the settings of a profile, key=value, as the config file holds them"), GLOBAL_OPTIONS_HEADING)
-      .action(async (_raw, cmd) => {
-        const ctx = setup.context(cmd);
-        await runList(given(cmd), ctx);
-      });
-    const get = addProfileOption(new Command("get").description("print one setting of a profile").argument("<key>", "a key, or headers.<Name>"), GLOBAL_OPTIONS_HEADING)
-      .action(async (key, _raw, cmd) => {
-        const ctx = setup.context(cmd);
-        await runGet(key, given(cmd), ctx);
-      });
+    const list = addProfileOption(
+      new Command("list").description("print the settings of a profile, key=value, as the config file holds them"),
+      GLOBAL_OPTIONS_HEADING,
+    ).action(async (_raw, cmd) => {
+      const ctx = setup.context(cmd);
+      await runList(given(cmd), ctx);
+    });
+    const get = addProfileOption(
+      new Command("get").description("print one setting of a profile").argument("<key>", "a key, or headers.<Name>"),
+      GLOBAL_OPTIONS_HEADING,
+    ).action(async (key, _raw, cmd) => {
+      const ctx = setup.context(cmd);
+      await runGet(key, given(cmd), ctx);
+    });
     const set = addProfileOption(
-      new Command("set").description("set one setting of a profile (the profile is created if need be)").argument("<key>", "a key, or headers.<Name>").argument("<value>", "its value, checked as the flag's would be"),
+      new Command("set")
+        .description("set one setting of a profile (the profile is created if need be)")
+        .argument("<key>", "a key, or headers.<Name>")
+        .argument("<value>", "its value, checked as the flag's would be"),
       GLOBAL_OPTIONS_HEADING,
     ).action(async (key, value, _raw, cmd) => {
       const ctx = setup.context(cmd);
       await runSet(key, value, given(cmd), ctx);
     });
-    const unset = addProfileOption(new Command("unset").description("remove one setting of a profile").argument("<key>", "a key, headers, or headers.<Name>"), GLOBAL_OPTIONS_HEADING)
-      .action(async (key, _raw, cmd) => {
-        const ctx = setup.context(cmd);
-        await runUnset(key, given(cmd), ctx);
-      });
-    const profiles = new Command("profiles").description("print the names of the saved profiles, one a line").action(async (_raw, cmd) => {
+    const unset = addProfileOption(
+      new Command("unset")
+        .description("remove one setting of a profile")
+        .argument("<key>", "a key, headers, or headers.<Name>"),
+      GLOBAL_OPTIONS_HEADING,
+    ).action(async (key, _raw, cmd) => {
       const ctx = setup.context(cmd);
-      await runProfiles(given(cmd), ctx);
+      await runUnset(key, given(cmd), ctx);
     });
+    const profiles = new Command("profiles")
+      .description("print the names of the saved profiles, one a line")
+      .action(async (_raw, cmd) => {
+        const ctx = setup.context(cmd);
+        await runProfiles(given(cmd), ctx);
+      });
     for (const command of [get, set, unset]) addHelpSections(command, KEYS);
     config.addCommand(list).addCommand(get).addCommand(set).addCommand(unset).addCommand(profiles);
     // Run as shown by the help test, one after the other.

@@ -5,7 +5,14 @@ import path from "node:path";
 import { UsageError } from "../../core/errors.js";
 import { inlineSafe } from "../../core/text.js";
 import { profileNames, readConfigFile, writeConfigFile, type ProfileEntries } from "../../config/config-file.js";
-import { ALL_KEY_NAMES, checkProfileHeader, SETTING_KEYS, settingKey, TOKEN_STORE_KEY, type Checked } from "../../config/keys.js";
+import {
+  ALL_KEY_NAMES,
+  checkProfileHeader,
+  SETTING_KEYS,
+  settingKey,
+  TOKEN_STORE_KEY,
+  type Checked,
+} from "../../config/keys.js";
 import { configPaths } from "../../config/paths.js";
 import { loadProfile, type Profile } from "../../config/profile.js";
 import type { Given } from "../../config/settings.js";
@@ -18,20 +25,28 @@ export interface ConfigOptions {
 const profileFlag = (options: ConfigOptions) => options.given.profile as string | undefined;
 
 /** The key named on the command line: a setting, `headers` or `headers.<Name>`; never the token. */
-function namedKey(key: string, profile: Profile, action: "get" | "set" | "unset"): { setting?: string; header?: string; allHeaders?: boolean; tokenStore?: boolean } {
+function namedKey(
+  key: string,
+  profile: Profile,
+  action: "get" | "set" | "unset",
+): { setting?: string; header?: string; allHeaders?: boolean; tokenStore?: boolean } {
   if (key === "token") {
-    throw new UsageError("the token is never kept in the config file").withHint(action === "get"
-      ? `msgstat auth status --profile ${profile.name} shows where it comes from, redacted.`
-      : `Store it with: msgstat auth login --profile ${profile.name} (it prompts, or reads stdin with --with-token); or set a token-command.`);
+    throw new UsageError("the token is never kept in the config file").withHint(
+      action === "get"
+        ? `msgstat auth status --profile ${profile.name} shows where it comes from, redacted.`
+        : `Store it with: msgstat auth login --profile ${profile.name} (it prompts, or reads stdin with --with-token); or set a token-command.`,
+    );
   }
   if (key === TOKEN_STORE_KEY) {
     if (action === "get") return { tokenStore: true };
-    throw new UsageError(`${TOKEN_STORE_KEY} says where auth login put the token; msgstat auth login and msgstat auth logout change it`);
+    throw new UsageError(
+      `${TOKEN_STORE_KEY} says where auth login put the token; msgstat auth login and msgstat auth logout change it`,
+    );
   }
   if (key === "headers") return { allHeaders: true };
   if (key.startsWith("headers.")) {
     const header = key.slice("headers.".length);
-    if (header === "") throw new UsageError('name the header: headers.<Name>, e.g. headers.X-Team');
+    if (header === "") throw new UsageError("name the header: headers.<Name>, e.g. headers.X-Team");
     return { header };
   }
   if (settingKey(key)) return { setting: key };
@@ -39,7 +54,9 @@ function namedKey(key: string, profile: Profile, action: "get" | "set" | "unset"
 }
 
 export function keyHelp(): string {
-  const lines = SETTING_KEYS.map((key) => `  ${key.name.padEnd(22)} ${key.about}${key.builtIn !== undefined ? ` (default ${key.builtIn})` : ""}`);
+  const lines = SETTING_KEYS.map(
+    (key) => `  ${key.name.padEnd(22)} ${key.about}${key.builtIn !== undefined ? ` (default ${key.builtIn})` : ""}`,
+  );
   lines.push(`  ${"headers.<Name>".padEnd(22)} a request header that is not a secret, e.g. headers.X-Team`);
   return `Keys:\n${lines.join("\n")}`;
 }
@@ -76,7 +93,9 @@ export async function runGet(key: string, options: ConfigOptions, ctx: Context):
   else value = entries[named.setting!];
   if (value === undefined) {
     const builtIn = named.setting !== undefined ? settingKey(named.setting)?.builtIn : undefined;
-    ctx.note(`${key} is not set in profile "${profile.name}"${builtIn !== undefined ? `; the built-in default is ${builtIn}` : ""}`);
+    ctx.note(
+      `${key} is not set in profile "${profile.name}"${builtIn !== undefined ? `; the built-in default is ${builtIn}` : ""}`,
+    );
     return;
   }
   const lines = named.allHeaders ? entryLines({ headers: value }) : [inlineSafe(String(value))];
@@ -92,13 +111,17 @@ function headerValue(entries: ProfileEntries, name: string): unknown {
 export async function runSet(key: string, value: string, options: ConfigOptions, ctx: Context): Promise<void> {
   const profile = await loadProfile(profileFlag(options), ctx.env, { create: true, unchecked: true });
   const named = namedKey(key, profile, "set");
-  if (named.allHeaders) throw new UsageError("set one header at a time: msgstat config set headers.<Name> <value>, e.g. headers.X-Team support");
+  if (named.allHeaders)
+    throw new UsageError(
+      "set one header at a time: msgstat config set headers.<Name> <value>, e.g. headers.X-Team support",
+    );
   const entries = (profile.config.profiles[profile.name] ??= {});
   if (named.header !== undefined) {
     const checked = checkProfileHeader(named.header, value);
     const stored = valueOf(checked, `headers.${named.header}`);
     const headers = { ...((entries.headers ?? {}) as Record<string, unknown>) };
-    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === named.header.toLowerCase()) delete headers[existing];
+    for (const existing of Object.keys(headers))
+      if (existing.toLowerCase() === named.header.toLowerCase()) delete headers[existing];
     entries.headers = { ...headers, [named.header]: stored };
   } else {
     const spec = settingKey(named.setting!)!;
@@ -131,7 +154,13 @@ export async function runUnset(key: string, options: ConfigOptions, ctx: Context
   const profile = await loadProfile(profileFlag(options), ctx.env, { unchecked: true });
   const entries = profile.config.profiles[profile.name];
   // A key written by hand that msgstat refuses (a typo, a token) can be removed by its name.
-  if (entries !== undefined && Object.hasOwn(entries, key) && key !== TOKEN_STORE_KEY && key !== "headers" && settingKey(key) === undefined) {
+  if (
+    entries !== undefined &&
+    Object.hasOwn(entries, key) &&
+    key !== TOKEN_STORE_KEY &&
+    key !== "headers" &&
+    settingKey(key) === undefined
+  ) {
     delete entries[key];
     return writeConfigFile(profile.config);
   }
@@ -140,11 +169,13 @@ export async function runUnset(key: string, options: ConfigOptions, ctx: Context
   if (named.allHeaders) delete entries.headers;
   else if (named.header !== undefined) {
     const headers = (entries.headers ?? {}) as Record<string, unknown>;
-    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === named.header.toLowerCase()) delete headers[existing];
+    for (const existing of Object.keys(headers))
+      if (existing.toLowerCase() === named.header.toLowerCase()) delete headers[existing];
     if (Object.keys(headers).length === 0) delete entries.headers;
   } else delete entries[named.setting!];
   await writeConfigFile(profile.config);
-  if (named.setting === "base-url" && entries[TOKEN_STORE_KEY] !== undefined) ctx.note(`profile "${profile.name}" keeps its stored token, but sends it nowhere until it has a base-url again`);
+  if (named.setting === "base-url" && entries[TOKEN_STORE_KEY] !== undefined)
+    ctx.note(`profile "${profile.name}" keeps its stored token, but sends it nowhere until it has a base-url again`);
 }
 
 export async function runProfiles(_options: ConfigOptions, ctx: Context): Promise<void> {

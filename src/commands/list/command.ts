@@ -17,7 +17,12 @@ const fieldsHelp = (): HelpSection[] => [
   { heading: "Derived fields:", items: Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => [name, describe]) },
 ];
 
-async function run(setup: CommandSetup, listing: { campaignId: string; batchId?: string }, raw: ListingFlags, command: AnyCommand): Promise<void> {
+async function run(
+  setup: CommandSetup,
+  listing: { campaignId: string; batchId?: string },
+  raw: ListingFlags,
+  command: AnyCommand,
+): Promise<void> {
   const ctx = setup.context(command);
   const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
   requireId("campaignId", listing.campaignId);
@@ -28,8 +33,10 @@ async function run(setup: CommandSetup, listing: { campaignId: string; batchId?:
 
 export const messagesCommand: CommandDefinition = {
   define(command, setup) {
-    const messages = addGlobalOptions(addListingOptions(command.argument("<campaignId>", "the campaign")), GLOBAL_OPTIONS_HEADING)
-      .action((campaignId, raw, cmd) => run(setup, { campaignId }, raw, cmd));
+    const messages = addGlobalOptions(
+      addListingOptions(command.argument("<campaignId>", "the campaign")),
+      GLOBAL_OPTIONS_HEADING,
+    ).action((campaignId, raw, cmd) => run(setup, { campaignId }, raw, cmd));
     addHelpSections(messages, ...fieldsHelp(), {
       heading: "Examples:",
       examples: [
@@ -44,8 +51,10 @@ export const messagesCommand: CommandDefinition = {
 
 export const batchCommand: CommandDefinition = {
   define(command, setup) {
-    const batch = addGlobalOptions(addListingOptions(command.argument("<campaignId>", "the campaign").argument("<batchId>", "the batch")), GLOBAL_OPTIONS_HEADING)
-      .action((campaignId, batchId, raw, cmd) => run(setup, { campaignId, batchId }, raw, cmd));
+    const batch = addGlobalOptions(
+      addListingOptions(command.argument("<campaignId>", "the campaign").argument("<batchId>", "the batch")),
+      GLOBAL_OPTIONS_HEADING,
+    ).action((campaignId, batchId, raw, cmd) => run(setup, { campaignId, batchId }, raw, cmd));
     addHelpSections(batch, ...fieldsHelp(), {
       heading: "Examples:",
       examples: [

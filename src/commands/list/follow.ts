@@ -20,7 +20,10 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
-  const output = options.outputFile !== undefined ? await straightFileSink(options.outputFile, ctx.signal) : { sink: streamSink(ctx.stdout, ctx.signal), close: async () => undefined };
+  const output =
+    options.outputFile !== undefined
+      ? await straightFileSink(options.outputFile, ctx.signal)
+      : { sink: streamSink(ctx.stdout, ctx.signal), close: async () => undefined };
   const follower = new ListingFollower(
     client,
     {
@@ -39,7 +42,15 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
     (event) => report(event, ctx),
   );
   try {
-    await render(options, fields, listing, flushAtPageBoundaries(follower.chunks(), output.sink), output.sink, ctx, toTerminal);
+    await render(
+      options,
+      fields,
+      listing,
+      flushAtPageBoundaries(follower.chunks(), output.sink),
+      output.sink,
+      ctx,
+      toTerminal,
+    );
   } catch (error) {
     // Whole records only: what was rendered is flushed, a partial record never is.
     await output.sink.discard();
@@ -50,6 +61,7 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
 }
 
 function report(event: FollowEvent, ctx: Context): void {
-  if (event.kind === "failing") ctx.warn(`${event.error.message}; still following, trying again in ${spanText(event.retryInMs)}`);
+  if (event.kind === "failing")
+    ctx.warn(`${event.error.message}; still following, trying again in ${spanText(event.retryInMs)}`);
   else ctx.note(`the service answers again after ${spanText(event.downMs)}; following on, nothing missed`);
 }

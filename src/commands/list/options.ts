@@ -49,14 +49,21 @@ const sameInFile = (a: Format, b: Format) => a === b || (a === "table" && b === 
 
 export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZone): ListingOptions {
   const filters = parseFilterOptions(raw, now, zone);
-  if (raw.after !== undefined && raw.before !== undefined) throw new UsageError("--after and --before cannot be used together: page forward or back, not both");
+  if (raw.after !== undefined && raw.before !== undefined)
+    throw new UsageError("--after and --before cannot be used together: page forward or back, not both");
   if (raw.all && raw.limit !== undefined) throw new UsageError("--all and --limit cannot be used together");
-  if (raw.every !== undefined && !raw.follow) throw new UsageError("--every goes with --follow: add --follow to keep reading new messages");
+  if (raw.every !== undefined && !raw.follow)
+    throw new UsageError("--every goes with --follow: add --follow to keep reading new messages");
   if (raw.follow) checkFollow(raw);
-  const limit = raw.all ? Number.POSITIVE_INFINITY : (raw.limit ?? (raw.follow ? DEFAULT_FOLLOW_RECENT : DEFAULT_LIMIT));
+  const limit = raw.all
+    ? Number.POSITIVE_INFINITY
+    : (raw.limit ?? (raw.follow ? DEFAULT_FOLLOW_RECENT : DEFAULT_LIMIT));
   const filtered = filters.statuses !== undefined || filters.since !== undefined || filters.until !== undefined;
   const pageSize = raw.pageSize ?? (Number.isFinite(limit) && !filtered ? Math.min(limit, 1000) : 1000);
-  const fields = raw.fields?.split(",").map((field) => field.trim()).filter((field) => field !== "");
+  const fields = raw.fields
+    ?.split(",")
+    .map((field) => field.trim())
+    .filter((field) => field !== "");
   if (fields !== undefined && fields.length === 0) throw new UsageError("--fields needs at least one field name");
   return {
     ...filters,
@@ -77,9 +84,21 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
 
 /** What cannot go with --follow, which starts at the newest message and never ends by itself. */
 function checkFollow(raw: ListingFlags): void {
-  const clash = raw.all ? "--all" : raw.after !== undefined ? "--after" : raw.before !== undefined ? "--before" : raw.until !== undefined ? "--until" : undefined;
-  if (clash) throw new UsageError(`--follow cannot be used with ${clash}: it starts at the newest messages and goes on until interrupted`);
-  if (raw.since !== undefined && raw.limit !== undefined) throw new UsageError("--follow starts with the newest -n messages, or with those --since: not both");
+  const clash = raw.all
+    ? "--all"
+    : raw.after !== undefined
+      ? "--after"
+      : raw.before !== undefined
+        ? "--before"
+        : raw.until !== undefined
+          ? "--until"
+          : undefined;
+  if (clash)
+    throw new UsageError(
+      `--follow cannot be used with ${clash}: it starts at the newest messages and goes on until interrupted`,
+    );
+  if (raw.since !== undefined && raw.limit !== undefined)
+    throw new UsageError("--follow starts with the newest -n messages, or with those --since: not both");
 }
 
 /** JSON output of whole messages writes each one's own text, so the pages must keep it. */

@@ -31,7 +31,12 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   const sink = await openOutput(options.outputFile, ctx);
   // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
   const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
-  const selector: MessageSelector = new MessageSelector(client, { listing, ...options, jsonText: wantsJsonText(options), onPage: () => progress.update(progressText("Loading messages…", selector)) });
+  const selector: MessageSelector = new MessageSelector(client, {
+    listing,
+    ...options,
+    jsonText: wantsJsonText(options),
+    onPage: () => progress.update(progressText("Loading messages…", selector)),
+  });
   try {
     const chunks = withProgress(selector, progress, sink, toTerminal);
     await render(options, fields, listing, chunks, sink, ctx, toTerminal);
@@ -40,27 +45,50 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
     progress.stop();
     await sink.discard();
     if (error instanceof PagingError) explainResume(error, options, ctx);
-    const cursor = options.before !== undefined ? { flag: "--before" as const, value: options.before } : { flag: "--after" as const, value: options.after };
+    const cursor =
+      options.before !== undefined
+        ? { flag: "--before" as const, value: options.before }
+        : { flag: "--after" as const, value: options.after };
     throw explainNotFound(explainRefusedCursor(error, cursor, selector.reader.pagesRead === 0), listing);
   }
   progress.stop();
   reportOutcome(selector, options, ctx);
 }
 
-export async function render(options: ListingOptions, fields: Field[] | undefined, listing: ListingRef, chunks: AsyncIterable<CheckedMessage[]>, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
+export async function render(
+  options: ListingOptions,
+  fields: Field[] | undefined,
+  listing: ListingRef,
+  chunks: AsyncIterable<CheckedMessage[]>,
+  sink: Sink,
+  ctx: Context,
+  toTerminal: boolean,
+): Promise<void> {
   switch (options.format) {
     case "json":
       return renderJson(chunks, sink, { fields, pretty: toTerminal });
     case "jsonl":
       return renderJsonl(chunks, sink, fields);
     case "csv":
-      return renderCsv(chunks, sink, { fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }), guardFormulas: options.guardFormulas });
+      return renderCsv(chunks, sink, {
+        fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }),
+        guardFormulas: options.guardFormulas,
+      });
     case "table":
     case "tsv": {
       // tsv: the table's plain, tab-separated form, even on a terminal.
       const tty = toTerminal && options.format === "table";
       const palette = await loadPalette(ctx.color && tty);
-      await renderTable(chunks, sink, { tty, columns: ctx.columns, palette, fields, batchId: listing.batchId, timeZone: ctx.timeZone, wide: options.wide, headers: options.headers });
+      await renderTable(chunks, sink, {
+        tty,
+        columns: ctx.columns,
+        palette,
+        fields,
+        batchId: listing.batchId,
+        timeZone: ctx.timeZone,
+        wide: options.wide,
+        headers: options.headers,
+      });
       return;
     }
   }
@@ -71,8 +99,17 @@ export async function render(options: ListingOptions, fields: Field[] | undefine
  * written, and comes back while the next pages load: with filters, many may go by without a row.
  * Rows reach the reader at every page boundary where the next page is not there yet.
  */
-async function* withProgress(selector: MessageSelector, progress: Progress, sink: Sink, sharesTerminal: boolean): AsyncGenerator<CheckedMessage[]> {
-  yield* flushAtPageBoundaries(selector.chunks(), sink, sharesTerminal ? { beforePage: () => progress.pause(), afterPage: () => progress.resume() } : {});
+async function* withProgress(
+  selector: MessageSelector,
+  progress: Progress,
+  sink: Sink,
+  sharesTerminal: boolean,
+): AsyncGenerator<CheckedMessage[]> {
+  yield* flushAtPageBoundaries(
+    selector.chunks(),
+    sink,
+    sharesTerminal ? { beforePage: () => progress.pause(), afterPage: () => progress.resume() } : {},
+  );
   progress.stop();
 }
 
@@ -86,7 +123,9 @@ function explainResume(error: PagingError, options: ListingOptions, ctx: Context
   } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {
     const next = nextCommand(ctx.argv, "after", error.resumeCursor);
     const credentials = next.leftOut !== undefined ? `\n(${next.leftOut})` : "";
-    error.withHint(`Everything before the failure was written. To continue from there, run:\n${next.line}${credentials}`);
+    error.withHint(
+      `Everything before the failure was written. To continue from there, run:\n${next.line}${credentials}`,
+    );
   } else {
     error.withHint(`Nothing was written. ${runAgainOnce(error)}`);
   }
@@ -94,19 +133,30 @@ function explainResume(error: PagingError, options: ListingOptions, ctx: Context
 
 function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
   const { outcome } = selector;
-  if (selector.reader.duplicatesDropped > 0) ctx.warn(`${repeatsLine(selector.reader.duplicatesDropped)}; the repeats were left out`);
-  if (outcome.undatedSkipped > 0) ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
-  if (outcome.stoppedEarlyAtSince && ctx.verbose) ctx.note(`stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since (${formatWallTime(options.since!, ctx.timeZone)} ${ctx.timeZone.name})`);
+  if (selector.reader.duplicatesDropped > 0)
+    ctx.warn(`${repeatsLine(selector.reader.duplicatesDropped)}; the repeats were left out`);
+  if (outcome.undatedSkipped > 0)
+    ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
+  if (outcome.stoppedEarlyAtSince && ctx.verbose)
+    ctx.note(
+      `stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since (${formatWallTime(options.since!, ctx.timeZone)} ${ctx.timeZone.name})`,
+    );
   if (outcome.printed === 0) ctx.note(nothingMatched(outcome.statusesSeen));
   const next = outcome.continueAt;
   if (options.outputFile !== undefined) {
     // One line a cron mail shows: how many, where, and whether --limit cut it short.
-    const cut = next === undefined ? "" : options.defaultLimit ? ", cut short by the default --limit: add --all" : `, cut short by --limit ${options.limit}: more may follow`;
+    const cut =
+      next === undefined
+        ? ""
+        : options.defaultLimit
+          ? ", cut short by the default --limit: add --all"
+          : `, cut short by --limit ${options.limit}: more may follow`;
     ctx.note(`wrote ${count(outcome.printed, "message")} to ${options.outputFile}${cut}`);
     if (options.defaultLimit) return;
   }
   if (next === undefined) return;
-  const shown = options.outputFile !== undefined ? "" : `Showing ${count(outcome.printed, "message")}; more may follow. `;
+  const shown =
+    options.outputFile !== undefined ? "" : `Showing ${count(outcome.printed, "message")}; more may follow. `;
   if (next.cursor === undefined) {
     ctx.note(`${shown}Use --all, or a larger --limit, for more.`);
     return;

@@ -9,7 +9,10 @@ import { runMessage } from "./run.js";
 
 export const messageCommand: CommandDefinition = {
   define(command, setup) {
-    const message = addGlobalOptions(addMessageOptions(command.argument("<campaignId>", "the campaign").argument("<messageId>", "the message")), GLOBAL_OPTIONS_HEADING).action(async (campaignId, messageId, raw, cmd) => {
+    const message = addGlobalOptions(
+      addMessageOptions(command.argument("<campaignId>", "the campaign").argument("<messageId>", "the message")),
+      GLOBAL_OPTIONS_HEADING,
+    ).action(async (campaignId, messageId, raw, cmd) => {
       const ctx = setup.context(cmd);
       requireId("campaignId", campaignId);
       requireId("messageId", messageId);

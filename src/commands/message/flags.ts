@@ -2,13 +2,34 @@
 import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { durationOption, textOption, type NoOptions } from "../shared/option-values.js";
 
-export function addMessageOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
+export function addMessageOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+) {
   return command
     .option("--json", "print the message exactly as the service sent it")
-    .addOption(textOption("-o, --output <file>", "write to this file (atomically) instead of stdout; a .json file gets --json", "a file name"))
-    .option("--wait", "poll the message until it is final (success or failure), then print it: exit 0 on success, 6 on failure, 7 when --wait-timeout runs out first")
-    .addOption(durationOption("--every <duration>", "with --wait: time between polls (default 2s)", { minMs: 1_000, maxMs: 3_600_000 }))
-    .addOption(durationOption("--wait-timeout <duration>", "with --wait: how long to wait at most (default 10m)", { minMs: 1_000, maxMs: 7 * 86_400_000 }));
+    .addOption(
+      textOption(
+        "-o, --output <file>",
+        "write to this file (atomically) instead of stdout; a .json file gets --json",
+        "a file name",
+      ),
+    )
+    .option(
+      "--wait",
+      "poll the message until it is final (success or failure), then print it: exit 0 on success, 6 on failure, 7 when --wait-timeout runs out first",
+    )
+    .addOption(
+      durationOption("--every <duration>", "with --wait: time between polls (default 2s)", {
+        minMs: 1_000,
+        maxMs: 3_600_000,
+      }),
+    )
+    .addOption(
+      durationOption("--wait-timeout <duration>", "with --wait: how long to wait at most (default 10m)", {
+        minMs: 1_000,
+        maxMs: 7 * 86_400_000,
+      }),
+    );
 }
 
 export type MessageFlags = ReturnType<ReturnType<typeof addMessageOptions<[], NoOptions, NoOptions>>["opts"]>;

@@ -15,10 +15,19 @@ export interface MessageOptions {
 export const DEFAULT_WAIT = { everyMs: 2_000, timeoutMs: 10 * 60_000 };
 
 export function parseMessageOptions(raw: MessageFlags): MessageOptions {
-  const format = formatFor<MessageOptions["format"]>(raw.output, raw.json ? { format: "json", flag: "--json" } : undefined, ["json"], "view");
+  const format = formatFor<MessageOptions["format"]>(
+    raw.output,
+    raw.json ? { format: "json", flag: "--json" } : undefined,
+    ["json"],
+    "view",
+  );
   if (!raw.wait && (raw.every !== undefined || raw.waitTimeout !== undefined)) {
-    throw new UsageError(`${raw.every !== undefined ? "--every" : "--wait-timeout"} goes with --wait: add --wait to poll until the message is final`);
+    throw new UsageError(
+      `${raw.every !== undefined ? "--every" : "--wait-timeout"} goes with --wait: add --wait to poll until the message is final`,
+    );
   }
-  const wait = raw.wait ? { everyMs: raw.every ?? DEFAULT_WAIT.everyMs, timeoutMs: raw.waitTimeout ?? DEFAULT_WAIT.timeoutMs } : undefined;
+  const wait = raw.wait
+    ? { everyMs: raw.every ?? DEFAULT_WAIT.everyMs, timeoutMs: raw.waitTimeout ?? DEFAULT_WAIT.timeoutMs }
+    : undefined;
   return { format, outputFile: raw.output, wait };
 }

@@ -34,13 +34,21 @@ export async function runMessage(options: MessageRun, ctx: Context): Promise<voi
       message = await fetchMessage(client, options.campaignId, options.messageId, options.format === "json");
     }
     if (options.format === "json") await renderJsonValue(message, sink, toTerminal);
-    else await renderMessage(message, sink, { palette: await loadPalette(ctx.color && toTerminal), tty: toTerminal, now: ctx.now(), timeZone: ctx.timeZone, width: toTerminal ? ctx.columns : Number.POSITIVE_INFINITY });
+    else
+      await renderMessage(message, sink, {
+        palette: await loadPalette(ctx.color && toTerminal),
+        tty: toTerminal,
+        now: ctx.now(),
+        timeZone: ctx.timeZone,
+        width: toTerminal ? ctx.columns : Number.POSITIVE_INFINITY,
+      });
     await sink.finish();
   } catch (error) {
     await sink.discard();
     throw explainNotFound(error, options);
   }
-  if (options.outputFile !== undefined) ctx.note(`wrote message ${shellWord(options.messageId)} to ${options.outputFile}`);
+  if (options.outputFile !== undefined)
+    ctx.note(`wrote message ${shellWord(options.messageId)} to ${options.outputFile}`);
   if (options.wait) endOfWait(options, message, final);
 }
 
@@ -50,9 +58,20 @@ async function waitWithProgress(options: MessageRun, ctx: Context) {
   const progress = await startProgress(ctx, `Waiting for ${options.messageId}…`);
   let failing = false;
   try {
-    return await waitForFinal(client, { campaignId: options.campaignId, messageId: options.messageId, ...options.wait!, jsonText: options.format === "json" }, ctx.timer, ctx.signal, (event) => {
-      failing = report(event, options, progress, ctx, failing);
-    });
+    return await waitForFinal(
+      client,
+      {
+        campaignId: options.campaignId,
+        messageId: options.messageId,
+        ...options.wait!,
+        jsonText: options.format === "json",
+      },
+      ctx.timer,
+      ctx.signal,
+      (event) => {
+        failing = report(event, options, progress, ctx, failing);
+      },
+    );
   } finally {
     progress.stop();
   }
@@ -67,7 +86,9 @@ function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: 
     if (failing) ctx.note("the service answers again; still waiting");
     return false;
   }
-  progress.update(`Waiting for ${options.messageId}: the service is failing, trying again in ${spanText(event.retryInMs)} (${waited})`);
+  progress.update(
+    `Waiting for ${options.messageId}: the service is failing, trying again in ${spanText(event.retryInMs)} (${waited})`,
+  );
   if (!failing) ctx.warn(`${event.error.message}; still waiting, trying again in ${spanText(event.retryInMs)}`);
   return true;
 }
@@ -76,7 +97,9 @@ function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: 
 function endOfWait(options: MessageRun, message: CheckedMessage, final: boolean): void {
   const status = read(MESSAGE, message, "latestStatus") ?? "no status";
   if (!final) {
-    throw new NotFinalInTimeError(`${options.messageId} is still ${status} after ${spanText(options.wait!.timeoutMs)} (--wait-timeout)`);
+    throw new NotFinalInTimeError(
+      `${options.messageId} is still ${status} after ${spanText(options.wait!.timeoutMs)} (--wait-timeout)`,
+    );
   }
   if (status === "failure") {
     const error = newestFailedAttempt(message);

@@ -27,7 +27,8 @@ export function parseSandboxOptions(raw: SandboxFlags): SandboxOptions {
 }
 
 function liveOption(raw: SandboxFlags): SandboxOptions["live"] {
-  if (raw.liveRate !== undefined && !raw.live) throw new UsageError("--live-rate sets the pace of the live campaign: add --live");
+  if (raw.liveRate !== undefined && !raw.live)
+    throw new UsageError("--live-rate sets the pace of the live campaign: add --live");
   return raw.live ? { ratePerSecond: raw.liveRate } : undefined;
 }
 
@@ -35,6 +36,7 @@ function liveOption(raw: SandboxFlags): SandboxOptions["live"] {
 function bandwidthOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const rate = parseBandwidth(text);
-  if (rate === undefined) throw new UsageError(`--bandwidth must be a rate such as 50mbit, 512kbit or 2MB/s, not "${text}"`);
+  if (rate === undefined)
+    throw new UsageError(`--bandwidth must be a rate such as 50mbit, 512kbit or 2MB/s, not "${text}"`);
   return rate;
 }

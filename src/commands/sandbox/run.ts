@@ -29,9 +29,10 @@ export async function runSandbox(options: SandboxOptions, ctx: Context, run: San
   }
   ctx.stdout.write(lines.join("\n") + "\n");
   const campaign = sandbox.campaigns[0]?.id ?? "<campaignId>";
-  const pointAt = run.saveProfile !== undefined
-    ? `saved as profile "${run.saveProfile}"; try: msgstat --profile ${run.saveProfile} messages ${campaign}`
-    : `point msgstat at it: export MSGSTAT_BASE_URL=${sandbox.url}${options.token !== undefined ? " MSGSTAT_TOKEN=<the --token value>" : ""}`;
+  const pointAt =
+    run.saveProfile !== undefined
+      ? `saved as profile "${run.saveProfile}"; try: msgstat --profile ${run.saveProfile} messages ${campaign}`
+      : `point msgstat at it: export MSGSTAT_BASE_URL=${sandbox.url}${options.token !== undefined ? " MSGSTAT_TOKEN=<the --token value>" : ""}`;
   ctx.note(`sandbox serving at ${sandbox.url} (Ctrl-C to stop); ${pointAt}`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
@@ -45,8 +46,12 @@ async function listen(options: SandboxOptions): Promise<Sandbox> {
     return await startSandbox(options);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") throw new UsageError(`port ${options.port} of ${options.host ?? "127.0.0.1"} is taken (another sandbox?)`).withHint("Pass --port 0 for a free port, or --port <n> for another one.");
-    if (code === "EADDRNOTAVAIL" || code === "EACCES") throw new UsageError(`cannot listen on ${options.host ?? "127.0.0.1"}:${options.port} (${code})`);
+    if (code === "EADDRINUSE")
+      throw new UsageError(
+        `port ${options.port} of ${options.host ?? "127.0.0.1"} is taken (another sandbox?)`,
+      ).withHint("Pass --port 0 for a free port, or --port <n> for another one.");
+    if (code === "EADDRNOTAVAIL" || code === "EACCES")
+      throw new UsageError(`cannot listen on ${options.host ?? "127.0.0.1"}:${options.port} (${code})`);
     throw error;
   }
 }
@@ -62,7 +67,9 @@ async function saveProfile(name: string, sandbox: Sandbox, token: string | undef
   const profile = profileFrom(config, paths, name, { kind: "flag", label: "--save-profile" }, { create: true });
   const existing = profile.values["base-url"];
   if (typeof existing === "string" && !isLoopback(new URL(existing).hostname)) {
-    throw new UsageError(`profile "${name}" points at ${existing}; the sandbox does not overwrite it`).withHint("Name another profile: --save-profile <name>.");
+    throw new UsageError(`profile "${name}" points at ${existing}; the sandbox does not overwrite it`).withHint(
+      "Name another profile: --save-profile <name>.",
+    );
   }
   // A listener on every address is reached on this machine's loopback.
   const url = sandbox.url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");

@@ -13,8 +13,13 @@ function rootOf(error: MsgstatError): MsgstatError {
 /** When running the same command again can work: once what failed (the service, or the proxy before it) answers. */
 export function runAgainOnce(error: MsgstatError): string {
   const root = rootOf(error);
-  const proxy = root instanceof RequestFailedError && root.failure.kind === "network" && root.failure.proxy?.unreachable ? root.failure.proxy.name : undefined;
-  return proxy === undefined ? "Run the same command again once the service recovers." : `Run the same command again once the proxy ${proxy} can be reached.`;
+  const proxy =
+    root instanceof RequestFailedError && root.failure.kind === "network" && root.failure.proxy?.unreachable
+      ? root.failure.proxy.name
+      : undefined;
+  return proxy === undefined
+    ? "Run the same command again once the service recovers."
+    : `Run the same command again once the proxy ${proxy} can be reached.`;
 }
 
 /** Puts the advice for an error's cause before its other hints. */
@@ -27,25 +32,43 @@ export function advise(error: MsgstatError): void {
   if (root instanceof RequestFailedError && root.failure.kind === "timeout") {
     advice.push("Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.");
   }
-  if (root instanceof RequestFailedError && root.failure.kind === "network" && root.failure.code === "ENOTFOUND" && root.failure.proxy === undefined) {
-    advice.push("DNS knows no such host: check the host name in the base URL (--base-url, MSGSTAT_BASE_URL, or the profile's: msgstat config get base-url).");
+  if (
+    root instanceof RequestFailedError &&
+    root.failure.kind === "network" &&
+    root.failure.code === "ENOTFOUND" &&
+    root.failure.proxy === undefined
+  ) {
+    advice.push(
+      "DNS knows no such host: check the host name in the base URL (--base-url, MSGSTAT_BASE_URL, or the profile's: msgstat config get base-url).",
+    );
   }
-  if (root instanceof RequestFailedError && root.failure.kind === "network") advice.push(...networkAdvice(root.failure, root.target.origin));
+  if (root instanceof RequestFailedError && root.failure.kind === "network")
+    advice.push(...networkAdvice(root.failure, root.target.origin));
   error.hints.unshift(...advice);
 }
 
 /** What to try for a certificate that was refused, a port that is not TLS, or a proxy that failed. */
 function networkAdvice(failure: Failure & { kind: "network" }, origin: string): string[] {
-  if (failure.proxy?.refused === 407) return ["The proxy wants a user name and password: give them in its URL, http://user:password@host:port (HTTPS_PROXY, HTTP_PROXY or --proxy)."];
-  if (failure.proxy?.refused !== undefined) return ["The proxy would not carry this request: ask its operators, or list the host in NO_PROXY to connect directly."];
+  if (failure.proxy?.refused === 407)
+    return [
+      "The proxy wants a user name and password: give them in its URL, http://user:password@host:port (HTTPS_PROXY, HTTP_PROXY or --proxy).",
+    ];
+  if (failure.proxy?.refused !== undefined)
+    return [
+      "The proxy would not carry this request: ask its operators, or list the host in NO_PROXY to connect directly.",
+    ];
   switch (certificateProblem(failure.code)) {
     case "self-signed":
     case "unknown issuer":
     case "untrusted":
-      return ["If the service's certificate comes from your organisation's own authority, trust it with --ca-file <pem> (or NODE_EXTRA_CA_CERTS)."];
+      return [
+        "If the service's certificate comes from your organisation's own authority, trust it with --ca-file <pem> (or NODE_EXTRA_CA_CERTS).",
+      ];
     case "expired":
     case "not yet valid":
-      return ["Check this machine's clock; if it is right, the service's certificate must be renewed by its operators."];
+      return [
+        "Check this machine's clock; if it is right, the service's certificate must be renewed by its operators.",
+      ];
     case "name mismatch":
       return ["Check the host name in --base-url: it must be one the certificate names."];
     case "revoked":
@@ -53,7 +76,11 @@ function networkAdvice(failure: Failure & { kind: "network" }, origin: string): 
     case undefined:
       break;
   }
-  if (isNotTls(failure.code)) return [`If that port speaks plain HTTP, use ${origin.replace(/^https:/, "http:")} in --base-url.`];
-  if (failure.proxy?.unreachable) return ["Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's proxy), or list the host in NO_PROXY to connect directly."];
+  if (isNotTls(failure.code))
+    return [`If that port speaks plain HTTP, use ${origin.replace(/^https:/, "http:")} in --base-url.`];
+  if (failure.proxy?.unreachable)
+    return [
+      "Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's proxy), or list the host in NO_PROXY to connect directly.",
+    ];
   return [];
 }

@@ -28,7 +28,8 @@ function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon > 0 ? text.slice(0, colon).trim() : "";
   // Only the name is ever echoed back: the value may be a credential.
-  if (checkHeaderName(name) !== undefined) throw new UsageError(`-H expects "Name: value"; got a header without a valid name`);
+  if (checkHeaderName(name) !== undefined)
+    throw new UsageError(`-H expects "Name: value"; got a header without a valid name`);
   const role = checkHeaderRole(name);
   if (role !== undefined) throw new UsageError(`-H ${name}: ${role}`);
   const value = text.slice(colon + 1).trim();
@@ -38,7 +39,10 @@ function parseHeader(text: string): [string, string] {
 }
 
 /** The profile's headers, each replaced by a -H of the same name. */
-function mergeHeaders(fromProfile: Array<[string, string]>, fromFlags: Array<[string, string]>): Array<[string, string]> {
+function mergeHeaders(
+  fromProfile: Array<[string, string]>,
+  fromFlags: Array<[string, string]>,
+): Array<[string, string]> {
   const named = new Set(fromFlags.map(([name]) => name.toLowerCase()));
   return [...fromProfile.filter(([name]) => !named.has(name.toLowerCase())), ...fromFlags];
 }
@@ -47,7 +51,11 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
   const profile = await loadProfile(raw.profile, io.env);
   const settings = resolveSettings({ ...raw }, io.env, profile);
   if (settings.baseUrl === undefined) {
-    throw new UsageError("no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)").withHint("To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat --profile sandbox messages cmp-spring-sale");
+    throw new UsageError(
+      "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)",
+    ).withHint(
+      "To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat --profile sandbox messages cmp-spring-sale",
+    );
   }
   const baseUrl = new URL(settings.baseUrl.value.trim());
   const flagHeaders = (raw.header ?? []).map(parseHeader);
@@ -59,10 +67,17 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
   // no proxy but one on this machine (http/proxy.ts).
   const sendsCredentials = choice.token !== undefined || flagHeaders.length > 0;
   if (sendsCredentials && baseUrl.protocol === "http:" && !isLoopback(baseUrl.hostname) && !raw.allowInsecureHttp) {
-    throw new UsageError(`refusing to send credentials over plain http:// to ${baseUrl.hostname}: anyone on the network path could read them`).withHint("Use https://, or pass --allow-insecure-http if this network is trusted.");
+    throw new UsageError(
+      `refusing to send credentials over plain http:// to ${baseUrl.hostname}: anyone on the network path could read them`,
+    ).withHint("Use https://, or pass --allow-insecure-http if this network is trusted.");
   }
-  if (proxyFor(baseUrl.origin, proxy) !== undefined && flagHeaders.some(([name]) => name.toLowerCase() === "proxy-authorization")) {
-    throw new UsageError("-H Proxy-Authorization: give the proxy's user name and password in its URL instead (http://user:password@proxy:port)");
+  if (
+    proxyFor(baseUrl.origin, proxy) !== undefined &&
+    flagHeaders.some(([name]) => name.toLowerCase() === "proxy-authorization")
+  ) {
+    throw new UsageError(
+      "-H Proxy-Authorization: give the proxy's user name and password in its URL instead (http://user:password@proxy:port)",
+    );
   }
   if (settings.profile.exists) io.log?.(describeSettings(settings, choice));
   // For tests and the benchmark: a shorter backoff than people get.
@@ -81,8 +96,12 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
 /** One line for --verbose: the profile, and where the URL, the token (redacted) and the timeout came from. */
 function describeSettings(settings: Settings, choice: TokenChoice): string {
   const { profile } = settings;
-  const from = (source: Source | undefined) => (source === undefined ? "none" : source.kind === "profile" ? "profile" : source.label);
-  const token = choice.token !== undefined ? `${redact(choice.token)} (${choice.source === "flag" || choice.source === "environment" ? choice.where : choice.source})` : "none";
+  const from = (source: Source | undefined) =>
+    source === undefined ? "none" : source.kind === "profile" ? "profile" : source.label;
+  const token =
+    choice.token !== undefined
+      ? `${redact(choice.token)} (${choice.source === "flag" || choice.source === "environment" ? choice.where : choice.source})`
+      : "none";
   const chosen = profile.chosenBy.kind === "default" ? "" : ` (${profile.chosenBy.label})`;
   return `settings: profile ${profile.name}${chosen} of ${profile.paths.configFile}; base URL: ${from(settings.baseUrl?.from)}; token: ${token}; timeout: ${settings.timeout.value} s (${from(settings.timeout.from)})`;
 }

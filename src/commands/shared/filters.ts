@@ -8,11 +8,21 @@ import { shellWord } from "../../core/text.js";
 import { formatWallTime, parseTimeBound, type TimeZone } from "../../core/time.js";
 import { listOption, type NoOptions } from "./option-values.js";
 
-export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
+export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+) {
   return command
-    .option("--search <digits>", 'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)')
-    .addOption(listOption("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)"))
-    .option("--since <time>", "createdAt at or after: a date (a whole day in --tz), a date-time (2026-11-01T09:30, in --tz unless it has an offset) or a duration back from now (90m, 24h, 7d)")
+    .option(
+      "--search <digits>",
+      'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)',
+    )
+    .addOption(
+      listOption("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)"),
+    )
+    .option(
+      "--since <time>",
+      "createdAt at or after: a date (a whole day in --tz), a date-time (2026-11-01T09:30, in --tz unless it has an offset) or a duration back from now (90m, 24h, 7d)",
+    )
     .option("--until <time>", "createdAt at or before: a date (to its end), a date-time or a duration back from now");
 }
 
@@ -31,7 +41,10 @@ export interface FilterOptions {
 /** Characters that only format a phone number; the API matches digits. */
 export function normaliseSearch(text: string): string {
   // Formatting first, so a "+" inside brackets, as in "(+44) 7700", is leading once they are gone.
-  return text.trim().replace(/[\s\-.()]/g, "").replace(/^\+/, "");
+  return text
+    .trim()
+    .replace(/[\s\-.()]/g, "")
+    .replace(/^\+/, "");
 }
 
 // The reference lists statuses as "values seen", so an unknown one may be new and is filtered on with
@@ -44,25 +57,33 @@ function checkStatus(status: string): string | undefined {
   if ((ATTEMPT_STATUSES as readonly string[]).includes(status)) {
     return `--status ${status}: "${status}" is an attempt's status; a message whose attempt is under way has latestStatus "created"`;
   }
-  const near = KNOWN_STATUSES.filter((known) => editDistance(status.toLowerCase(), known) <= typoAllowance(known, status));
+  const near = KNOWN_STATUSES.filter(
+    (known) => editDistance(status.toLowerCase(), known) <= typoAllowance(known, status),
+  );
   if (near.length > 0) {
     const meant = near.sort((a, b) => editDistance(status, a) - editDistance(status, b))[0]!;
-    throw new UsageError(`unknown status "${status}"; did you mean "${meant}"?`).withHint(`Message statuses the service is known to send: ${MESSAGE_STATUSES.join(", ")}.`);
+    throw new UsageError(`unknown status "${status}"; did you mean "${meant}"?`).withHint(
+      `Message statuses the service is known to send: ${MESSAGE_STATUSES.join(", ")}.`,
+    );
   }
   return `--status ${status}: not a status the service is known to send (${MESSAGE_STATUSES.join(", ")}); filtering on it anyway`;
 }
 
 /** Edits a typo may be away from `known`: 1 for "sent", 3 for "failure" ("failed"); never half of what was typed ("read" is no "created"). */
-const typoAllowance = (known: string, typed: string) => Math.min(3, Math.floor((known.length - 1) / 2), Math.floor(typed.length / 2));
+const typoAllowance = (known: string, typed: string) =>
+  Math.min(3, Math.floor((known.length - 1) / 2), Math.floor(typed.length / 2));
 
 /** Insertions, deletions, substitutions and swaps of neighbours between two words (optimal string alignment). */
 export function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;
@@ -73,11 +94,15 @@ export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone
   const options: FilterOptions = { warnings };
   if (raw.search !== undefined) {
     const search = normaliseSearch(raw.search);
-    if (search === "") throw new UsageError(`--search "${raw.search}" has nothing left to search for once formatting is dropped`);
+    if (search === "")
+      throw new UsageError(`--search "${raw.search}" has nothing left to search for once formatting is dropped`);
     options.search = search;
   }
   if (raw.status !== undefined) {
-    const statuses = raw.status.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+    const statuses = raw.status
+      .flatMap((value) => value.split(","))
+      .map((value) => value.trim())
+      .filter((value) => value !== "");
     if (statuses.length === 0) throw new UsageError("--status needs at least one status, e.g. --status failure");
     for (const status of statuses) {
       const warning = checkStatus(status);
@@ -89,7 +114,10 @@ export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone
     const text = raw[bound];
     if (text === undefined) continue;
     const at = parseTimeBound(text, bound, now, zone);
-    if (at === undefined) throw new UsageError(`--${bound} "${text}" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)`);
+    if (at === undefined)
+      throw new UsageError(
+        `--${bound} "${text}" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)`,
+      );
     options[bound] = at;
   }
   if (options.since !== undefined && options.until !== undefined && options.since > options.until) {
@@ -101,13 +129,18 @@ export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone
 /** For --verbose: the createdAt window as it was read, in the zone, so a person can see what a bare date meant. */
 export function describeWindow(filters: Pick<FilterOptions, "since" | "until">, zone: TimeZone): string | undefined {
   const at = (instant: number) => `${formatWallTime(instant, zone, "second")} (${new Date(instant).toISOString()})`;
-  const parts = [filters.since === undefined ? "" : `from ${at(filters.since)}`, filters.until === undefined ? "" : `until ${at(filters.until)}`].filter(Boolean);
+  const parts = [
+    filters.since === undefined ? "" : `from ${at(filters.since)}`,
+    filters.until === undefined ? "" : `until ${at(filters.until)}`,
+  ].filter(Boolean);
   return parts.length === 0 ? undefined : `createdAt ${parts.join(" ")}, read in ${zone.name}`;
 }
 
 /** The closing note of an empty result; after a filter, the statuses the messages read had (most first). */
 export function nothingMatched(statusesSeen: ReadonlyMap<string, number>): string {
   if (statusesSeen.size === 0) return "No messages found.";
-  const seen = [...statusesSeen].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status === "" ? "(none)" : shellWord(status)} ${countText(n)}`);
+  const seen = [...statusesSeen]
+    .sort((a, b) => b[1] - a[1])
+    .map(([status, n]) => `${status === "" ? "(none)" : shellWord(status)} ${countText(n)}`);
   return `No messages matched. Statuses of the messages read: ${seen.join(", ")}.`;
 }

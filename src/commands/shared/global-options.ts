@@ -13,17 +13,43 @@ export const GLOBAL_OPTIONS_HEADING = "Global options:";
 // Made fresh for each command: an Option belongs to the command it is added to.
 const declare = () => ({
   baseUrl: new Option("--base-url <url>", "service base URL, may include a path prefix (env: MSGSTAT_BASE_URL)"),
-  token: new Option("--token <token>", "sent as Authorization: Bearer <token>; ps and shell history show it to others, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command"),
+  token: new Option(
+    "--token <token>",
+    "sent as Authorization: Bearer <token>; ps and shell history show it to others, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command",
+  ),
   header: listOption("-H, --header <header>", 'extra request header "Name: value", repeatable'),
-  timeout: numberOption("--timeout <seconds>", "time allowed for each request, connect to last byte", TIMEOUT_RANGE).default(30),
-  retries: wholeNumberOption("--retries <n>", "retries of a failed request (network errors, 408, 429, 5xx)", RETRIES_RANGE).default(3),
-  proxy: new Option("--proxy <url>", 'HTTP proxy for every request, "" for none (default: HTTPS_PROXY, HTTP_PROXY; NO_PROXY applies)'),
-  caFile: new Option("--ca-file <pem>", "certificates to trust besides the default ones, a PEM file (NODE_EXTRA_CA_CERTS too)"),
-  tz: new Option("--tz <zone>", "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC").default("local"),
-  profile: new Option("--profile <name>", 'settings and token from this profile of the config file (env: MSGSTAT_PROFILE; default "default")'),
+  timeout: numberOption(
+    "--timeout <seconds>",
+    "time allowed for each request, connect to last byte",
+    TIMEOUT_RANGE,
+  ).default(30),
+  retries: wholeNumberOption(
+    "--retries <n>",
+    "retries of a failed request (network errors, 408, 429, 5xx)",
+    RETRIES_RANGE,
+  ).default(3),
+  proxy: new Option(
+    "--proxy <url>",
+    'HTTP proxy for every request, "" for none (default: HTTPS_PROXY, HTTP_PROXY; NO_PROXY applies)',
+  ),
+  caFile: new Option(
+    "--ca-file <pem>",
+    "certificates to trust besides the default ones, a PEM file (NODE_EXTRA_CA_CERTS too)",
+  ),
+  tz: new Option(
+    "--tz <zone>",
+    "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC",
+  ).default("local"),
+  profile: new Option(
+    "--profile <name>",
+    'settings and token from this profile of the config file (env: MSGSTAT_PROFILE; default "default")',
+  ),
   color: new Option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR forces it)"),
   verbose: new Option("-v, --verbose", "one line per request on stderr; stack traces on errors"),
-  allowInsecureHttp: new Option("--allow-insecure-http", "allow sending credentials over plain http:// to a host other than this machine"),
+  allowInsecureHttp: new Option(
+    "--allow-insecure-http",
+    "allow sending credentials over plain http:// to a host other than this machine",
+  ),
 });
 
 /** Every Option made by this module, so the values of globals are told apart from a command's own. */
@@ -33,7 +59,10 @@ const madeHere = new WeakSet<object>();
  * Adds the global options to a command (the program, or a command after whose name they may come),
  * under `heading` in its help.
  */
-export function addGlobalOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>, heading?: string) {
+export function addGlobalOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+  heading?: string,
+) {
   const o = declare();
   for (const option of Object.values(o)) {
     madeHere.add(option);
@@ -55,7 +84,10 @@ export function addGlobalOptions<Args extends unknown[], Opts extends OptionValu
 }
 
 /** Only --profile, for the commands about the config file itself (msgstat config). */
-export function addProfileOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>, heading?: string) {
+export function addProfileOption<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+  heading?: string,
+) {
   const { profile } = declare();
   madeHere.add(profile);
   if (heading !== undefined) profile.helpGroup(heading);

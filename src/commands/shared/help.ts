@@ -57,11 +57,14 @@ function formatSection(section: HelpSection, helper: Help): string {
     lines.push(helper.boxWrap(section.text, width - INDENT.length).replace(/^/gm, INDENT));
   } else if ("items" in section) {
     const termWidth = Math.max(...section.items.map(([term]) => term.length));
-    for (const [term, description] of section.items) lines.push(helper.formatItem(term, termWidth, description, helper));
+    for (const [term, description] of section.items)
+      lines.push(helper.formatItem(term, termWidth, description, helper));
   } else {
     for (const example of section.examples) {
-      const comment = example.exitCode === undefined ? example.comment : `${example.comment ?? "ends"} (exit ${example.exitCode})`;
-      if (comment !== undefined) lines.push(helper.boxWrap(comment, width - INDENT.length - 2).replace(/^/gm, `${INDENT}# `));
+      const comment =
+        example.exitCode === undefined ? example.comment : `${example.comment ?? "ends"} (exit ${example.exitCode})`;
+      if (comment !== undefined)
+        lines.push(helper.boxWrap(comment, width - INDENT.length - 2).replace(/^/gm, `${INDENT}# `));
       lines.push(...exampleLines(example.command, width));
     }
   }

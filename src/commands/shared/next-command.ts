@@ -9,7 +9,8 @@ const CREDENTIAL_FLAGS = ["--token", "--header", "-H"];
 function takesFlag(arg: string, flags: readonly string[]): { flag: string; inline: boolean } | undefined {
   for (const flag of flags) {
     if (arg === flag) return { flag, inline: false };
-    if (arg.startsWith(`${flag}=`) || (flag === "-H" && arg.startsWith("-H") && arg.length > 2)) return { flag, inline: true };
+    if (arg.startsWith(`${flag}=`) || (flag === "-H" && arg.startsWith("-H") && arg.length > 2))
+      return { flag, inline: true };
   }
   return undefined;
 }
@@ -17,7 +18,8 @@ function takesFlag(arg: string, flags: readonly string[]): { flag: string; inlin
 /** What a next command left out, said once for every hint that prints one. */
 const LEFT_OUT = {
   credentials: "--token and -H are left out above: add them again, or set MSGSTAT_TOKEN",
-  proxyCredentials: "the proxy's user name and password are left out of --proxy above: add them again, or give them in HTTPS_PROXY",
+  proxyCredentials:
+    "the proxy's user name and password are left out of --proxy above: add them again, or give them in HTTPS_PROXY",
 };
 
 /** A --proxy value without its user name and password, or undefined when it carries none. */
@@ -37,7 +39,11 @@ function withoutUserInfo(value: string): string | undefined {
  * The command line again, with `--<direction> <cursor>` in place of any cursor it had, without
  * credentials, and with a --proxy's user name and password taken out; `leftOut` says what went.
  */
-export function nextCommand(argv: readonly string[], direction: "after" | "before", cursor: string): { line: string; leftOut?: string } {
+export function nextCommand(
+  argv: readonly string[],
+  direction: "after" | "before",
+  cursor: string,
+): { line: string; leftOut?: string } {
   const kept: string[] = [];
   let operands: readonly string[] = [];
   const leftOut = new Set<string>();

@@ -51,18 +51,27 @@ export function percentOption<const Usage extends string>(flags: Usage, descript
 }
 
 /** An option holding a length of time (`2s`, `10m`, `1h`; a bare number is seconds), in milliseconds. */
-export function durationOption<const Usage extends string>(flags: Usage, description: string, range: { minMs: number; maxMs: number }) {
+export function durationOption<const Usage extends string>(
+  flags: Usage,
+  description: string,
+  range: { minMs: number; maxMs: number },
+) {
   const flag = longFlag(flags);
   const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
   return new Option(flags, description).argParser((text: string) => {
     const ms = parseDuration(text);
-    if (ms === undefined || ms < range.minMs || ms > range.maxMs) refuse(flag, `a duration from ${seconds(range.minMs)} to ${seconds(range.maxMs)} (e.g. 2s, 90s, 10m)`, text);
+    if (ms === undefined || ms < range.minMs || ms > range.maxMs)
+      refuse(flag, `a duration from ${seconds(range.minMs)} to ${seconds(range.maxMs)} (e.g. 2s, 90s, 10m)`, text);
     return ms;
   });
 }
 
 /** An option holding one of a few words; the choices show in --help and in shell completion. */
-export function choiceOption<const Usage extends string, const Choices extends readonly string[]>(flags: Usage, description: string, choices: Choices) {
+export function choiceOption<const Usage extends string, const Choices extends readonly string[]>(
+  flags: Usage,
+  description: string,
+  choices: Choices,
+) {
   const flag = longFlag(flags);
   return new Option(flags, description).choices(choices).argParser((text: string): Choices[number] => {
     if (!choices.includes(text)) refuse(flag, `one of ${choices.join(", ")}`, text);

@@ -14,9 +14,13 @@ export function explainNotFound<E>(error: E, target: Target): E {
   if (!(error instanceof ServiceError) || error.status !== 404) return error;
   const campaign = `campaign id ${shellWord(target.campaignId)}`;
   if (target.messageId !== undefined) {
-    error.withHint(`Check the message id ${shellWord(target.messageId)} and the ${campaign}: a message of another campaign is not found in this one.`);
+    error.withHint(
+      `Check the message id ${shellWord(target.messageId)} and the ${campaign}: a message of another campaign is not found in this one.`,
+    );
   } else if (target.batchId !== undefined) {
-    error.withHint(`Check the ${campaign} and the batch id ${shellWord(target.batchId)}: the batch must belong to that campaign (msgstat stats ${shellWord(target.campaignId)} lists its batches).`);
+    error.withHint(
+      `Check the ${campaign} and the batch id ${shellWord(target.batchId)}: the batch must belong to that campaign (msgstat stats ${shellWord(target.campaignId)} lists its batches).`,
+    );
   } else {
     error.withHint(`Check the ${campaign} (ids are matched exactly, case included).`);
   }
@@ -28,9 +32,15 @@ export function explainNotFound<E>(error: E, target: Target): E {
  * this listing's (another campaign, batch or --search, or not a cursor at all). That is a usage
  * error, not a failure of the service.
  */
-export function explainRefusedCursor(error: unknown, cursor: { flag: "--after" | "--before"; value: string | undefined }, firstPage: boolean): unknown {
-  if (!(error instanceof ServiceError) || error.status !== 400 || cursor.value === undefined || !firstPage) return error;
+export function explainRefusedCursor(
+  error: unknown,
+  cursor: { flag: "--after" | "--before"; value: string | undefined },
+  firstPage: boolean,
+): unknown {
+  if (!(error instanceof ServiceError) || error.status !== 400 || cursor.value === undefined || !firstPage)
+    return error;
   const said = error.serverMessage ? ` (the service said: ${inlineSafe(error.serverMessage)})` : "";
-  return new UsageError(`the service refused ${cursor.flag} ${shellWord(cursor.value)} with HTTP 400${said}: the cursor does not belong to this listing or query`)
-    .withHint("Use a cursor msgstat printed for the same command: the same campaign, batch and --search.");
+  return new UsageError(
+    `the service refused ${cursor.flag} ${shellWord(cursor.value)} with HTTP 400${said}: the cursor does not belong to this listing or query`,
+  ).withHint("Use a cursor msgstat printed for the same command: the same campaign, batch and --search.");
 }

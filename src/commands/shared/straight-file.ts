@@ -5,11 +5,16 @@ import { createWriteStream } from "node:fs";
 import { UsageError } from "../../core/errors.js";
 import { streamSink, type Sink } from "../../render/sink.js";
 
-export async function straightFileSink(file: string, signal: AbortSignal): Promise<{ sink: Sink; close: () => Promise<void> }> {
+export async function straightFileSink(
+  file: string,
+  signal: AbortSignal,
+): Promise<{ sink: Sink; close: () => Promise<void> }> {
   const stream = createWriteStream(file);
   await new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
-    stream.once("error", (error: NodeJS.ErrnoException) => reject(new UsageError(`-o ${file}: cannot write there (${error.code ?? error.message})`)));
+    stream.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new UsageError(`-o ${file}: cannot write there (${error.code ?? error.message})`)),
+    );
   });
   return { sink: streamSink(stream, signal, file), close: () => new Promise<void>((resolve) => stream.end(resolve)) };
 }

@@ -27,7 +27,10 @@ export function resolveTimeZone(option: string | undefined, env: Record<string, 
   const text = option?.trim() ?? "local";
   if (text.toLowerCase() === "local") return localZone(env);
   const zone = text === "" ? undefined : TimeZone.named(text);
-  if (zone === undefined) throw new UsageError(`--tz "${text}" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"`);
+  if (zone === undefined)
+    throw new UsageError(
+      `--tz "${text}" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"`,
+    );
   return zone;
 }
 
@@ -35,5 +38,10 @@ function localZone(env: Record<string, string | undefined>): TimeZone {
   // POSIX allows a leading colon (TZ=:Europe/Paris); a TZ Intl cannot read falls back to the system's zone.
   const fromEnv = env.TZ?.replace(/^:/, "");
   // Never unknown, so looked up only when a time is shown (core/time.ts says why).
-  return TimeZone.onFirstUse(() => (fromEnv ? TimeZone.named(fromEnv) : undefined) ?? TimeZone.named(new Intl.DateTimeFormat().resolvedOptions().timeZone) ?? TimeZone.named("UTC")!);
+  return TimeZone.onFirstUse(
+    () =>
+      (fromEnv ? TimeZone.named(fromEnv) : undefined) ??
+      TimeZone.named(new Intl.DateTimeFormat().resolvedOptions().timeZone) ??
+      TimeZone.named("UTC")!,
+  );
 }

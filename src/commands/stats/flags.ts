@@ -5,17 +5,45 @@ import { INTERVALS } from "../../stats/time-buckets.js";
 import { addFilterOptions } from "../shared/filters.js";
 import { choiceOption, durationOption, percentOption, textOption, type NoOptions } from "../shared/option-values.js";
 
-export function addStatsOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(command: Command<Args, Opts, Globals>) {
+export function addStatsOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+) {
   return addFilterOptions(command)
     .addOption(textOption("--batch <batchId>", "report on this batch of the campaign only", "a batch id"))
-    .addOption(choiceOption("--interval <unit>", "messages over time per hour or per day (default: hour for up to two days, else day)", INTERVALS))
-    .addOption(percentOption("--max-failure-rate <percent>", "exit 5, after the report, when failures are more than this percent of the final messages (5 and 5% mean 5 %)"))
+    .addOption(
+      choiceOption(
+        "--interval <unit>",
+        "messages over time per hour or per day (default: hour for up to two days, else day)",
+        INTERVALS,
+      ),
+    )
+    .addOption(
+      percentOption(
+        "--max-failure-rate <percent>",
+        "exit 5, after the report, when failures are more than this percent of the final messages (5 and 5% mean 5 %)",
+      ),
+    )
     .option("--json", "the report as JSON (structure in docs/stats.md)")
     .option("--csv", "one table of the report as CSV: choose it with --by")
     .addOption(choiceOption("--by <table>", "the table --csv writes", TABLE_CHOICES))
-    .addOption(textOption("-o, --output <file>", "write the report to this file (atomically) instead of stdout; .json and .csv set the format", "a file name"))
-    .option("--watch", "read the listing again and again and show the report each time, with what changed since the start (on a terminal, redrawn in place; else a JSON line a round) until Ctrl-C")
-    .addOption(durationOption("--every <duration>", "with --watch: time between rounds (default 10s, or the time a round took if longer)", { minMs: 1_000, maxMs: 86_400_000 }));
+    .addOption(
+      textOption(
+        "-o, --output <file>",
+        "write the report to this file (atomically) instead of stdout; .json and .csv set the format",
+        "a file name",
+      ),
+    )
+    .option(
+      "--watch",
+      "read the listing again and again and show the report each time, with what changed since the start (on a terminal, redrawn in place; else a JSON line a round) until Ctrl-C",
+    )
+    .addOption(
+      durationOption(
+        "--every <duration>",
+        "with --watch: time between rounds (default 10s, or the time a round took if longer)",
+        { minMs: 1_000, maxMs: 86_400_000 },
+      ),
+    );
 }
 
 export type StatsFlags = ReturnType<ReturnType<typeof addStatsOptions<[], NoOptions, NoOptions>>["opts"]>;

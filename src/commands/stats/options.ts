@@ -31,25 +31,39 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
     format: chosenFormat(raw),
     outputFile: raw.output,
   };
-  if (raw.every !== undefined && !raw.watch) throw new UsageError("--every goes with --watch: add --watch to read the listing again and again");
+  if (raw.every !== undefined && !raw.watch)
+    throw new UsageError("--every goes with --watch: add --watch to read the listing again and again");
   if (raw.watch) {
-    if (options.format.kind === "csv") throw new UsageError("--watch shows the report, or a JSON line a round: it does not write CSV tables");
+    if (options.format.kind === "csv")
+      throw new UsageError("--watch shows the report, or a JSON line a round: it does not write CSV tables");
     options.watch = { everyMs: raw.every ?? DEFAULT_WATCH_EVERY_MS };
   }
   const rate = raw.maxFailureRate;
   // The JSON report gives rates as fractions (0.137); a threshold copied from it would be 100 times too low.
-  if (rate?.bare && rate.percent > 0 && rate.percent < 1) options.warnings.push(`--max-failure-rate ${rate.percent} means ${rate.percent} %; for ${rate.percent * 100} % write ${rate.percent * 100}`);
+  if (rate?.bare && rate.percent > 0 && rate.percent < 1)
+    options.warnings.push(
+      `--max-failure-rate ${rate.percent} means ${rate.percent} %; for ${rate.percent * 100} % write ${rate.percent * 100}`,
+    );
   return options;
 }
 
 function chosenFormat(raw: StatsFlags): StatsFormat {
   if (raw.json && raw.csv) throw new UsageError("choose one output format, not json and csv");
-  const flagged = raw.json ? { format: "json" as const, flag: "--json" } : raw.csv ? { format: "csv" as const, flag: "--csv" } : undefined;
+  const flagged = raw.json
+    ? { format: "json" as const, flag: "--json" }
+    : raw.csv
+      ? { format: "csv" as const, flag: "--csv" }
+      : undefined;
   const kind = formatFor<StatsFormat["kind"]>(raw.output, flagged, ["json", "csv"], "report");
-  if (raw.by !== undefined && kind !== "csv") throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
-  if (raw.by === "batch" && raw.batch !== undefined) throw new UsageError("--by batch is the per-batch table of a campaign: leave out --batch");
+  if (raw.by !== undefined && kind !== "csv")
+    throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
+  if (raw.by === "batch" && raw.batch !== undefined)
+    throw new UsageError("--by batch is the per-batch table of a campaign: leave out --batch");
   if (kind === "csv") {
-    if (raw.by === undefined) throw new UsageError(`${raw.csv ? "--csv" : `-o ${raw.output}`} writes one table: choose it with --by status|error|batch|attempts|time`);
+    if (raw.by === undefined)
+      throw new UsageError(
+        `${raw.csv ? "--csv" : `-o ${raw.output}`} writes one table: choose it with --by status|error|batch|attempts|time`,
+      );
     return { kind: "csv", by: raw.by };
   }
   return { kind };

@@ -43,15 +43,39 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
 }
 
 /** Reads the whole listing through the same selector as `messages --all` and builds the report. */
-export async function countReport(listing: ListingRef, options: StatsOptions, ctx: Context, progress: Progress): Promise<StatsReport> {
+export async function countReport(
+  listing: ListingRef,
+  options: StatsOptions,
+  ctx: Context,
+  progress: Progress,
+): Promise<StatsReport> {
   const client = await ctx.client();
   const onPage = () => progress.update(progressText("Counting messages…", selector));
-  const selector: MessageSelector = new MessageSelector(client, { listing, search: options.search, statuses: options.statuses, since: options.since, until: options.until, limit: Number.POSITIVE_INFINITY, pageSize: 1000, onPage });
-  const tally = await count(selector, new StatsAccumulator({ byBatch: listing.batchId === undefined, interval: options.interval, timeZone: ctx.timeZone }), progress);
+  const selector: MessageSelector = new MessageSelector(client, {
+    listing,
+    search: options.search,
+    statuses: options.statuses,
+    since: options.since,
+    until: options.until,
+    limit: Number.POSITIVE_INFINITY,
+    pageSize: 1000,
+    onPage,
+  });
+  const tally = await count(
+    selector,
+    new StatsAccumulator({
+      byBatch: listing.batchId === undefined,
+      interval: options.interval,
+      timeZone: ctx.timeZone,
+    }),
+    progress,
+  );
   warnAboutReading(selector, ctx);
   const report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone });
   if (options.interval !== undefined && report.overTime.interval !== options.interval) {
-    ctx.warn(`--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`);
+    ctx.warn(
+      `--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`,
+    );
   }
   return report;
 }
@@ -60,18 +84,25 @@ export async function countReport(listing: ListingRef, options: StatsOptions, ct
 export function alertOnThreshold(report: StatsReport): void {
   const { threshold, delivery } = report;
   if (threshold?.exceeded) {
-    throw new ThresholdError(`failure rate ${percent(delivery.failureRate)} (${countText(delivery.failure)} of ${countText(delivery.final)} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`);
+    throw new ThresholdError(
+      `failure rate ${percent(delivery.failureRate)} (${countText(delivery.failure)} of ${countText(delivery.final)} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`,
+    );
   }
 }
 
-async function count(selector: MessageSelector, tally: StatsAccumulator, progress: Progress): Promise<StatsAccumulator> {
+async function count(
+  selector: MessageSelector,
+  tally: StatsAccumulator,
+  progress: Progress,
+): Promise<StatsAccumulator> {
   try {
     for await (const chunk of selector.chunks()) {
       for (const message of chunk) tally.add(message);
     }
   } catch (error) {
     // A count cut short would understate every figure, so nothing is reported.
-    if (error instanceof PagingError && error.transient) error.withHint(`No report was written: a partial count would mislead. ${runAgainOnce(error)}`);
+    if (error instanceof PagingError && error.transient)
+      error.withHint(`No report was written: a partial count would mislead. ${runAgainOnce(error)}`);
     throw error;
   } finally {
     progress.stop();
@@ -83,12 +114,19 @@ function warnAboutReading(selector: MessageSelector, ctx: Context): void {
   const { duplicatesDropped } = selector.reader;
   if (duplicatesDropped > 0) ctx.warn(`${repeatsLine(duplicatesDropped)}; the repeats were not counted`);
   const { undatedSkipped, printed, statusesSeen } = selector.outcome;
-  if (undatedSkipped > 0) ctx.warn(`${undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
+  if (undatedSkipped > 0)
+    ctx.warn(`${undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
   if (printed === 0 && statusesSeen.size > 0) ctx.note(nothingMatched(statusesSeen));
 }
 
 /** `toTerminal`: the report goes to a terminal (not a pipe, not -o), so it may be pretty and coloured. */
-export async function write(report: StatsReport, options: StatsOptions, sink: Sink, ctx: Context, toTerminal: boolean): Promise<void> {
+export async function write(
+  report: StatsReport,
+  options: StatsOptions,
+  sink: Sink,
+  ctx: Context,
+  toTerminal: boolean,
+): Promise<void> {
   switch (options.format.kind) {
     case "json":
       return sink.write(JSON.stringify(report, null, toTerminal ? 2 : undefined) + "\n");

@@ -21,13 +21,21 @@ import { straightFileSink } from "../shared/straight-file.js";
 import type { StatsOptions } from "./options.js";
 import { alertOnThreshold, countReport } from "./run.js";
 
-const silentProgress = { update: () => undefined, pause: () => undefined, resume: () => undefined, stop: () => undefined };
+const silentProgress = {
+  update: () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
+  stop: () => undefined,
+};
 const MAX_BACKOFF_MS = 5 * 60_000;
 
 export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
   const onScreen = options.format.kind === "report" && options.outputFile === undefined && ctx.stdoutIsTTY;
-  const output = options.outputFile !== undefined ? await straightFileSink(options.outputFile, ctx.signal) : { sink: streamSink(ctx.stdout, ctx.signal), close: async () => undefined };
+  const output =
+    options.outputFile !== undefined
+      ? await straightFileSink(options.outputFile, ctx.signal)
+      : { sink: streamSink(ctx.stdout, ctx.signal), close: async () => undefined };
   const screen = onScreen ? new LiveScreen(ctx.stdout, true) : undefined;
   const everyMs = options.watch!.everyMs;
   let first: StatsReport | undefined;
@@ -37,7 +45,8 @@ export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: 
     timer: ctx.timer,
     signal: ctx.signal,
     onEvent: (event: OutageEvent) => {
-      if (event.kind === "failing") ctx.warn(`${event.error.message}; still watching, trying again in ${spanText(event.retryInMs)}`);
+      if (event.kind === "failing")
+        ctx.warn(`${event.error.message}; still watching, trying again in ${spanText(event.retryInMs)}`);
       else ctx.note(`the service answers again after ${spanText(event.downMs)}; watching on`);
     },
   };
@@ -53,8 +62,7 @@ export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: 
       if (screen) {
         const whole = await frame(report, changes, { round, everyMs, first }, ctx);
         screen.draw(fitRows(whole, ctx.rows), whole);
-      }
-      else await writeRound(output.sink, report, changes, round, first);
+      } else await writeRound(output.sink, report, changes, round, first);
       alertOnThreshold(report);
       // A slow read sets a slower pace: the service is never asked more often than it can answer.
       await ctx.timer.sleep(Math.max(everyMs, ctx.timer.now() - started), ctx.signal);
@@ -69,19 +77,36 @@ export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: 
 }
 
 /** One round as a JSON line: the report, and where the watch stands. */
-async function writeRound(sink: Sink, report: StatsReport, changes: ReportChanges, round: number, first: StatsReport): Promise<void> {
+async function writeRound(
+  sink: Sink,
+  report: StatsReport,
+  changes: ReportChanges,
+  round: number,
+  first: StatsReport,
+): Promise<void> {
   await sink.write(JSON.stringify({ ...report, watch: { round, startedAt: first.generatedAt, changes } }) + "\n");
   await sink.flush();
 }
 
 /** What the terminal shows for a round: where the watch stands, what changed, then the report. */
-async function frame(report: StatsReport, changes: ReportChanges, round: { round: number; everyMs: number; first: StatsReport }, ctx: Context): Promise<string> {
+async function frame(
+  report: StatsReport,
+  changes: ReportChanges,
+  round: { round: number; everyMs: number; first: StatsReport },
+  ctx: Context,
+): Promise<string> {
   const palette = await loadPalette(ctx.color);
   const at = (iso: string) => formatWallTime(Date.parse(iso), ctx.timeZone, "second").slice(11);
   const heading = `Watching ${report.batchId ?? report.campaignId}: round ${round.round}, updated ${at(report.generatedAt)} ${ctx.timeZone.name}, every ${Math.round(round.everyMs / 1000)} s. Ctrl-C to stop.`;
-  const moved = changes.byStatus.map(({ status, change }) => `${change > 0 ? "+" : "−"}${countText(Math.abs(change))} ${status ?? "no status"}`);
-  const pace = changes.messagesPerMinute === null ? "" : ` (${countText(Math.round(changes.messagesPerMinute))} new a minute)`;
-  const since = round.round === 1 ? "First round: changes show from the next one." : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ${spanText(changes.elapsedMs)}${pace}.`;
+  const moved = changes.byStatus.map(
+    ({ status, change }) => `${change > 0 ? "+" : "−"}${countText(Math.abs(change))} ${status ?? "no status"}`,
+  );
+  const pace =
+    changes.messagesPerMinute === null ? "" : ` (${countText(Math.round(changes.messagesPerMinute))} new a minute)`;
+  const since =
+    round.round === 1
+      ? "First round: changes show from the next one."
+      : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ${spanText(changes.elapsedMs)}${pace}.`;
   const report_ = renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone });
   return `${palette.bold(fit(heading, ctx.columns))}\n${fit(since, ctx.columns)}\n\n${report_}`;
 }
