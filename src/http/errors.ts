@@ -269,6 +269,7 @@ function phraseOf(err: NetworkError | null, code: string | undefined): string {
     return `the server's certificate is for ${inlineSafe(err.cert.subjectaltname.slice(0, 200))}`;
   if (problem !== undefined) return CERTIFICATE_PHRASES[problem];
   if (isNotTls(code)) return "the server did not answer in TLS: the port may speak plain HTTP";
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- null, or an error without a message
   const message = err?.cause?.message ?? err?.message ?? String(err);
   if (code === "ECONNRESET" && CLOSED_EARLY.has(message)) return NETWORK_PHRASES.UND_ERR_SOCKET!;
   if (code === "ETIMEDOUT" && err?.message?.startsWith("could not connect")) return inlineSafe(err.message);

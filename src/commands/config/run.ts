@@ -61,6 +61,12 @@ export function keyHelp(): string {
   return `Keys:\n${lines.join("\n")}`;
 }
 
+/** A value of the file as it holds it: JSON leaves strings, numbers, booleans and objects. */
+function settingText(value: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a string, a number or a boolean here
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
 /** key=value lines of the profile, as the file holds them. */
 function entryLines(entries: ProfileEntries): string[] {
   const lines: string[] = [];
@@ -68,7 +74,7 @@ function entryLines(entries: ProfileEntries): string[] {
     if (key === "headers" && typeof value === "object" && value !== null) {
       for (const [name, text] of Object.entries(value)) lines.push(`headers.${name}=${String(text)}`);
     } else if (key !== "token") {
-      lines.push(`${key}=${typeof value === "object" ? JSON.stringify(value) : String(value)}`);
+      lines.push(`${key}=${settingText(value)}`);
     }
   }
   return lines.map(inlineSafe);
@@ -98,7 +104,7 @@ export async function runGet(key: string, options: ConfigOptions, ctx: Context):
     );
     return;
   }
-  const lines = named.allHeaders ? entryLines({ headers: value }) : [inlineSafe(String(value))];
+  const lines = named.allHeaders ? entryLines({ headers: value }) : [inlineSafe(settingText(value))];
   ctx.stdout.write(`${lines.join("\n")}\n`);
 }
 
