@@ -3,7 +3,7 @@
 // The same checks serve flags, environment variables, the config file and `msgstat config set`.
 import path from "node:path";
 import { describeNumber, numberWithin, RETRIES_RANGE, TIMEOUT_RANGE, type Range } from "../core/numbers.js";
-import { TimeZone } from "../core/time.js";
+import { TimeZone, ZONE_HINT } from "../core/time.js";
 import { isLoopback } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
 
@@ -114,7 +114,7 @@ function checkTimeZone(text: string): Checked {
   const zone = text.trim();
   if (zone.toLowerCase() === "local" || (zone !== "" && TimeZone.named(zone) !== undefined)) return { value: zone };
   return {
-    reason: `"${text}" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"`,
+    reason: `"${text}" is not a time zone: ${ZONE_HINT}`,
   };
 }
 

@@ -38,7 +38,7 @@ const declare = () => ({
   ),
   tz: new Option(
     "--tz <zone>",
-    "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC",
+    "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), an offset (+01:00), local or UTC",
   ).default("local"),
   profile: new Option(
     "--profile <name>",
