@@ -60,7 +60,9 @@ export function checkBaseUrl(text: string): Checked {
   if (url.username !== "" || url.password !== "") {
     return {
       reason: "may not carry a user name or password",
-      hint: "Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown in URLs or logs.",
+      hint:
+        "Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown " +
+        "in URLs or logs.",
     };
   }
   if (url.search !== "" || url.hash !== "") return { reason: "may not carry a query or fragment" };
@@ -231,7 +233,10 @@ export function checkHeaderRole(name: string): string | undefined {
 export function checkHeaderValue(value: string): string | undefined {
   if (CONTROL.test(value)) return "may not contain control characters or line breaks";
   if (BEYOND_LATIN1.test(value))
-    return "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
+    return (
+      "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has " +
+      "one beyond them"
+    );
   return undefined;
 }
 
@@ -242,7 +247,9 @@ export function checkProfileHeader(name: string, value: string): Checked {
   if (SECRET_HEADER.test(name)) {
     return {
       reason: "looks like a credential, and no credential is kept in the config file",
-      hint: "Store a token with msgstat auth login or a token-command; give other secret headers with -H for the session.",
+      hint:
+        "Store a token with msgstat auth login or a token-command; give other secret headers with -H " +
+        "for the session.",
     };
   }
   return { value: value.trim() };

@@ -10,7 +10,8 @@ const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
 const FIXED_OFFSET = /^([+-])([01]\d|2[0-3])(?::?([0-5]\d))?$/;
 const HOUR_MS = 3_600_000;
 /** What --tz, MSGSTAT_TZ and a profile's tz accept, for the message that refuses anything else. */
-export const ZONE_HINT = `use an IANA name such as Europe/Paris or America/New_York, an offset such as +01:00, "local" or "UTC"`;
+export const ZONE_HINT =
+  'use an IANA name such as Europe/Paris or America/New_York, an offset such as +01:00, "local" or "UTC"';
 const DAY_MS = 86_400_000;
 /** Every offset in use since the 1970s is a whole quarter hour: inside a day with a change, one lookup per quarter. */
 const SLOT_MS = 900_000;
@@ -217,7 +218,9 @@ function utcOf(year: number, month: number, day: number, hour = 0, minute = 0, s
 
 const two = (n: number) => String(n).padStart(2, "0");
 
-/** `2026-11-22 03:36` (or with `:42` seconds) in the zone, for people; the zone's name is shown beside it by the caller. */
+/**
+ * `2026-11-22 03:36` (or with `:42` seconds) in the zone, for people; the zone's name is shown beside it by the caller.
+ */
 export function formatWallTime(at: number, zone: TimeZone, precision: "minute" | "second" = "minute"): string {
   const wall = zone.wall(at);
   const date = `${String(wall.year).padStart(4, "0")}-${two(wall.month)}-${two(wall.day)}`;

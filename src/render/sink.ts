@@ -133,7 +133,10 @@ class BufferedSink implements Sink {
     if (this.closed) throw this.closed;
   }
 
-  /** Waits until the reader took the data, the stream failed, or the run was interrupted (a reader that never reads must not hold a signal off). */
+  /**
+   * Waits until the reader took the data, the stream failed, or the run was interrupted (a reader that never reads must
+   * not hold a signal off).
+   */
   private drained(): Promise<void> {
     this.signal.throwIfAborted();
     return new Promise((resolve, reject) => {
@@ -248,7 +251,9 @@ async function fileSink(output: string, io: Streams): Promise<Sink> {
     return straightThrough(output, target, io.signal);
   if (existing && !existing.isFile())
     throw new UsageError(
-      `-o ${output} is ${existing.isDirectory() ? "a folder; name a file" : "neither a file, a FIFO nor a character device; name a file"}`,
+      existing.isDirectory()
+        ? `-o ${output} is a folder; name a file`
+        : `-o ${output} is neither a file, a FIFO nor a character device; name a file`,
     );
   const directory = path.dirname(target);
   const folder = await fs.stat(directory).catch(() => undefined);

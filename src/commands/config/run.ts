@@ -34,7 +34,8 @@ function namedKey(
     throw new UsageError("the token is never kept in the config file").withHint(
       action === "get"
         ? `msgstat auth status --profile ${profile.name} shows where it comes from, redacted.`
-        : `Store it with: msgstat auth login --profile ${profile.name} (it prompts, or reads stdin with --with-token); or set a token-command.`,
+        : `Store it with: msgstat auth login --profile ${profile.name} (it prompts, or reads stdin with ` +
+            `--with-token); or set a token-command.`,
     );
   }
   if (key === TOKEN_STORE_KEY) {
@@ -100,7 +101,8 @@ export async function runGet(key: string, options: ConfigOptions, ctx: Context):
   if (value === undefined) {
     const builtIn = named.setting !== undefined ? settingKey(named.setting)?.builtIn : undefined;
     ctx.note(
-      `${key} is not set in profile "${profile.name}"${builtIn !== undefined ? `; the built-in default is ${builtIn}` : ""}`,
+      `${key} is not set in profile ` +
+        `"${profile.name}"${builtIn !== undefined ? `; the built-in default is ${builtIn}` : ""}`,
     );
     return;
   }
