@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratchFolder } from "../support/scratch.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../support/run-cli.js";
-import { cli, cliWithRequests, jsonlText, NOW, serverListing, serverPage, startTestSandbox } from "./cli-helpers.js";
+import {
+  cli,
+  cliWithRequests,
+  jsonlText,
+  NOW,
+  serverListing,
+  serverPage,
+  startTestSandbox,
+} from "../support/cli-helpers.js";
 
 let sandbox: Sandbox;
 let locked: Sandbox;

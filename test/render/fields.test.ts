@@ -3,7 +3,7 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import type { CheckedMessage } from "../../src/core/message.js";
 import { compileFields } from "../../src/render/fields.js";
-import { cli, useTestSandbox } from "../cli/cli-helpers.js";
+import { cli, useTestSandbox } from "../support/cli-helpers.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 
 const message = (fields: Record<string, unknown>): CheckedMessage => ({ id: "m1", ...fields });
