@@ -1,10 +1,7 @@
 // Tier 2: usage errors (exit 2, nothing sent), HTTP failures as exit codes 3/4/1, what goes on the
-// wire (path prefix, ids as single segments, token, verbose lines) and -o written atomically.
+// wire (path prefix, ids as single segments, token, verbose lines). -o: commands/shared/output-file.test.ts.
 import { lookup } from "node:dns/promises";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scratchFolder } from "../support/scratch.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../support/run-cli.js";
 import {
@@ -12,8 +9,8 @@ import {
   cliWithRequests,
   jsonlText,
   NOW,
+  sandboxForTest,
   serverListing,
-  serverPage,
   startTestSandbox,
 } from "../support/cli-helpers.js";
 
@@ -321,92 +318,15 @@ describe("what is sent", () => {
   });
 });
 
-describe("-o, --output", () => {
-  const folder = () => scratchFolder("msgstat-out-");
-
-  it("writes the file (same bytes as stdout would get), nothing on stdout, no temporary file left", async () => {
-    const dir = folder();
-    const target = path.join(dir, "all.csv");
-    writeFileSync(target, "old content\n");
-    const piped = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--csv", "--page-size", "60"]);
-    const toFile = await cli(sandbox, [
-      "messages",
-      "cmp-spring-sale",
-      "--all",
-      "--csv",
-      "--page-size",
-      "60",
-      "-o",
-      target,
-    ]);
-    expect(toFile).toEqual({ code: 0, stdout: "", stderr: `wrote 200 messages to ${target}\n` });
-    expect(readFileSync(target, "utf8")).toBe(piped.stdout);
-    expect(readdirSync(dir)).toEqual(["all.csv"]);
-  });
-
-  it("a listing with a hint still writes the file; the hint stays on stderr", async () => {
-    const dir = folder();
-    const target = path.join(dir, "some.jsonl");
-    const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 4 });
-    const result = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "4", "--jsonl", "-o", target]);
-    expect(result.code).toBe(0);
-    expect(result.stderr.split("\n")[0]).toBe(`wrote 4 messages to ${target}, cut short by --limit 4: more may follow`);
-    expect(result.stderr).toContain(`--after ${page.pageData.endCursor}`);
-    expect(readFileSync(target, "utf8")).toBe(jsonlText(page.data));
-  });
-
-  it.each<[string, (dir: string) => Promise<number>]>([
-    [
-      "a campaign that 404s",
-      async (dir) => (await cli(sandbox, ["messages", "cmp-nope", "--csv", "-o", path.join(dir, "out.csv")])).code,
-    ],
-    [
-      "a message that 404s",
-      async (dir) =>
-        (await cli(sandbox, ["message", "cmp-spring-sale", "msg-nope", "--json", "-o", path.join(dir, "out.csv")]))
-          .code,
-    ],
-    [
-      "a failure on the third page",
-      async (dir) => {
-        const failing = await startTestSandbox({
-          faults: [{ path: /after=/, request: 3, kind: "status", status: 500 }],
-        });
-        try {
-          return (
-            await cli(failing, [
-              "messages",
-              "cmp-spring-sale",
-              "--all",
-              "--csv",
-              "--page-size",
-              "20",
-              "--retries",
-              "0",
-              "-o",
-              path.join(dir, "out.csv"),
-            ])
-          ).code;
-        } finally {
-          await failing.close();
-        }
-      },
-    ],
-  ])("on %s the target is untouched and no temporary file is left", async (_name, run) => {
-    const dir = folder();
-    writeFileSync(path.join(dir, "out.csv"), "previous run\n");
-    const code = await run(dir);
-    expect(code).not.toBe(0);
-    expect(readFileSync(path.join(dir, "out.csv"), "utf8")).toBe("previous run\n");
-    expect(readdirSync(dir)).toEqual(["out.csv"]);
-  });
-
-  it("message -o writes the view", async () => {
-    const dir = folder();
-    const target = path.join(dir, "one.json");
-    const result = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000005", "--json", "-o", target]);
-    expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote message msg-spring-0000005 to ${target}\n` });
-    const sent = await (await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages/msg-spring-0000005`)).text();
-    expect(readFileSync(target, "utf8")).toBe(sent + "\n");
+describe("input that is refused before anything is sent", () => {
+  it("a token with a line break", async () => {
+    const s = await sandboxForTest();
+    const result = await runCli(["--base-url", s.url, "--token", "secret\nX", "messages", "cmp-spring-sale"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "msgstat: the token may not contain control characters or line breaks (check --token)\n",
+    });
+    expect(s.requests).toHaveLength(0);
   });
 });

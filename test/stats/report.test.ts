@@ -178,3 +178,26 @@ describe("buildReport", () => {
     expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
   });
 });
+
+// From stats/accumulator.test.ts.
+describe("--max-failure-rate at the limit", () => {
+  // 7 of 100 is 0.07, and 0.07 * 100 is 7.000000000000001 in floating point: the comparison is in counts.
+  const sevenOfHundred = () => {
+    return tallyOf(
+      Array.from({ length: 100 }, (_, i) => ({ latestStatus: i < 7 ? "failure" : "success" })),
+      false,
+    );
+  };
+  it.each([
+    [7, false],
+    [6.99, true],
+  ])("limit %s%%: exceeded %s", (limit, exceeded) => {
+    const built = buildReport(sevenOfHundred(), {
+      campaignId: "c",
+      generatedAt: NOW,
+      maxFailureRate: limit,
+      timeZone: UTC,
+    });
+    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
+  });
+});

@@ -1,6 +1,6 @@
 // Shared by the CLI tests: a sandbox per file, the server's own pages fetched with global fetch (the
 // ground truth msgstat's output is compared with), and small readers of what msgstat wrote.
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, onTestFinished } from "vitest";
 import type { Message, PageData } from "../../src/core/message.js";
 import { startSandbox, type Sandbox, type SandboxOptions } from "../../src/sandbox/index.js";
 import { runCli, type CliOptions, type CliResult } from "./run-cli.js";
@@ -15,6 +15,13 @@ export interface Page {
 
 export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ messages: 200, now: NOW, ...options });
+}
+
+/** A sandbox of the test's own (500 messages, with the faults or transform asked for), closed when the test ends. */
+export async function sandboxForTest(options: SandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = await startTestSandbox({ messages: 500, ...options });
+  onTestFinished(() => sandbox.close());
+  return sandbox;
 }
 
 /** A sandbox for the test file, started before its tests and closed after them. */

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox, type FaultRule, type Sandbox } from "../../../src/sandbox/index.js";
 import { runCli } from "../../support/run-cli.js";
+import { sandboxForTest } from "../../support/cli-helpers.js";
 
 const CAMPAIGN = "cmp-otp-alerts";
 let sandbox: Sandbox | undefined;
@@ -149,5 +150,16 @@ describe("JSON of the wrong shape names the field path", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     expect(lines[0]).toMatchObject({ latestStatus: "queued_for_carrier", shinyNewField: { nested: [1, 2] } });
+  });
+});
+
+describe("odd redirects", () => {
+  it("a redirect to something that is not a URL is a clear error", async () => {
+    const s = await sandboxForTest({ faults: [{ request: 1, kind: "redirect", location: "http://[::1" }] });
+    const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `msgstat: GET ${s.url}/campaigns/cmp-spring-sale/messages?limit=50 redirected to something that is not a URL: http://[::1\n`,
+    );
   });
 });

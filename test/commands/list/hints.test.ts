@@ -18,6 +18,7 @@ import {
   jsonArrayText,
   jsonlText,
   NOW,
+  sandboxForTest,
   serverPage,
   useListingSandbox,
 } from "../../support/cli-helpers.js";
@@ -272,5 +273,64 @@ describe("what to check after the service said no", () => {
         ),
       );
     }
+  });
+});
+
+describe("advice after a failure part way", () => {
+  it("a walk back that fails prints nothing and offers no cursor", async () => {
+    const clean = await sandboxForTest();
+    const first = (await (await fetch(`${clean.url}/campaigns/cmp-spring-sale/messages?limit=300`)).json()) as {
+      pageData: { endCursor: string };
+    };
+    const s = await sandboxForTest({ faults: [{ request: 2, kind: "status", status: 503 }] });
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--retries",
+      "0",
+      "messages",
+      "cmp-spring-sale",
+      "--before",
+      first.pageData.endCursor,
+      "-n",
+      "250",
+      "--page-size",
+      "100",
+      "--jsonl",
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n")[1]).toBe(
+      "  Nothing was printed: a walk back prints only once it is complete. Run the same command again once the service recovers.",
+    );
+  });
+
+  it("a failure that would happen again (HTTP 400) gets no 'run it again': a refused cursor is a usage error", async () => {
+    const s = await sandboxForTest();
+    const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "-n", "1", "--page-size", "1"]);
+    const bogus = await runCli([
+      "--base-url",
+      s.url,
+      "messages",
+      "cmp-spring-sale",
+      "--after",
+      `${hintCursor(result.stderr, "after")}x`,
+    ]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("the cursor does not belong to this listing or query");
+    expect(bogus.stderr).not.toMatch(/again/);
+  });
+});
+
+describe("cursors in hints are safe to paste into a shell", () => {
+  it("in the continuation hint", async () => {
+    const s = await sandboxForTest({
+      transform: (body: unknown) => {
+        const page = body as { pageData?: Record<string, unknown> };
+        return page.pageData ? { ...page, pageData: { ...page.pageData, endCursor: "x $(touch pwned)|3" } } : body;
+      },
+    });
+    const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "-n", "2", "--jsonl"]);
+    expect(result.stderr).toContain("--after 'x $(touch pwned)|3'");
   });
 });

@@ -6,11 +6,8 @@ import { clientSettings } from "../../../src/commands/shared/client-config.js";
 import { parseListingOptions } from "../../../src/commands/list/options.js";
 import type { ListingFlags } from "../../../src/commands/list/flags.js";
 import type { GlobalOptions } from "../../../src/commands/shared/global-options.js";
-import { normaliseSearch } from "../../../src/commands/shared/filters.js";
 import { UsageError } from "../../../src/core/errors.js";
-import { parseTimeBound, TimeZone } from "../../../src/core/time.js";
-import type { CheckedMessage } from "../../../src/core/message.js";
-import { compileFields, DEFAULT_CSV_FIELDS } from "../../../src/render/fields.js";
+import { TimeZone } from "../../../src/core/time.js";
 
 const UTC = TimeZone.named("UTC")!;
 
@@ -26,40 +23,6 @@ function usageErrorOf(run: () => unknown): UsageError {
   }
   throw new Error("expected a usage error");
 }
-
-describe("normaliseSearch", () => {
-  it.each([
-    ["+1 (555)", "1555"],
-    ["+44 20-7946.0958", "442079460958"],
-    ["  11  ", "11"],
-    ["555", "555"],
-    ["(0) 12 34", "01234"],
-    // Only a leading + is formatting; a later one is kept, so the API sees (and rejects) it.
-    ["1+2", "1+2"],
-  ])("%j searches %j", (input, sent) => {
-    expect(normaliseSearch(input)).toBe(sent);
-  });
-});
-
-describe("parseTimeBound", () => {
-  it.each([
-    ["90m", "since", NOW - 90 * 60_000],
-    ["24h", "since", NOW - 24 * HOUR],
-    ["7d", "until", NOW - 7 * 24 * HOUR],
-    ["1.5h", "since", NOW - 1.5 * HOUR],
-    ["2026-11-01", "since", Date.parse("2026-11-01T00:00:00.000Z")],
-    ["2026-11-01", "until", Date.parse("2026-11-02T00:00:00.000Z") - 1],
-    ["2026-11-01T09:30:00+02:00", "since", Date.parse("2026-11-01T07:30:00.000Z")],
-    ["2026-11-01T09:30:00.250Z", "until", Date.parse("2026-11-01T09:30:00.250Z")],
-    ["2026-11-01T09:30", "since", Date.parse("2026-11-01T09:30:00.000Z")],
-  ] as const)("%s as --%s is %d", (text, bound, expected) => {
-    expect(parseTimeBound(text, bound, NOW, UTC)).toBe(expected);
-  });
-
-  it.each(["yesterday", "24", "h", "2026-13-01", "2026-11-01T25:00", "-5h", ""])("%j is not a time", (text) => {
-    expect(parseTimeBound(text, "since", NOW, UTC)).toBeUndefined();
-  });
-});
 
 // What commander hands over when no listing flag is given.
 type RawListingOptions = Partial<ListingFlags>;
@@ -171,114 +134,6 @@ describe("parseListingOptions", () => {
     ["--since after --until", { since: "1h", until: "2h" }, "--since is after --until: no message could match"],
   ])("refuses %s", (_name, raw, message) => {
     expect(usageErrorOf(() => parseListingOptions(flags(raw), NOW, UTC)).message).toBe(message);
-  });
-});
-
-describe("compileFields", () => {
-  const message = {
-    id: "m1",
-    recipient: "15550001111",
-    latestStatus: "failure",
-    values: { name: "Ana", "odd.key": "x" },
-    templateBody: { body: "Hi {{name}}" },
-    batches: [{ id: "b1", originalFileName: "wave-1.csv", BatchMessage: { batchId: "b1" } }],
-    numAttempts: 3,
-    messageAttempts: [
-      {
-        status: "failure",
-        createdAt: "2025-05-01T10:00:00.000+00:00",
-        errorType: "server_error",
-        errorCode: "server_unknown_error",
-      },
-      {
-        status: "failure",
-        createdAt: "2025-05-01T12:00:00.000+02:00",
-        errorType: "delivery_error",
-        errorCode: "recipient_unavailable",
-      },
-      { status: "sent", createdAt: "2025-05-01T10:30:00.000+00:00", errorType: null, errorCode: null },
-    ],
-  } as unknown as CheckedMessage;
-  const get = (name: string, context = {}) => compileFields([name], context)[0]!.get(message);
-
-  it.each<[string, unknown]>([
-    ["id", "m1"],
-    ["values.name", "Ana"],
-    ["values", { name: "Ana", "odd.key": "x" }],
-    ["templateBody.body", "Hi {{name}}"],
-    ["batches.0.originalFileName", "wave-1.csv"],
-    ["batches.0.BatchMessage.batchId", "b1"],
-    ["batches.1.id", undefined],
-    ["messageAttempts.-1.status", "sent"],
-    ["messageAttempts.0.errorCode", "server_unknown_error"],
-    ["updatedAt", undefined],
-    // Derived: the newest attempt by time (10:30Z); the newest failed one ties at 10:00Z (12:00+02:00), where the later listed wins.
-    ["attemptCount", 3],
-    ["lastAttemptStatus", "sent"],
-    ["lastAttemptAt", "2025-05-01T10:30:00.000+00:00"],
-    ["lastErrorType", "delivery_error"],
-    ["lastErrorCode", "recipient_unavailable"],
-    ["batchFile", "wave-1.csv"],
-    ["batchId", "b1"],
-  ])("%s reads %j", (name, value) => {
-    expect(get(name)).toEqual(value);
-  });
-
-  it("batchId in a batch listing (no batchId, no batches) is the listing's batch", () => {
-    const bare = { id: "m2" } as CheckedMessage;
-    expect(compileFields(["batchId"], { batchId: "bat-x" })[0]!.get(bare)).toBe("bat-x");
-    expect(compileFields(["batchId"])[0]!.get(bare)).toBeUndefined();
-  });
-
-  it("the default CSV columns are the documented ones", () => {
-    expect(DEFAULT_CSV_FIELDS).toEqual([
-      "id",
-      "recipient",
-      "latestStatus",
-      "createdAt",
-      "attemptCount",
-      "lastErrorType",
-      "lastErrorCode",
-      "batchId",
-      "fullMessage",
-    ]);
-    expect(compileFields(DEFAULT_CSV_FIELDS).map((field) => field.name)).toEqual(DEFAULT_CSV_FIELDS);
-  });
-
-  it.each([
-    ["nope", '--fields: unknown field "nope"'],
-    ["Id", '--fields: unknown field "Id"'],
-    ["id.x", "--fields: id has no sub-fields"],
-    ["attemptCount.x", "--fields: attemptCount has no sub-fields"],
-    ["batches.originalFileName", "--fields: batches is a list: name an index, as in batches.0.id (or -1 for the last)"],
-    [
-      "templateBody.nope",
-      '--fields: unknown field "nope" in templateBody (known: id, templateId, language, body, creatorId, createdAt, updatedAt)',
-    ],
-    [
-      "batches.0.BatchMessage.nope",
-      '--fields: unknown field "nope" in batches.0.BatchMessage (known: id, batchId, messageId, createdAt, updatedAt)',
-    ],
-    ["messageAttempts.-1.creator.name", '--fields: unknown field "name" in messageAttempts.-1.creator (known: email)'],
-    [".id", "--fields: empty field name"],
-  ])("refuses %j and lists the valid fields", (name, message) => {
-    const error = usageErrorOf(() => compileFields(["id", name]));
-    expect(error.message).toBe(message);
-    const help = error.hints.join("\n");
-    for (const valid of [
-      "id",
-      "recipient",
-      "latestStatus",
-      "values.<name>",
-      "templateBody.body",
-      "batches.0.originalFileName",
-      "attemptCount",
-      "lastErrorType",
-      "lastErrorCode",
-      "batchFile",
-    ]) {
-      expect(help).toContain(valid);
-    }
   });
 });
 

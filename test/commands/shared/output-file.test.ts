@@ -1,5 +1,6 @@
-// -o onto what is not a plain file (links, FIFOs, devices, open descriptors), write errors on -o and
-// on stdout, and long file names. -o must never destroy what it does not own.
+// -o, --output for every command: the file written whole or not at all, onto what is not a plain file
+// (links, FIFOs, devices, open descriptors), write errors on -o and on stdout, long file names, and
+// targets refused before anything is sent. -o must never destroy what it does not own.
 import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
@@ -19,8 +20,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryName } from "../../../src/render/sink.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
-import { cli, useTestSandbox } from "../../support/cli-helpers.js";
-import { BIN, runBin } from "../../support/run-cli.js";
+import {
+  cli,
+  jsonlText,
+  sandboxForTest,
+  serverPage,
+  startTestSandbox,
+  useTestSandbox,
+} from "../../support/cli-helpers.js";
+import { BIN, runBin, runCli } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
 
 let sandbox: Sandbox;
@@ -259,3 +267,166 @@ function runWithStdout(args: string[], fd: number): Promise<{ code: number | nul
     child.on("close", (code) => resolve({ code, stderr }));
   });
 }
+
+describe("-o targets", () => {
+  // A folder of its own per test, removed when the test ends.
+  const folder = () => scratchFolder("msgstat-edge-");
+
+  it("a folder is a usage error before any request", async () => {
+    const dir = folder();
+    const s = await sandboxForTest();
+    const target = path.join(dir, "a-folder");
+    mkdirSync(target);
+    const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "--csv", "-o", target]);
+    expect(result).toEqual({ code: 2, stdout: "", stderr: `msgstat: -o ${target} is a folder; name a file\n` });
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it("message -o into a folder that does not exist sends nothing", async () => {
+    const dir = folder();
+    const s = await sandboxForTest();
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "message",
+      "cmp-spring-sale",
+      "msg-spring-0000001",
+      "-o",
+      path.join(dir, "missing", "m.txt"),
+    ]);
+    expect(result.code).toBe(2);
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it("a replaced file keeps its permissions", async () => {
+    const dir = folder();
+    const s = await sandboxForTest();
+    const target = path.join(dir, "private.csv");
+    writeFileSync(target, "old\n");
+    chmodSync(target, 0o600);
+    const result = await runCli(["--base-url", s.url, "messages", "cmp-spring-sale", "-n", "3", "--csv", "-o", target]);
+    expect(result.code).toBe(0);
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(readFileSync(target, "utf8")).toMatch(/^id,recipient,/);
+    expect(readdirSync(dir).filter((name) => name.includes(".msgstat-"))).toEqual([]);
+  });
+
+  // Advice after a failure part way (the others are with the continuation hint, commands/list/hints.test.ts).
+  it("with -o, says the file is unchanged instead of offering a cursor past messages it never kept", async () => {
+    const dir = folder();
+    const s = await sandboxForTest({ faults: [{ path: "after=", kind: "status", status: 500 }] });
+    const target = path.join(dir, "kept.csv");
+    writeFileSync(target, "old\n");
+    const result = await runCli([
+      "--base-url",
+      s.url,
+      "--retries",
+      "0",
+      "messages",
+      "cmp-spring-sale",
+      "--all",
+      "--page-size",
+      "100",
+      "--csv",
+      "-o",
+      target,
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split("\n")[1]).toBe(
+      `  ${target} was left as it was. Run the same command again once the service recovers.`,
+    );
+    expect(result.stderr).not.toContain("--after");
+    expect(readFileSync(target, "utf8")).toBe("old\n");
+  });
+});
+
+// From cli/errors-and-requests.test.ts: -o on the plain path, and on a failure.
+describe("-o, --output", () => {
+  const folder = () => scratchFolder("msgstat-out-");
+
+  it("writes the file (same bytes as stdout would get), nothing on stdout, no temporary file left", async () => {
+    const dir = folder();
+    const target = path.join(dir, "all.csv");
+    writeFileSync(target, "old content\n");
+    const piped = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--csv", "--page-size", "60"]);
+    const toFile = await cli(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "--all",
+      "--csv",
+      "--page-size",
+      "60",
+      "-o",
+      target,
+    ]);
+    expect(toFile).toEqual({ code: 0, stdout: "", stderr: `wrote 200 messages to ${target}\n` });
+    expect(readFileSync(target, "utf8")).toBe(piped.stdout);
+    expect(readdirSync(dir)).toEqual(["all.csv"]);
+  });
+
+  it("a listing with a hint still writes the file; the hint stays on stderr", async () => {
+    const dir = folder();
+    const target = path.join(dir, "some.jsonl");
+    const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 4 });
+    const result = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "4", "--jsonl", "-o", target]);
+    expect(result.code).toBe(0);
+    expect(result.stderr.split("\n")[0]).toBe(`wrote 4 messages to ${target}, cut short by --limit 4: more may follow`);
+    expect(result.stderr).toContain(`--after ${page.pageData.endCursor}`);
+    expect(readFileSync(target, "utf8")).toBe(jsonlText(page.data));
+  });
+
+  it.each<[string, (dir: string) => Promise<number>]>([
+    [
+      "a campaign that 404s",
+      async (dir) => (await cli(sandbox, ["messages", "cmp-nope", "--csv", "-o", path.join(dir, "out.csv")])).code,
+    ],
+    [
+      "a message that 404s",
+      async (dir) =>
+        (await cli(sandbox, ["message", "cmp-spring-sale", "msg-nope", "--json", "-o", path.join(dir, "out.csv")]))
+          .code,
+    ],
+    [
+      "a failure on the third page",
+      async (dir) => {
+        const failing = await startTestSandbox({
+          faults: [{ path: /after=/, request: 3, kind: "status", status: 500 }],
+        });
+        try {
+          return (
+            await cli(failing, [
+              "messages",
+              "cmp-spring-sale",
+              "--all",
+              "--csv",
+              "--page-size",
+              "20",
+              "--retries",
+              "0",
+              "-o",
+              path.join(dir, "out.csv"),
+            ])
+          ).code;
+        } finally {
+          await failing.close();
+        }
+      },
+    ],
+  ])("on %s the target is untouched and no temporary file is left", async (_name, run) => {
+    const dir = folder();
+    writeFileSync(path.join(dir, "out.csv"), "previous run\n");
+    const code = await run(dir);
+    expect(code).not.toBe(0);
+    expect(readFileSync(path.join(dir, "out.csv"), "utf8")).toBe("previous run\n");
+    expect(readdirSync(dir)).toEqual(["out.csv"]);
+  });
+
+  it("message -o writes the view", async () => {
+    const dir = folder();
+    const target = path.join(dir, "one.json");
+    const result = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000005", "--json", "-o", target]);
+    expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote message msg-spring-0000005 to ${target}\n` });
+    const sent = await (await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages/msg-spring-0000005`)).text();
+    expect(readFileSync(target, "utf8")).toBe(sent + "\n");
+  });
+});

@@ -377,3 +377,12 @@ describe("usage errors (nothing is sent)", () => {
     expect(sandbox.requests.length).toBe(before);
   });
 });
+
+describe("colour", () => {
+  it("stats does not colour a pipe, even with FORCE_COLOR", async () => {
+    const s = sandbox;
+    const result = await runCli(["--base-url", s.url, "stats", "cmp-spring-sale"], { env: { FORCE_COLOR: "1" } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/\u001b\[/);
+  });
+});
