@@ -1,60 +1,14 @@
 // Help a person reads at 80 columns: every line fits, the command's own options come before the
-// global ones, the exit codes line up, and every example runs as shown against the default sandbox.
-import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProgram } from "../../src/cli.js";
+// global ones, and the exit codes line up. That every example runs as shown: e2e/help-examples.test.ts.
+import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../src/core/text.js";
 import { isGlobalOption } from "../../src/commands/shared/global-options.js";
-import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { BIN, runCli } from "../support/run-cli.js";
-import { scratchFolder } from "../support/scratch.js";
-import { PassThrough } from "node:stream";
+import { COMMANDS, helpOf, SUBCOMMANDS } from "../support/help-texts.js";
 
-const nullIo = () => ({
-  stdout: new PassThrough(),
-  stderr: new PassThrough(),
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: 80,
-  env: {},
-  now: () => 0,
-  signal: new AbortController().signal,
-});
-const SUBCOMMANDS = (await buildProgram(nullIo())).commands.filter((command) => command.name() !== "help");
-const COMMANDS: string[][] = [[], ...SUBCOMMANDS.map((command) => [command.name()])];
 const SERVICE_COMMANDS = SUBCOMMANDS.filter((command) => command.options.some(isGlobalOption)).map((command) =>
   command.name(),
 );
 const OTHER_COMMANDS = SUBCOMMANDS.map((command) => command.name()).filter((name) => !SERVICE_COMMANDS.includes(name));
-
-async function helpOf(command: string[], columns: number): Promise<string> {
-  const result = await runCli([...command, "--help"], { columns });
-  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
-  return result.stdout;
-}
-
-/** The examples of a help text as a person would copy them: "$ " lines, " \" continuations joined, with the exit code a "# ... (exit N)" line above gives. */
-function examplesIn(help: string): { command: string; exitCode: number }[] {
-  const section = help.split("\nExamples:\n")[1];
-  if (section === undefined) return [];
-  const examples: { command: string; exitCode: number }[] = [];
-  const lines = section.split("\n");
-  let exitCode = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line.startsWith("# ")) {
-      exitCode = Number(/\(exit (\d+)\)$/.exec(line)?.[1] ?? exitCode);
-    } else if (line.startsWith("$ ")) {
-      let command = line.slice(2);
-      while (command.endsWith(" \\")) command = `${command.slice(0, -2)} ${lines[++i]!.trim()}`;
-      examples.push({ command, exitCode });
-      exitCode = 0;
-    }
-  }
-  return examples;
-}
 
 describe.each([80, 160])("help at %i columns", (columns) => {
   it.each(COMMANDS.map((command) => [`msgstat ${command.join(" ")} --help`, command] as const))(
@@ -134,71 +88,3 @@ describe("help layout", () => {
     for (const line of continued) expect(/^ +/.exec(line)![0].length).toBe([...columns][0]);
   });
 });
-
-// Each command's examples, run as shown (through bash, with `msgstat` on PATH) against the sandbox a
-// person gets from `msgstat sandbox`.
-describe("every example in every --help runs against the default sandbox", () => {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(() => sandbox?.close());
-
-  const cases = async () => {
-    const all: { command: string; exitCode: number; from: string }[] = [];
-    for (const command of COMMANDS)
-      for (const example of examplesIn(await helpOf(command, 80)))
-        all.push({ ...example, from: `msgstat ${command.join(" ")} --help` });
-    return all;
-  };
-
-  it("each help text has examples, and each example runs msgstat", async () => {
-    const all = await cases();
-    for (const command of COMMANDS)
-      expect(all.some((example) => example.from === `msgstat ${command.join(" ")} --help`)).toBe(true);
-    for (const example of all) expect(example.command).toMatch(/^msgstat |<\(msgstat /);
-  });
-
-  it("runs them all: exit 0, or the code the help documents", { timeout: 120_000 }, async () => {
-    const folder = scratchFolder("msgstat-examples-");
-    // `msgstat` as a person has it: the built executable on PATH.
-    writeFileSync(path.join(folder, "msgstat"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(path.join(folder, "msgstat"), 0o755);
-    const results: { from: string; command: string; expected: number; code: number; stderr: string }[] = [];
-    const jq = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
-    for (const example of await cases()) {
-      if (!jq && /\| *jq\b/.test(example.command)) {
-        console.warn(`jq is not installed (apt-get install jq): not run: ${example.command}`);
-        continue;
-      }
-      const { code, stderr } = await runExample(example.command, folder, sandbox.url);
-      results.push({ from: example.from, command: example.command, expected: example.exitCode, code, stderr });
-    }
-    expect(results.filter((result) => result.code !== result.expected)).toEqual([]);
-    expect(results.length).toBeGreaterThanOrEqual(15);
-  });
-});
-
-/** Runs one example in bash; a sandbox example is stopped with Ctrl-C once it printed its URL. */
-function runExample(command: string, folder: string, baseUrl: string): Promise<{ code: number; stderr: string }> {
-  const serves = /^msgstat sandbox\b/.test(command);
-  return new Promise((resolve, reject) => {
-    // A sandbox example runs as shown but on a free port: its default one (12180) may be held by another
-    // run of this suite on the same machine (CI's, or a second checkout's).
-    const shown = serves ? `exec ${command} --port 0` : command;
-    const child = spawn("bash", ["-c", `set -o pipefail; ${shown}`], {
-      cwd: folder,
-      env: { PATH: `${folder}:${process.env.PATH}`, HOME: folder, TZ: "UTC", MSGSTAT_BASE_URL: baseUrl },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-      if (serves && stdout.includes("\n")) child.kill("SIGINT");
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stderr }));
-  });
-}

@@ -1,7 +1,8 @@
 // Tier 3: the real executable, bin/msgstat.js over dist/, as a user runs it.
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
+import { FIXED_NOW } from "../sandbox/http-helpers.js";
 import { runBin } from "../support/run-cli.js";
 import {
   jsonlText,
@@ -161,5 +162,24 @@ describe("bin/msgstat.js", () => {
     } finally {
       await stalling.close();
     }
+  });
+});
+
+// From commands/stats/run.test.ts (--max-failure-rate), with that file's sandbox.
+describe("stats", () => {
+  const CAMPAIGN = "cmp-spring-sale";
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 7, messages: 3000, now: FIXED_NOW });
+  });
+  afterAll(() => sandbox.close());
+
+  it("is exit 5 from the real executable too", async () => {
+    const result = await runBin(["--base-url", sandbox.url, "stats", CAMPAIGN, "--max-failure-rate", "0", "--json"]);
+    expect(result.code).toBe(5);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      campaignId: CAMPAIGN,
+      threshold: { maxFailureRate: 0, exceeded: true },
+    });
   });
 });

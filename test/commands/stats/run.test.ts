@@ -10,7 +10,7 @@ import type { Message } from "../../../src/core/message.js";
 import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
 import { displayWidth } from "../../../src/core/text.js";
 import { FIXED_NOW } from "../../sandbox/http-helpers.js";
-import { runBin, runCli } from "../../support/run-cli.js";
+import { runCli } from "../../support/run-cli.js";
 import {
   expectedAttemptRows,
   expectedBatchRows,
@@ -213,15 +213,6 @@ describe("--max-failure-rate", () => {
     expect(result.code).toBe(5);
     // Written with %, it is plainly meant: no warning.
     expect((await stats([CAMPAIGN, "--max-failure-rate", "0.5%", "--json"])).stderr).not.toContain("warning");
-  });
-
-  it("is exit 5 from the real executable too", async () => {
-    const result = await runBin(["--base-url", sandbox.url, "stats", CAMPAIGN, "--max-failure-rate", "0", "--json"]);
-    expect(result.code).toBe(5);
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      campaignId: CAMPAIGN,
-      threshold: { maxFailureRate: 0, exceeded: true },
-    });
   });
 });
 
