@@ -1,9 +1,9 @@
 // Help a person reads at 80 columns: every line fits, the command's own options come before the
 // global ones, and the exit codes line up. That every example runs as shown: e2e/help-examples.test.ts.
 import { describe, expect, it } from "vitest";
-import { displayWidth } from "../../src/core/text.js";
-import { isGlobalOption } from "../../src/commands/shared/global-options.js";
-import { COMMANDS, helpOf, SUBCOMMANDS } from "../support/help-texts.js";
+import { displayWidth } from "../../../src/core/text.js";
+import { isGlobalOption } from "../../../src/commands/shared/global-options.js";
+import { COMMANDS, helpOf, SUBCOMMANDS } from "../../support/help-texts.js";
 
 const SERVICE_COMMANDS = SUBCOMMANDS.filter((command) => command.options.some(isGlobalOption)).map((command) =>
   command.name(),

@@ -2,8 +2,8 @@
 // wire (path prefix, ids as single segments, token, verbose lines). -o: commands/shared/output-file.test.ts.
 import { lookup } from "node:dns/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../support/run-cli.js";
+import type { Sandbox } from "../src/sandbox/index.js";
+import { runCli } from "./support/run-cli.js";
 import {
   cli,
   cliWithRequests,
@@ -12,7 +12,7 @@ import {
   sandboxForTest,
   serverListing,
   startTestSandbox,
-} from "../support/cli-helpers.js";
+} from "./support/cli-helpers.js";
 
 let sandbox: Sandbox;
 let locked: Sandbox;

@@ -3,10 +3,10 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
-import { buildProgram, main } from "../../src/cli.js";
-import { globalOptionNames, globalOptionsOf, isGlobalOption } from "../../src/commands/shared/global-options.js";
-import type { Io } from "../../src/commands/context.js";
-import { runCli } from "../support/run-cli.js";
+import { buildProgram, main } from "../../../src/cli.js";
+import { globalOptionNames, globalOptionsOf, isGlobalOption } from "../../../src/commands/shared/global-options.js";
+import type { Io } from "../../../src/commands/context.js";
+import { runCli } from "../../support/run-cli.js";
 
 function io(signal = new AbortController().signal): Io & { firstLine: Promise<string> } {
   const stdout = new PassThrough();
