@@ -340,7 +340,7 @@ describe("-o targets", () => {
   });
 });
 
-// From cli/errors-and-requests.test.ts: -o on the plain path, and on a failure.
+// From cli.test.ts (was cli/errors-and-requests.test.ts): -o on the plain path, and on a failure.
 describe("-o, --output", () => {
   const folder = () => scratchFolder("msgstat-out-");
 
