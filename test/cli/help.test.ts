@@ -5,7 +5,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli.js";
-import { displayWidth } from "../../src/core/text.js";
+import { displayWidth } from "../../src/render/width.js";
 import { isGlobalOption } from "../../src/commands/shared/global-options.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { BIN, runCli } from "../support/run-cli.js";
@@ -63,6 +63,14 @@ describe.each([80, 160])("help at %i columns", (columns) => {
       const help = await helpOf(command, columns);
       const wide = help.split("\n").filter((line) => displayWidth(line) > columns);
       expect(wide).toEqual([]);
+    },
+  );
+
+  it.each(COMMANDS.map((command) => [`msgstat ${command.join(" ")} --help`, command] as const))(
+    "%s: printable ASCII only, so its length is its width (shared/help.ts measures so)",
+    async (_name, command) => {
+      const help = await helpOf(command, columns);
+      expect(help.split("\n").filter((line) => !/^[\x20-\x7e]*$/.test(line))).toEqual([]);
     },
   );
 });

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { displayWidth } from "../../src/core/text.js";
+import { displayWidth } from "../../src/render/width.js";
 import { scratchFolder } from "../support/scratch.js";
 import { VirtualClock } from "../support/virtual-clock.js";
 import type { Message } from "../../src/core/message.js";
