@@ -36,6 +36,7 @@ export function wrapText(text: string, firstWidth: number, restWidth = firstWidt
         let rest = token;
         while (displayWidth(rest) > room()) {
           const head = fitting(rest, room());
+          if (head === rest) break; // one character wider than the line: it is the line
           lines.push(head);
           rest = rest.slice(head.length);
         }
