@@ -80,8 +80,6 @@ export interface Cell {
   text: string;
   align?: "left" | "right";
   style?: (text: string) => string;
-  /** The text's width in cells, when the caller measured it already. */
-  width?: number;
 }
 
 /** A line of the placed columns, `gap` cells apart, each cell cut or padded to its column; no spaces at its end. */
@@ -90,7 +88,7 @@ export function drawLine(placed: readonly Placed[], cells: readonly Cell[], gap:
   let line = "";
   for (let i = 0; i < placed.length; i++) {
     const cell = cells[i]!;
-    line += (i === 0 ? "" : between) + padToWidth(cell.text, placed[i]!.width, cell.align, cell.style, cell.width);
+    line += (i === 0 ? "" : between) + padToWidth(cell.text, placed[i]!.width, cell.align, cell.style);
   }
   return line.trimEnd();
 }

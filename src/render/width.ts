@@ -33,7 +33,10 @@ export function cutToWidth(text: string, width: number): string {
   return stringWidth(text) <= width ? text : cutWider(text, width).text;
 }
 
-/** `text`, known to be wider than `width`, cut to it with "…" at the end; its width may be a cell less (a wide character that did not fit). */
+/**
+ * `text`, known to be wider than `width`, cut to it with "…" at the end; its width may be a cell less
+ * (a wide character that did not fit).
+ */
 function cutWider(text: string, width: number): { text: string; width: number } {
   if (width <= 0) return { text: "", width: 0 };
   const start = startWithin(text, width - 1);
@@ -47,16 +50,15 @@ export function padEnd(text: string, width: number): string {
 
 /**
  * `text` in exactly `width` cells: cut with "…" when wider, else padded with spaces on the right
- * (`align` "left") or on the left ("right"). `style` colours the text, not the padding. `measured` is
- * the text's width when the caller knows it already.
+ * (`align` "left") or on the left ("right"). `style` colours the text, not the padding.
  */
 export function padToWidth(
   text: string,
   width: number,
   align: "left" | "right" = "left",
   style?: (text: string) => string,
-  measured = stringWidth(text),
 ): string {
+  const measured = stringWidth(text);
   const shown = measured <= width ? { text, width: measured } : cutWider(text, width);
   const padding = " ".repeat(width - shown.width);
   const styled = style && shown.text !== "" ? style(shown.text) : shown.text;

@@ -94,7 +94,8 @@ async function frame(
   ctx: Context,
 ): Promise<string> {
   const palette = await loadPalette(ctx.color);
-  // Loaded here, not up front: they measure text with string-width, which --json never needs.
+  // Loaded here, not up front: they measure text with string-width, which --json never needs. The
+  // lines are cut to the terminal's width (fit): a frame must not wrap, or it would scroll the alternate screen.
   const [{ renderStatsReport }, { cutToWidth: fit }] = await Promise.all([
     import("../../render/stats-report.js"),
     import("../../render/width.js"),
