@@ -78,7 +78,7 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   // A native module (it loads a prebuilt binary for the platform): required from node_modules at run time.
   external: ["@napi-rs/keyring"],
-  // Bundled CommonJS dependencies (commander, cli-table3, undici) call require() for Node built-ins.
+  // Bundled CommonJS dependencies (commander, undici) call require() for Node built-ins.
   banner: { js: REQUIRE_BANNER },
   plugins: [
     {

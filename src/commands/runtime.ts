@@ -3,7 +3,7 @@
 // a module per command and per part of one made 34 files for `msgstat message --json`, and Node's
 // loader spends more on each file than on most of their code (docs/bench.md). `msgstat --help` loads
 // none of it. Heavy dependencies a run may not need stay behind their own imports: ora, chalk,
-// cli-table3, undici (proxies only), the OS keyring, the sandbox's server.
+// string-width (each view for a person imports it), undici (proxies only), the OS keyring, the sandbox's server.
 export { messagesCommand, batchCommand } from "./list/command.js";
 export { messageCommand } from "./message/command.js";
 export { statsCommand } from "./stats/command.js";

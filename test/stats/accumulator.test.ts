@@ -2,7 +2,7 @@
 // bounded by caps, not by the number of messages or of distinct values the server invents.
 import { describe, expect, it } from "vitest";
 import type { CheckedMessage } from "../../src/core/message.js";
-import { percent } from "../../src/render/stats-report.js";
+import { percentText as percent } from "../../src/core/numbers.js";
 import { CAPS, StatsAccumulator } from "../../src/stats/accumulator.js";
 import { buildReport } from "../../src/stats/report.js";
 import { MAX_TIME_BUCKETS } from "../../src/stats/time-buckets.js";

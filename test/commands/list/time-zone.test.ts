@@ -4,7 +4,7 @@
 // formats keep the server's text. Expected wall-clock times come from Intl directly, not from msgstat.
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/index.js";
-import { displayWidth } from "../../../src/core/text.js";
+import { displayWidth } from "../../../src/render/width.js";
 import { cli, serverMessage, useTestSandbox } from "../../support/cli-helpers.js";
 
 const CAMPAIGN = "cmp-spring-sale";

@@ -1,7 +1,7 @@
 // Help a person reads at 80 columns: every line fits, the command's own options come before the
 // global ones, and the exit codes line up. That every example runs as shown: e2e/help-examples.test.ts.
 import { describe, expect, it } from "vitest";
-import { displayWidth } from "../../../src/core/text.js";
+import { displayWidth } from "../../../src/render/width.js";
 import { isGlobalOption } from "../../../src/commands/shared/global-options.js";
 import { COMMANDS, helpOf, SUBCOMMANDS } from "../../support/help-texts.js";
 
@@ -17,6 +17,14 @@ describe.each([80, 160])("help at %i columns", (columns) => {
       const help = await helpOf(command, columns);
       const wide = help.split("\n").filter((line) => displayWidth(line) > columns);
       expect(wide).toEqual([]);
+    },
+  );
+
+  it.each(COMMANDS.map((command) => [`msgstat ${command.join(" ")} --help`, command] as const))(
+    "%s: printable ASCII only, so its length is its width (shared/help.ts measures so)",
+    async (_name, command) => {
+      const help = await helpOf(command, columns);
+      expect(help.split("\n").filter((line) => !/^[\x20-\x7e]*$/.test(line))).toEqual([]);
     },
   );
 });
