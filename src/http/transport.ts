@@ -211,6 +211,7 @@ function openTunnel(
       );
       request.once("close", () => clearTimeout(timer));
     }
+    // Node's client gives every answer to a CONNECT here, a refusal included.
     request.on("connect", (response: http.IncomingMessage, socket: Socket, head: Buffer) => {
       const status = response.statusCode ?? 0;
       if (status < 200 || status > 299) {
@@ -219,11 +220,6 @@ function openTunnel(
       }
       if (head.length > 0) socket.unshift(head);
       resolve(socket);
-    });
-    // Node's client gives a CONNECT's answer as a response when it is not a tunnel (an error status).
-    request.on("response", (response: http.IncomingMessage) => {
-      response.resume();
-      reject(new ProxyRefusedError(response.statusCode ?? 0));
     });
     request.end();
   });
