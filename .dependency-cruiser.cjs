@@ -67,12 +67,12 @@ module.exports = {
       from: { path: "^src/", pathNot: "^src/sandbox/|^src/commands/sandbox/" },
       to: { path: "^src/sandbox/" },
     },
-    packagesAbove("core", ["undici", "commander", "chalk", "ora", "cli-table3"]),
+    packagesAbove("core", ["commander", "chalk", "ora", "cli-table3"]),
     packagesAbove("http", ["commander", "chalk", "ora", "cli-table3"]),
     packagesAbove("service", ["commander", "chalk", "ora", "cli-table3"]),
-    packagesAbove("stats", ["undici", "commander", "chalk", "ora", "cli-table3"]),
-    packagesAbove("render", ["undici", "commander"]),
-    packagesAbove("config", ["undici", "commander", "chalk", "ora", "cli-table3"]),
+    packagesAbove("stats", ["commander", "chalk", "ora", "cli-table3"]),
+    packagesAbove("render", ["commander"]),
+    packagesAbove("config", ["commander", "chalk", "ora", "cli-table3"]),
     {
       name: "keyring-at-one-boundary",
       comment:

@@ -144,7 +144,7 @@ describe("the environment's proxies, as curl reads them", () => {
         await listing({ HTTP_PROXY: secure.url }, ["--ca-file", certs.ca.certFile]),
       ]);
       expect(result.map(data)).toEqual([{ code: 0, stdout: TLS_PAGE }, direct]);
-      // undici forwards only through an http:// proxy; through an https:// one, http:// targets tunnel too.
+      // http:// targets are forwarded only through an http:// proxy; through an https:// one they tunnel too.
       expect(seen).toEqual([[`CONNECT 127.0.0.1:${tls.port}`, `CONNECT 127.0.0.1:${new URL(sandbox.url).port}`]]);
       const untrusted = await tlsListing({ HTTPS_PROXY: secure.url.replace("127.0.0.1", "localhost") }, [
         "--ca-file",
@@ -340,7 +340,7 @@ describe("end to end: bin/msgstat.js behind a proxy", () => {
 });
 
 describe("a proxy that takes the connection and never answers the CONNECT", () => {
-  // The request waits for a connection that never comes, where undici does not look at its abort signal.
+  // The request waits for a connection that never comes, and Node's client looks at its abort signal only once it has one.
   async function silentProxy(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
     const open = new Set<Socket>();
     let connections = 0;

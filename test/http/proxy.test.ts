@@ -3,7 +3,7 @@
 // name resolved by the proxy alone.
 import { createServer } from "node:http";
 import { createServer as createTlsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/http/client.js";
@@ -126,7 +126,7 @@ describe("the transport routes each origin as proxyFor decides", () => {
       expect(overTls.statusCode).toBe(200);
       expect(JSON.parse(await text(overTls.body))).toHaveProperty("data");
     } finally {
-      await transport.close();
+      transport.close();
     }
     expect(proxy.received.map(({ method, target }) => `${method} ${target}`)).toEqual([
       `GET http://api.msgstat.test:${plainPort}/x`,
@@ -166,6 +166,42 @@ describe("the transport routes each origin as proxyFor decides", () => {
     }
   });
 
+  it("the proxy's own name is resolved by the lookup given; the target's, forwarded or tunnelled, only by the proxy", async () => {
+    const before = proxy.received.length;
+    const asked: string[] = [];
+    const lookup: LookupFunction = (hostname, options, callback) => {
+      asked.push(hostname);
+      if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }]);
+      else callback(null, "127.0.0.1", 4);
+    };
+    const named = new URL(`http://proxy.msgstat.test:${new URL(proxy.url).port}`);
+    const transport = createTransport({ proxy: { http: named, https: named }, ca: [certs.ca.cert], lookup });
+    try {
+      const forwarded = await transport.request({
+        origin: `http://api.msgstat.test:${plainPort}`,
+        path: "/x",
+        headers: {},
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(await text(forwarded.body)).toBe("plain");
+      const tunnelled = await transport.request({
+        origin: `https://api.msgstat.test:${tls.port}`,
+        path: "/y",
+        headers: {},
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(tunnelled.statusCode).toBe(200);
+      await text(tunnelled.body);
+    } finally {
+      transport.close();
+    }
+    expect(asked).toEqual(["proxy.msgstat.test", "proxy.msgstat.test"]);
+    expect(proxy.received.slice(before).map(({ method, target }) => `${method} ${target}`)).toEqual([
+      `GET http://api.msgstat.test:${plainPort}/x`,
+      `CONNECT api.msgstat.test:${tls.port}`,
+    ]);
+  });
+
   it("NO_PROXY's hosts are connected to directly", async () => {
     const before = proxy.received.length;
     const url = new URL(proxy.url);
@@ -179,7 +215,7 @@ describe("the transport routes each origin as proxyFor decides", () => {
       });
       expect(await text(direct.body)).toBe("plain");
     } finally {
-      await transport.close();
+      transport.close();
     }
     expect(proxy.received.length).toBe(before);
   });
