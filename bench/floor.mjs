@@ -10,8 +10,10 @@
 // Prints one JSON line: {"messages":…, "pages":…, "bytes":…, "tailCursorMisses":…, "firstPageMs":…}
 // (fetch adds "wireBytes", the Content-Length as sent, and "encoding"). firstPageMs is the first
 // page alone: from its request to its body read (and parsed, except raw), without the process's start.
-import http from "node:http";
 import https from "node:https";
+
+// As msgstat does (src/http/transport.ts): an ES module import of node:http loads Node's own undici on Node 22+.
+const http = process.getBuiltinModule("node:http");
 
 const MODES = ["raw", "parse", "parse-prefetch", "fetch"];
 const [mode, baseUrl, campaignId, maxPagesText] = process.argv.slice(2);

@@ -5,7 +5,7 @@
 // tunnel. Not undici: loading it and compiling its WebAssembly parser cost 40 to 150 ms per run on every
 // Node line from 20 to 26, more than the rest of `msgstat message` (docs/bench.md, "One HTTP stack").
 // Bodies are decoded as they are read (content-coding.ts); redirects and retries are msgstat's own.
-import http from "node:http";
+import type { Agent, ClientRequest, IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction, type Socket } from "node:net";
 import type { Readable } from "node:stream";
@@ -56,10 +56,14 @@ const IDLE_MS = 4_000;
 // connection attempt is said to be unreachable, and retried, long before --timeout.
 export const CONNECT_TIMEOUT_MS = 10_000;
 const AGENT = { keepAlive: true, maxSockets: 4, timeout: IDLE_MS };
+// Not `import http from "node:http"`: from Node 22 on, importing it as an ES module reads each of its
+// exports, and the WebSocket ones load Node's own bundled undici, 30 to 50 ms of every run that makes a
+// request (docs/bench.md, "One HTTP stack"). Required this way, node:http loads alone.
+const http = process.getBuiltinModule("node:http");
 
 /** How one request goes: to whom the connection is made, and the request line's target. */
 interface Route {
-  readonly agent: http.Agent;
+  readonly agent: Agent;
   readonly host: string;
   readonly port: string;
   readonly path: string;
@@ -72,14 +76,14 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const connectMs = Math.min(CONNECT_TIMEOUT_MS, options.timeoutMs ?? CONNECT_TIMEOUT_MS);
   const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
   const tls = options.ca === undefined ? {} : { ca: [...options.ca] };
-  const agents = new Map<string, http.Agent>();
-  const opening = new Set<http.ClientRequest>();
-  const agent = (key: string, make: () => http.Agent) => {
+  const agents = new Map<string, Agent>();
+  const opening = new Set<ClientRequest>();
+  const agent = (key: string, make: () => Agent) => {
     let made = agents.get(key);
     if (made === undefined) agents.set(key, (made = make()));
     return made;
   };
-  const tunnels = (proxy: URL, secure: boolean): http.Agent =>
+  const tunnels = (proxy: URL, secure: boolean): Agent =>
     agent(`${secure ? "https" : "http"} via ${proxy.href}`, () => {
       const made = secure ? new https.Agent({ ...AGENT, ...tls }) : new http.Agent(AGENT);
       // Node's agent takes a connection made later: the tunnel, then TLS over it for an https:// target.
@@ -158,7 +162,7 @@ function send(route: Route, signal: AbortSignal, limits: ConnectLimits): Promise
 }
 
 /** A new connection's connect is given `connectMs`; one reused, or a tunnel already open, is not timed. */
-function boundConnect(request: http.ClientRequest, connectMs: number): void {
+function boundConnect(request: ClientRequest, connectMs: number): void {
   request.on("socket", (socket: Socket) => {
     if (!socket.connecting) return;
     const timer = setTimeout(
@@ -183,7 +187,7 @@ function openTunnel(
   proxy: URL,
   target: ConnectionOptions,
   limits: ConnectLimits & { timeoutMs?: number; tls: { ca?: string[] } },
-  opening: Set<http.ClientRequest>,
+  opening: Set<ClientRequest>,
 ): Promise<Socket> {
   const host = String(target.host);
   const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${String(target.port)}`;
@@ -212,7 +216,7 @@ function openTunnel(
       request.once("close", () => clearTimeout(timer));
     }
     // Node's client gives every answer to a CONNECT here, a refusal included.
-    request.on("connect", (response: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    request.on("connect", (response: IncomingMessage, socket: Socket, head: Buffer) => {
       const status = response.statusCode ?? 0;
       if (status < 200 || status > 299) {
         socket.destroy();
