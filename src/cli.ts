@@ -19,7 +19,8 @@ const PROGRAM_HELP: HelpSection[] = [
       ["0", "success, an empty result included"],
       [
         "1",
-        "the service failed, was unreachable, or sent a response msgstat cannot read; or the output could not be written",
+        "the service failed, was unreachable, or sent a response msgstat cannot read; or the output " +
+          "could not be written",
       ],
       ["2", "usage error (nothing was sent)"],
       ["3", "not found (HTTP 404)"],
@@ -48,7 +49,9 @@ const PROGRAM_HELP: HelpSection[] = [
   },
   {
     heading: "Settings:",
-    text: "Each comes from its flag, else its environment variable, else the profile (msgstat config, msgstat auth), else its default.",
+    text:
+      "Each comes from its flag, else its environment variable, else the profile (msgstat config, " +
+      "msgstat auth), else its default.",
   },
   {
     heading: "Examples:",
@@ -69,7 +72,10 @@ type Runtime = typeof import("./commands/runtime.js");
 interface RunState {
   client?: ApiClient;
   verbose: boolean;
-  /** The commands' code: loaded with the definitions of the commands named (definitions), or to report an error; never for the program's --help or --version. */
+  /**
+   * The commands' code: loaded with the definitions of the commands named (definitions), or to report an error; never
+   * for the program's --help or --version.
+   */
   runtime?: Runtime;
 }
 
@@ -214,7 +220,8 @@ async function report(error: unknown, io: Io, state: RunState): Promise<number> 
     // msgstat's own code cannot be loaded (a damaged install): that is the error to report. (Not the
     // first one: it may hold server text, which only the line writer makes safe for a terminal.)
     io.stderr.write(
-      `msgstat: cannot load msgstat's own code (${loading instanceof Error ? loading.message : String(loading)}); reinstall msgstat\n`,
+      `msgstat: cannot load msgstat's own code ` +
+        `(${loading instanceof Error ? loading.message : String(loading)}); reinstall msgstat\n`,
     );
     return ExitCode.failure;
   }

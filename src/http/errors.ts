@@ -31,7 +31,10 @@ export type Failure =
   /** Nothing to retry: the response is unusable as it is (a bad body, a refused redirect). */
   | { readonly kind: "final"; readonly error: ServiceError };
 
-/** A request through a proxy failed: the proxy's name (host:port), and whether it refused (its status) or could not be reached. */
+/**
+ * A request through a proxy failed: the proxy's name (host:port), and whether it refused (its status) or could not be
+ * reached.
+ */
 export interface ProxyTrouble {
   readonly name: string;
   readonly refused?: number;
@@ -49,7 +52,8 @@ export class RequestFailedError extends ServiceError {
     const status = failure.kind === "status" ? failure.status : undefined;
     const serverMessage = failure.kind === "status" ? failure.serverMessage : undefined;
     super(
-      `${describeTarget(target)} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${failureText(failure)}`,
+      `${describeTarget(target)} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ` +
+        `${failureText(failure)}`,
       status,
       serverMessage,
       transient,
@@ -67,7 +71,10 @@ function failureText(failure: Exclude<Failure, { kind: "final" }>): string {
     case "network":
       return failure.text;
     case "timeout":
-      return `no complete response within ${failure.timeoutMs / 1000} s${failure.proxy === undefined ? "" : `, through the proxy ${failure.proxy}`}`;
+      return (
+        `no complete response within ${failure.timeoutMs / 1000} ` +
+        `s${failure.proxy === undefined ? "" : `, through the proxy ${failure.proxy}`}`
+      );
   }
 }
 
@@ -203,7 +210,9 @@ export function networkFailure(error: unknown, via?: URL): Failure {
       kind: "network",
       code,
       proxy: { name: proxy, refused },
-      text: `the proxy ${proxy} refused the request: HTTP ${refused}${refused === 407 ? " Proxy Authentication Required" : ""}`,
+      text:
+        `the proxy ${proxy} refused the request: HTTP ` +
+        `${refused}${refused === 407 ? " Proxy Authentication Required" : ""}`,
     };
   if (code !== undefined && CONNECT_CODES.has(code))
     return {
@@ -250,6 +259,7 @@ function phraseOf(err: NetworkError | null, code: string | undefined): string {
     return `the server's certificate is for ${inlineSafe(err.cert.subjectaltname.slice(0, 200))}`;
   if (problem !== undefined) return CERTIFICATE_PHRASES[problem];
   if (isNotTls(code)) return "the server did not answer in TLS: the port may speak plain HTTP";
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- null, or an error without a message
   const message = err?.cause?.message ?? err?.message ?? String(err);
   if (code === "ECONNRESET" && CLOSED_EARLY.has(message)) return CLOSED_EARLY_PHRASE;
   if (code === "ETIMEDOUT" && err?.message?.startsWith("could not connect")) return inlineSafe(err.message);

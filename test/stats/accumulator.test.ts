@@ -143,24 +143,3 @@ describe("the over-time picture", () => {
     expect(text).toMatch(/^ {2}messages {2}█ +█ +█ {2}max 1$/m);
   });
 });
-
-describe("--max-failure-rate at the limit", () => {
-  // 7 of 100 is 0.07, and 0.07 * 100 is 7.000000000000001 in floating point: the comparison is in counts.
-  const sevenOfHundred = () => {
-    const tally = new StatsAccumulator({ byBatch: false, timeZone: UTC });
-    for (let i = 0; i < 100; i++) tally.add(message({ latestStatus: i < 7 ? "failure" : "success" }));
-    return tally;
-  };
-  it.each([
-    [7, false],
-    [6.99, true],
-  ])("limit %s%%: exceeded %s", (limit, exceeded) => {
-    const built = buildReport(sevenOfHundred(), {
-      campaignId: "c",
-      generatedAt: NOW,
-      maxFailureRate: limit,
-      timeZone: UTC,
-    });
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
-  });
-});

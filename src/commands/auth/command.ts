@@ -25,7 +25,11 @@ export const authCommand: CommandDefinition = {
       login,
       {
         heading: "Where the token goes:",
-        text: 'Never on the command line, where ps and shell history keep it. Into the OS keyring when one is available, else into the file "credentials" of the config folder, readable only by you (mode 0600). It is sent only to the profile\'s base URL. msgstat cannot check it: the API has no endpoint that says whether a token is valid.',
+        text:
+          "Never on the command line, where ps and shell history keep it. Into the OS keyring when one is " +
+          'available, else into the file "credentials" of the config folder, readable only by you (mode ' +
+          "0600). It is sent only to the profile's base URL. msgstat cannot check it: the API has no " +
+          "endpoint that says whether a token is valid.",
       },
       {
         heading: "Examples:",
@@ -41,7 +45,8 @@ export const authCommand: CommandDefinition = {
 
     const status = addGlobalOptions(
       new Command("status").description(
-        "show each profile's base URL and where its token comes from (redacted); exit 4 when the selected profile lacks either",
+        "show each profile's base URL and where its token comes from (redacted); exit 4 when the " +
+          "selected profile lacks either",
       ),
       GLOBAL_OPTIONS_HEADING,
     ).action(async (_raw, cmd) => {
