@@ -4,35 +4,9 @@
 import { build, transform } from "esbuild";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const slimUndici = path.join(root, "scripts", "undici-slim.mjs");
-
-/** Names src/ imports from "undici" (type-only imports aside) must all come from the slim entry. */
-async function checkSlimUndici() {
-  const exported = new Set(Object.keys(await import(pathToFileURL(slimUndici).href)));
-  const files = readdirSync(path.join(root, "src"), { recursive: true }).filter((file) => String(file).endsWith(".ts"));
-  for (const file of files) {
-    const text = readFileSync(path.join(root, "src", String(file)), "utf8");
-    for (const match of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"undici"/g)) {
-      if (match[1]) continue;
-      for (const part of match[2].split(",")) {
-        const name = part.trim();
-        if (name === "" || name.startsWith("type ")) continue;
-        const imported = name.split(/\s+as\s+/)[0];
-        if (!exported.has(imported))
-          throw new Error(
-            `src/${file} imports ${imported} from "undici", which scripts/undici-slim.mjs does not export`,
-          );
-      }
-    }
-    if (/import\s+\*\s+as\s+\w+\s+from\s+"undici"|import\s+\w+\s+from\s+"undici"/.test(text))
-      throw new Error(`src/${file}: import named exports from "undici" (scripts/undici-slim.mjs)`);
-  }
-}
-await checkSlimUndici();
-
 const REQUIRE_BANNER =
   'import { createRequire as __msgstatRequire } from "node:module"; const require = __msgstatRequire(import.meta.url);';
 const FREE_REQUIRE = "__msgstat_free_require__";
@@ -78,16 +52,8 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   // A native module (it loads a prebuilt binary for the platform): required from node_modules at run time.
   external: ["@napi-rs/keyring"],
-  // Bundled CommonJS dependencies (commander, undici) call require() for Node built-ins.
+  // Bundled CommonJS dependencies (commander) call require() for Node built-ins.
   banner: { js: REQUIRE_BANNER },
-  plugins: [
-    {
-      name: "slim-undici",
-      setup(builder) {
-        builder.onResolve({ filter: /^undici$/ }, () => ({ path: slimUndici }));
-      },
-    },
-  ],
   logLevel: "warning",
 });
 await dropUnusedBanners();

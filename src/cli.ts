@@ -178,6 +178,7 @@ function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly
       });
       state.client = new ApiClient({
         ...settings,
+        network: { ...settings.network, lookup: io.lookup },
         signal: io.signal,
         warn,
         log: state.verbose ? (line) => stderrLine(io, "", line) : undefined,
