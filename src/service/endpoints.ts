@@ -11,7 +11,7 @@ import {
   type CheckedPage,
   type Shape,
 } from "../core/message.js";
-import { JsonSource, type SourcedMessage } from "../core/json-source.js";
+import { JsonSource, SourcedMessage } from "../core/json-source.js";
 import { inlineSafe } from "../core/text.js";
 import type { ApiClient } from "../http/client.js";
 import type { JsonBody, JsonList } from "../http/json-body.js";
@@ -60,9 +60,9 @@ export const PARSED_MESSAGES: MessageReading<CheckedMessage> = {
 /** Messages with their text (JSON and JSONL of whole messages). */
 export const SOURCED_MESSAGES: MessageReading<SourcedMessage> = {
   withSource: true,
-  fromList: (message, list, index) => ({ message, source: list.sourceOf(index) }),
+  fromList: (message, list, index) => new SourcedMessage(message, list.sourceOf(index)),
   // Only when the scan of json-spans.ts gave up on a page JSON.parse read: written as JSON.stringify writes it.
-  fromParsed: (message) => ({ message, source: JsonSource.written(message) }),
+  fromParsed: (message) => new SourcedMessage(message, JsonSource.written(message)),
   messageOf: (item) => item.message,
 };
 
@@ -116,7 +116,7 @@ export async function fetchPage<M>(
 export async function fetchMessage(client: ApiClient, campaignId: string, messageId: string): Promise<SourcedMessage> {
   const body = await client.get(messageSegments(campaignId, messageId));
   const { value, source } = body.sourcedValue();
-  return { message: checked<CheckedMessage>(MESSAGE, value, "message"), source };
+  return new SourcedMessage(checked<CheckedMessage>(MESSAGE, value, "message"), source);
 }
 
 export function decodePage<M>(body: JsonBody, reading: MessageReading<M>): FetchedPage<M> {
