@@ -176,7 +176,8 @@ export class JsonBody {
 
   /**
    * The array under the top-level `key`, element by element, for a body too large to parse at once
-   * or whose elements' texts are wanted; undefined when the body is not an object holding such an array (`value()` then says what it is).
+   * or whose elements' texts are wanted; undefined when the body is not an object holding such an
+   * array (`value()` then says what it is).
    */
   listAt(key: string): JsonList | undefined {
     const spans = arraySpans(this.bytes, key);
