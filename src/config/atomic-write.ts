@@ -1,10 +1,9 @@
-// Every file of the config folder is replaced whole: written to a temporary file beside it, flushed
-// to disk, then renamed over it, so a crash or a full disk never leaves half a file behind. The
-// temporary file is created with its final mode, so a 0600 file is never readable by others, not
-// even for the moment between creating it and a chmod.
+// The files of the config folder are replaced whole, by the same writer as -o (render/atomic-file.ts:
+// a temporary file with the final mode, flushed to disk, renamed over the target).
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../core/errors.js";
+import { replaceFile, type ReplaceSteps } from "../render/atomic-file.js";
 
 /** The config folder, made private to its owner when msgstat creates it. */
 export async function ensureFolder(dir: string): Promise<void> {
@@ -17,24 +16,12 @@ export async function ensureFolder(dir: string): Promise<void> {
   }
 }
 
-export async function writeFileAtomic(target: string, text: string, mode: number): Promise<void> {
+/** Replaces `target` with `text`, its folder created if need be; `steps` only for a test. */
+export async function writeFileAtomic(target: string, text: string, mode: number, steps?: ReplaceSteps): Promise<void> {
   await ensureFolder(path.dirname(target));
-  const temporary = path.join(
-    path.dirname(target),
-    `.${path.basename(target)}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`,
-  );
   try {
-    // "wx": a new file that nothing else has open, created with `mode` (the umask can only narrow it).
-    const handle = await fs.open(temporary, "wx", mode);
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temporary, target);
+    await replaceFile(target, text, mode, steps);
   } catch (error) {
-    await fs.rm(temporary, { force: true });
     throw new UsageError(`cannot write ${target} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
 }

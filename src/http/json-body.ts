@@ -1,10 +1,10 @@
 // Response bodies: read under a size cap as the bytes arrive, checked to be JSON, and parsed with
-// errors that say what was wrong. On request, a value keeps where its text lies in the bytes
-// (core/json-text.ts: JSON output writes it as sent), an array's elements found by json-spans.ts.
+// errors that say what was wrong. On request, a value comes with where its text lies in the bytes
+// (a JsonSource: JSON output writes it as sent), an array's elements found by json-spans.ts.
 import { isUtf8 } from "node:buffer";
 import type { Readable } from "node:stream";
 import type { ResponseError } from "../core/errors.js";
-import { JsonSource, keepJsonSource } from "../core/json-text.js";
+import { JsonSource } from "../core/json-source.js";
 import { inlineSafe } from "../core/text.js";
 import { codingsOf, decoding, type Coding } from "./content-coding.js";
 import { bodyError, type RequestTarget } from "./errors.js";
@@ -137,8 +137,10 @@ export interface JsonList {
   readonly count: number;
   /** Bytes of element i, as sent. */
   sizeOf(index: number): number;
-  /** Element i, parsed (keeping its text when asked and needed); a ResponseError if it is not JSON. */
-  parse(index: number, keepText: boolean): unknown;
+  /** Element i, parsed; a ResponseError if it is not JSON. */
+  parse(index: number): unknown;
+  /** Where element i's text lies. */
+  sourceOf(index: number): JsonSource;
 }
 
 /** A 2xx response's JSON body, not yet parsed. */
@@ -150,42 +152,20 @@ export class JsonBody {
     readonly target: RequestTarget,
   ) {}
 
-  /**
-   * The body parsed whole (keeping where its text lies when asked), or a ResponseError that says why it is not JSON.
-   */
-  value(keepText = false): unknown {
-    let value: unknown;
+  /** The body parsed whole, or a ResponseError that says why it is not JSON. */
+  value(): unknown {
     try {
-      value = JSON.parse(this.bytes.toString("utf8"));
+      return JSON.parse(this.bytes.toString("utf8"));
     } catch (error) {
       throw this.notJson(error);
     }
-    if (keepText && typeof value === "object" && value !== null) {
-      const { start, end } = trimmedSpan(this.bytes);
-      keepJsonSource(value, this.source(start, end, new LineBreaks(this.bytes).within(start, end)));
-    }
-    return value;
   }
 
-  /**
-   * Keeps with each element of `values` (the array JSON.parse made of the top-level `key`) where its
-   * text lies. False, and nothing kept, when the scan of the bytes does not find the same elements.
-   */
-  keepElementTexts(values: readonly unknown[], key: string): boolean {
-    const spans = arraySpans(this.bytes, key);
-    if (spans === undefined || spans.count !== values.length) return false;
-    const { bytes } = this;
-    const { offsets } = spans;
-    // Line breaks (a server that pretty-prints) are looked for ahead of the element, each byte once.
-    const breaks = new LineBreaks(bytes);
-    for (let i = 0; i < values.length; i++) {
-      const value = values[i];
-      const start = offsets[2 * i]!;
-      const end = offsets[2 * i + 1]!;
-      if (typeof value === "object" && value !== null)
-        keepJsonSource(value, this.source(start, end, breaks.within(start, end)));
-    }
-    return true;
+  /** The body parsed whole, with where its text lies (the body without the spaces around it). */
+  sourcedValue(): { readonly value: unknown; readonly source: JsonSource } {
+    const value = this.value();
+    const { start, end } = trimmedSpan(this.bytes);
+    return { value, source: this.source(start, end, new LineBreaks(this.bytes).within(start, end)) };
   }
 
   /**
@@ -198,8 +178,9 @@ export class JsonBody {
   }
 
   /**
-   * The array under the top-level `key`, element by element, for a body too large to parse at once;
-   * undefined when the body is not an object holding such an array (`value()` then says what it is).
+   * The array under the top-level `key`, element by element, for a body too large to parse at once
+   * or whose elements' texts are wanted; undefined when the body is not an object holding such an
+   * array (`value()` then says what it is).
    */
   listAt(key: string): JsonList | undefined {
     const spans = arraySpans(this.bytes, key);
@@ -248,20 +229,22 @@ class SpannedList implements JsonList {
     return this.spans.offsets[2 * index + 1]! - this.spans.offsets[2 * index]!;
   }
 
-  parse(index: number, keepText: boolean): unknown {
+  parse(index: number): unknown {
     const start = this.spans.offsets[2 * index]!;
     const end = this.spans.offsets[2 * index + 1]!;
-    let value: unknown;
     try {
-      value = JSON.parse(this.body.bytes.toString("utf8", start, end));
+      return JSON.parse(this.body.bytes.toString("utf8", start, end));
     } catch {
       throw this.body.notJson();
     }
-    if (keepText && typeof value === "object" && value !== null) {
-      this.lineBreaks ??= new LineBreaks(this.body.bytes);
-      keepJsonSource(value, this.body.source(start, end, this.lineBreaks.within(start, end)));
-    }
-    return value;
+  }
+
+  sourceOf(index: number): JsonSource {
+    const start = this.spans.offsets[2 * index]!;
+    const end = this.spans.offsets[2 * index + 1]!;
+    // Line breaks (a server that pretty-prints) are looked for ahead of the element, each byte once.
+    this.lineBreaks ??= new LineBreaks(this.body.bytes);
+    return this.body.source(start, end, this.lineBreaks.within(start, end));
   }
 
   private lineBreaks: LineBreaks | undefined;

@@ -1,7 +1,7 @@
 // CSV as RFC 4180 describes it (CRLF line ends, quotes doubled, embedded newlines kept inside quotes),
 // with the OWASP guard against formula injection on by default: a cell a spreadsheet would run as a
 // formula gets a leading apostrophe.
-import { jsonText } from "../core/json-text.js";
+import { stringifyAtAnyDepth } from "../core/json-stringify.js";
 import type { Field } from "./fields.js";
 import type { Sink } from "./sink.js";
 import type { Chunks } from "./chunks.js";
@@ -18,7 +18,7 @@ export function csvCell(value: unknown, guardFormulas: boolean): string {
   let text: string;
   if (value === undefined || value === null) return "";
   else if (typeof value === "string") text = value;
-  else if (typeof value === "object") text = jsonText(value);
+  else if (typeof value === "object") text = stringifyAtAnyDepth(value);
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what JSON leaves here: a number or a boolean
   else text = String(value);
   if (guardFormulas && startsFormula(text)) text = `'${text}`;

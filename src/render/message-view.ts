@@ -3,7 +3,7 @@
 // template, the text and the attempts' errors stay readable and aligned.
 import { attemptsOf } from "../core/attempts.js";
 import { BATCH, MESSAGE, read, readObjects, TEMPLATE_BODY, type CheckedMessage } from "../core/message.js";
-import { jsonText } from "../core/json-text.js";
+import { stringifyAtAnyDepth } from "../core/json-stringify.js";
 import { blockSafe, inlineSafe } from "../core/text.js";
 import { displayWidth, padEnd } from "./width.js";
 import { instantOf, timestampInZone, type TimeZone } from "../core/time.js";
@@ -95,7 +95,7 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
     const valueIndent = " ".repeat(INDENT.length + nameWidth + 2);
     lines.push("", palette.heading("Values"));
     for (const [name, value] of values) {
-      const shown = inlineSafe(typeof value === "string" ? value : (jsonText(value) ?? ""));
+      const shown = inlineSafe(typeof value === "string" ? value : (stringifyAtAnyDepth(value) ?? ""));
       const label = inlineSafe(name);
       lines.push(
         hanging(

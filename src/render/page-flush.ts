@@ -2,7 +2,6 @@
 // not already there, so the first rows of a slow listing (or a filter that keeps few) show as soon as
 // their page is parsed. When pages arrive faster than they are written, the sink's large writes stay
 // large: a flush happens only when the renderer would otherwise sit idle with text in hand.
-import type { CheckedMessage } from "../core/message.js";
 import type { Sink } from "./sink.js";
 
 export interface PageBoundaryHooks {
@@ -12,11 +11,11 @@ export interface PageBoundaryHooks {
   afterPage?: () => void;
 }
 
-export async function* flushAtPageBoundaries(
-  chunks: AsyncIterable<CheckedMessage[]>,
+export async function* flushAtPageBoundaries<M>(
+  chunks: AsyncIterable<M[]>,
   sink: Sink,
   hooks: PageBoundaryHooks = {},
-): AsyncGenerator<CheckedMessage[]> {
+): AsyncGenerator<M[]> {
   const iterator = chunks[Symbol.asyncIterator]();
   let next = iterator.next();
   try {

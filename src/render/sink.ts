@@ -1,10 +1,12 @@
 // Where rendered text goes: stdout, or the file of -o. Text is gathered into large writes (a write per
 // record would cost more than rendering it), and backpressure is honoured so memory stays flat however
-// fast pages arrive. A regular file is written atomically; see `openOutput` for links, FIFOs and devices.
+// fast pages arrive. A regular file is replaced atomically (atomic-file.ts); see `fileSink` for links,
+// FIFOs and devices.
 import { createWriteStream, promises as fs, type Stats, type WriteStream } from "node:fs";
 import path from "node:path";
 import type { Writable } from "node:stream";
 import { OutputClosedError, OutputError, UsageError } from "../core/errors.js";
+import { AtomicFile, type ReplaceSteps } from "./atomic-file.js";
 
 export interface Sink {
   /**
@@ -180,22 +182,23 @@ class BufferedSink implements Sink {
   }
 }
 
-/** Writes to a temporary file beside the target and renames it at the end, so the target is never half-written. */
+/**
+ * Streams into the temporary file of an AtomicFile as rows come, and puts it in the target's place at
+ * the end (flushed to disk, then renamed), so the target is never half-written.
+ */
 class AtomicFileSink extends BufferedSink {
   constructor(
-    private readonly target: string,
-    private readonly temporary: string,
-    stream: WriteStream,
+    private readonly file: AtomicFile,
     signal: AbortSignal,
     name: string,
   ) {
-    super(stream, signal, name, `${name} was left as it was`);
+    super(file.stream, signal, name, `${name} was left as it was`);
   }
 
   override async finish(): Promise<void> {
     try {
       await this.end();
-      await fs.rename(this.temporary, this.target).catch((error: NodeJS.ErrnoException) => {
+      await this.file.commit().catch((error: NodeJS.ErrnoException) => {
         throw this.failure(error);
       });
     } catch (error) {
@@ -205,8 +208,7 @@ class AtomicFileSink extends BufferedSink {
   }
 
   override async discard(): Promise<void> {
-    this.stream.destroy();
-    await fs.rm(this.temporary, { force: true });
+    await this.file.abandon();
   }
 }
 
@@ -229,10 +231,10 @@ export function streamSink(stream: Writable, signal: AbortSignal, name = "stdout
   return new BufferedSink(stream, signal, name, "the output is incomplete");
 }
 
-/** Where a command writes: stdout, or the file named by -o (`output`). */
-export async function openOutput(output: string | undefined, io: Streams): Promise<Sink> {
+/** Where a command writes: stdout, or the file named by -o (`output`); `steps` only for a test. */
+export async function openOutput(output: string | undefined, io: Streams, steps?: ReplaceSteps): Promise<Sink> {
   if (output === undefined) return streamSink(io.stdout, io.signal);
-  return fileSink(output, io);
+  return fileSink(output, io, steps);
 }
 
 /**
@@ -241,7 +243,7 @@ export async function openOutput(output: string | undefined, io: Streams): Promi
  * /dev/full) or an open descriptor (/dev/stdout, /dev/fd/3) is written straight through, without a
  * temporary file, so not atomically; a folder, a socket or a block device is a usage error.
  */
-async function fileSink(output: string, io: Streams): Promise<Sink> {
+async function fileSink(output: string, io: Streams, steps?: ReplaceSteps): Promise<Sink> {
   const { target, descriptor } = await followLinks(output);
   // This process's own stdout or stderr: the stream already open on it (a socket cannot be opened by path).
   const own = descriptor === 1 ? io.stdout : descriptor === 2 ? io.stderr : undefined;
@@ -258,7 +260,7 @@ async function fileSink(output: string, io: Streams): Promise<Sink> {
   const directory = path.dirname(target);
   const folder = await fs.stat(directory).catch(() => undefined);
   if (!folder?.isDirectory()) throw new UsageError(`-o ${output}: the folder ${directory} does not exist`);
-  return atomic(output, target, existing, io.signal);
+  return atomic(output, target, existing, io.signal, steps);
 }
 
 // Linux's SYMLOOP_MAX: a longer chain is a loop.
@@ -295,31 +297,25 @@ async function straightThrough(output: string, target: string, signal: AbortSign
   return new StraightThroughSink(stream, signal, output, "the output is incomplete");
 }
 
-async function atomic(output: string, target: string, existing: Stats | undefined, signal: AbortSignal): Promise<Sink> {
-  const temporary = path.join(path.dirname(target), temporaryName(path.basename(target)));
+async function atomic(
+  output: string,
+  target: string,
+  existing: Stats | undefined,
+  signal: AbortSignal,
+  steps: ReplaceSteps | undefined,
+): Promise<Sink> {
+  signal.throwIfAborted();
   // The replacement keeps the target's permissions (an export may be private); a new file gets the umask's.
-  const stream = await opened(
-    createWriteStream(temporary, { flags: "wx", mode: existing ? existing.mode & 0o777 : 0o666 }),
-    output,
-    signal,
+  const file = await AtomicFile.open(target, existing ? existing.mode & 0o777 : 0o666, steps).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw cannotWrite(output, error);
+    },
   );
-  return new AtomicFileSink(target, temporary, stream, signal, output);
+  return new AtomicFileSink(file, signal, output);
 }
 
-// NAME_MAX of Linux, macOS and Windows file systems, in bytes.
-const NAME_MAX = 255;
-
-/** `.<target name>.<unique>.tmp`, the target's name cut (at a character) so the whole fits in NAME_MAX bytes. */
-export function temporaryName(base: string): string {
-  const suffix = `.msgstat-${process.pid}-${Date.now().toString(36)}.tmp`;
-  let room = NAME_MAX - 1 - Buffer.byteLength(suffix);
-  let kept = "";
-  for (const character of base) {
-    room -= Buffer.byteLength(character);
-    if (room < 0) break;
-    kept += character;
-  }
-  return `.${kept}${suffix}`;
+function cannotWrite(output: string, error: NodeJS.ErrnoException): UsageError {
+  return new UsageError(`-o ${output}: cannot write there: ${describeWriteError(error)}`);
 }
 
 /** The stream once its file is open. Opening a FIFO waits for a reader, so an interrupt ends the wait too. */
@@ -337,7 +333,7 @@ function opened(stream: WriteStream, output: string, signal: AbortSignal): Promi
     });
     stream.once("error", (error: NodeJS.ErrnoException) => {
       signal.removeEventListener("abort", aborted);
-      reject(new UsageError(`-o ${output}: cannot write there: ${describeWriteError(error)}`));
+      reject(cannotWrite(output, error));
     });
   });
 }

@@ -5,7 +5,7 @@
 // again above it. Piped: tab-separated rows under a header, every value whole and as the server wrote
 // it (times included), no colour (the gh convention).
 import { attemptCount, batchFileOf, batchIdOf, newestFailedAttempt } from "../core/attempts.js";
-import { jsonText } from "../core/json-text.js";
+import { stringifyAtAnyDepth } from "../core/json-stringify.js";
 import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
 import { inlineSafe } from "../core/text.js";
 import { timestampInZone, type TimeZone } from "../core/time.js";
@@ -64,7 +64,7 @@ const WHOLE: Form = { header: [], shown: (text) => text };
 function text(value: unknown): string {
   if (value === undefined || value === null) return "";
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what JSON leaves here: a number or a boolean
-  return typeof value === "string" ? value : typeof value === "object" ? jsonText(value) : String(value);
+  return typeof value === "string" ? value : typeof value === "object" ? stringifyAtAnyDepth(value) : String(value);
 }
 
 /** What people copy into the next command: `id`, `recipient`, `batchId`, `messageAttempts.0.id`. */

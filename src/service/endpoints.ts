@@ -1,5 +1,5 @@
 // The three endpoints of the reference, each returning checked data: the server's own objects, untouched
-// (each with the text it was parsed from, so JSON output is exactly what was sent), known to hold what
+// (with the text each was parsed from, where asked, so JSON output is exactly what was sent), known to hold what
 // msgstat cannot work without (the `required` fields of core/message.ts). Everything else is read
 // tolerantly where it is used.
 import { ResponseError } from "../core/errors.js";
@@ -11,6 +11,7 @@ import {
   type CheckedPage,
   type Shape,
 } from "../core/message.js";
+import { JsonSource, SourcedMessage } from "../core/json-source.js";
 import { inlineSafe } from "../core/text.js";
 import type { ApiClient } from "../http/client.js";
 import type { JsonBody, JsonList } from "../http/json-body.js";
@@ -25,12 +26,48 @@ export interface PageQuery {
   after?: string;
   before?: string;
   search?: string;
-  /** Keep each message's own text, for JSON output (core/json-text.ts). */
-  jsonText?: boolean;
 }
 
+/** Messages of a listing page, or of a part of one, with the page's cursors that are true of them. */
+export interface PagePart<M> {
+  readonly data: M[];
+  readonly pageData: CheckedPage["pageData"];
+}
+
+/**
+ * What a listing hands out for each message (`M`): the message as parsed, or the message with the text
+ * it was parsed from (JSON output writes that text as sent).
+ */
+export interface MessageReading<M> {
+  /** Whether a page is read element by element, to find each message's text. */
+  readonly withSource: boolean;
+  /** The item for element `index` of a list, already parsed and checked as `message`. */
+  readonly fromList: (message: CheckedMessage, list: JsonList, index: number) => M;
+  /** The item for a message of a page parsed whole. */
+  readonly fromParsed: (message: CheckedMessage) => M;
+  /** The message of an item: for ids, filters and cursors. */
+  readonly messageOf: (item: M) => CheckedMessage;
+}
+
+/** Messages as parsed (tables, CSV, stats, JSON of chosen --fields). */
+export const PARSED_MESSAGES: MessageReading<CheckedMessage> = {
+  withSource: false,
+  fromList: (message) => message,
+  fromParsed: (message) => message,
+  messageOf: (message) => message,
+};
+
+/** Messages with their text (JSON and JSONL of whole messages). */
+export const SOURCED_MESSAGES: MessageReading<SourcedMessage> = {
+  withSource: true,
+  fromList: (message, list, index) => new SourcedMessage(message, list.sourceOf(index)),
+  // Only when the scan of json-spans.ts gave up on a page JSON.parse read: written as JSON.stringify writes it.
+  fromParsed: (message) => new SourcedMessage(message, JsonSource.written(message)),
+  messageOf: (item) => item.message,
+};
+
 /** A listing page as it came: its pageData now, its messages checked and handed out a part at a time. */
-export interface FetchedPage {
+export interface FetchedPage<M> {
   readonly pageData: CheckedPage["pageData"];
   /** How many messages the page holds. */
   readonly size: number;
@@ -40,7 +77,7 @@ export interface FetchedPage {
    * The page's messages as pages of their own: the whole page at once, or, for a page read in parts,
    * one part after another (from the end when `fromEnd`), each with only the cursors that are true of it.
    */
-  parts(fromEnd?: boolean): Iterable<CheckedPage>;
+  parts(fromEnd?: boolean): Iterable<PagePart<M>>;
 }
 
 // A page of the API (at most 1000 messages) is 2-3 MB, parsed whole. Past this size its messages are
@@ -60,41 +97,41 @@ export function messageSegments(campaignId: string, messageId: string): string[]
   return ["campaigns", campaignId, "messages", messageId];
 }
 
-export async function fetchPage(client: ApiClient, listing: ListingRef, query: PageQuery): Promise<FetchedPage> {
+export async function fetchPage<M>(
+  client: ApiClient,
+  listing: ListingRef,
+  query: PageQuery,
+  reading: MessageReading<M>,
+): Promise<FetchedPage<M>> {
   const body = await client.get(listingSegments(listing), {
     limit: String(query.limit),
     after: query.after,
     before: query.before,
     search: query.search,
   });
-  return decodePage(body, query.jsonText === true);
+  return decodePage(body, reading);
 }
 
-/** One message; with `jsonText`, it keeps its own text for JSON output. */
-export async function fetchMessage(
-  client: ApiClient,
-  campaignId: string,
-  messageId: string,
-  jsonText = false,
-): Promise<CheckedMessage> {
+/** One message, with the text it was parsed from (one message costs next to nothing to keep it). */
+export async function fetchMessage(client: ApiClient, campaignId: string, messageId: string): Promise<SourcedMessage> {
   const body = await client.get(messageSegments(campaignId, messageId));
-  return checked<CheckedMessage>(MESSAGE, body.value(jsonText), "message");
+  const { value, source } = body.sourcedValue();
+  return new SourcedMessage(checked<CheckedMessage>(MESSAGE, value, "message"), source);
 }
 
-export function decodePage(body: JsonBody, jsonText: boolean): FetchedPage {
+export function decodePage<M>(body: JsonBody, reading: MessageReading<M>): FetchedPage<M> {
   const inParts = body.bytes.length > PARTS_FROM_BYTES;
-  // For JSON output each message keeps where its bytes lie: the page is parsed element by element
+  // For JSON output each message comes with where its bytes lie: the page is parsed element by element
   // from them, which costs no more than parsing it whole (most messages decode to one-byte strings,
   // the page as a whole to a two-byte one), the scan for the elements included.
-  const list = inParts || jsonText ? body.listAt("data") : undefined;
+  const list = inParts || reading.withSource ? body.listAt("data") : undefined;
   if (list === undefined) {
     // A page of the API, or a body that is not one (the check then says what is wrong).
     const page = checked<CheckedPage>(MESSAGE_PAGE, body.value(), "listing");
-    if (jsonText) body.keepElementTexts(page.data, "data");
-    return wholePage(page);
+    return wholePage({ data: page.data.map((message) => reading.fromParsed(message)), pageData: page.pageData });
   }
   const rest = checked<CheckedPage>(MESSAGE_PAGE, list.rest, "listing");
-  if (!inParts) return wholePage({ data: messagesOf(list, 0, list.count, jsonText), pageData: rest.pageData });
+  if (!inParts) return wholePage({ data: messagesOf(list, 0, list.count, reading), pageData: rest.pageData });
   return {
     pageData: rest.pageData,
     size: list.count,
@@ -103,25 +140,25 @@ export function decodePage(body: JsonBody, jsonText: boolean): FetchedPage {
       const bounds = partBounds(list);
       if (fromEnd) bounds.reverse();
       for (const [start, end] of bounds)
-        yield partPage(rest.pageData, messagesOf(list, start, end, jsonText), start === 0, end === list.count);
+        yield partPage(rest.pageData, messagesOf(list, start, end, reading), start === 0, end === list.count);
     },
   };
 }
 
-function wholePage(page: CheckedPage): FetchedPage {
+function wholePage<M>(page: PagePart<M>): FetchedPage<M> {
   return { pageData: page.pageData, size: page.data.length, inParts: false, parts: () => [page] };
 }
 
 /** Messages start..end of a list, parsed and checked. */
-function messagesOf(list: JsonList, start: number, end: number, jsonText: boolean): CheckedMessage[] {
-  const messages: CheckedMessage[] = [];
+function messagesOf<M>(list: JsonList, start: number, end: number, reading: MessageReading<M>): M[] {
+  const items: M[] = [];
   for (let i = start; i < end; i++) {
-    const message = list.parse(i, jsonText);
+    const message = list.parse(i);
     const problem = problemIn(MESSAGE, message, `data.${i}`);
     if (problem !== undefined) throw shapeError("listing", problem);
-    messages.push(message as CheckedMessage);
+    items.push(reading.fromList(message as CheckedMessage, list, i));
   }
-  return messages;
+  return items;
 }
 
 /** [start, end) of each part: up to PART_MESSAGES messages and about PART_BYTES of their text. */
@@ -141,12 +178,7 @@ function partBounds(list: JsonList): Array<[number, number]> {
 }
 
 /** A part as a page: more follows it unless it ends the page; a cursor only where the page's is true of it. */
-function partPage(
-  pageData: CheckedPage["pageData"],
-  data: CheckedMessage[],
-  first: boolean,
-  last: boolean,
-): CheckedPage {
+function partPage<M>(pageData: CheckedPage["pageData"], data: M[], first: boolean, last: boolean): PagePart<M> {
   const { startCursor, endCursor, ...rest } = pageData;
   return {
     data,

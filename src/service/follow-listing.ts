@@ -8,13 +8,13 @@
 // the top of the listing down to the oldest such message, until it settles. Each message is printed
 // at most once, however often it is read. Service failures that may pass are retried forever with
 // backoff; the caller is told when an outage starts and when it ends.
-import { MESSAGE, PAGE_DATA, read, type CheckedMessage } from "../core/message.js";
+import { MESSAGE, PAGE_DATA, read } from "../core/message.js";
 import { isFinalStatus } from "../core/statuses.js";
 import { instantOf } from "../core/time.js";
 import type { Timer } from "../core/timer.js";
 import type { ApiClient } from "../http/client.js";
 import { PageReader } from "./paging.js";
-import type { ListingRef } from "./endpoints.js";
+import type { ListingRef, MessageReading } from "./endpoints.js";
 import { throughOutages, type OutageEvent } from "./outages.js";
 
 export interface FollowPlan {
@@ -26,8 +26,6 @@ export interface FollowPlan {
   since?: number;
   everyMs: number;
   pageSize: number;
-  /** Each message keeps its own text, for JSON output. */
-  jsonText?: boolean;
 }
 
 export type FollowEvent = OutageEvent;
@@ -58,18 +56,19 @@ export class ListingFollower {
     private readonly onEvent: (event: FollowEvent) => void = () => undefined,
   ) {}
 
-  async *chunks(): AsyncGenerator<CheckedMessage[]> {
-    yield await this.retrying(() => this.recent());
+  /** Each message handed out as `reading` says: as parsed, or with its text (for JSON output). */
+  async *chunks<M>(reading: MessageReading<M>): AsyncGenerator<M[]> {
+    yield await this.retrying(() => this.recent(reading));
     for (;;) {
       await this.timer.sleep(this.plan.everyMs, this.signal);
-      const fresh = await this.retrying(() => this.poll());
+      const fresh = await this.retrying(() => this.poll(reading));
       if (fresh.length > 0) yield fresh;
     }
   }
 
   /** The newest messages, read top down until `recent` match or `since` is passed; oldest first. */
-  private async recent(): Promise<CheckedMessage[]> {
-    const kept: CheckedMessage[] = [];
+  private async recent<M>(reading: MessageReading<M>): Promise<M[]> {
+    const kept: M[] = [];
     // Without filters every message read is kept, so pages can be sized to what is still wanted.
     const exact = this.plan.since === undefined && this.plan.statuses === undefined;
     const reader = this.reader(
@@ -78,51 +77,49 @@ export class ListingFollower {
       () => (this.plan.since === undefined ? this.plan.recent - kept.length : Number.POSITIVE_INFINITY),
       exact,
     );
-    for await (const { messages, page } of reader.pages()) {
+    for await (const { messages, page } of reader.pages(reading)) {
       this.newestCursor ??= read(PAGE_DATA, page.pageData, "startCursor");
       let passedSince = false;
-      for (const message of messages) {
-        const at = instantOf(read(MESSAGE, message, "createdAt"));
+      for (const item of messages) {
+        const at = instantOf(read(MESSAGE, reading.messageOf(item), "createdAt"));
         if (this.plan.since !== undefined && at !== undefined && at < this.plan.since) {
           passedSince = true;
           continue;
         }
-        if (kept.length < this.plan.recent || this.plan.since !== undefined) this.consider(message, kept);
+        if (kept.length < this.plan.recent || this.plan.since !== undefined) this.consider(item, kept, reading);
       }
       if (passedSince || (this.plan.since === undefined && kept.length >= this.plan.recent)) break;
     }
-    return this.inTimeOrder(kept);
+    return this.inTimeOrder(kept, reading);
   }
 
   /** One round: the messages created since the last, then those in flight that now match. */
-  private async poll(): Promise<CheckedMessage[]> {
-    const found: CheckedMessage[] = [];
+  private async poll<M>(reading: MessageReading<M>): Promise<M[]> {
+    const found: M[] = [];
     if (this.newestCursor === undefined) {
       // Nothing was there yet: everything now at the top is new.
-      for await (const { messages, page } of this.reader(
-        undefined,
-        "forward",
-        () => Number.POSITIVE_INFINITY,
-      ).pages()) {
+      for await (const { messages, page } of this.reader(undefined, "forward", () => Number.POSITIVE_INFINITY).pages(
+        reading,
+      )) {
         this.newestCursor ??= read(PAGE_DATA, page.pageData, "startCursor");
-        for (const message of messages) this.consider(message, found);
+        for (const item of messages) this.consider(item, found, reading);
       }
     } else {
       for await (const { messages, page } of this.reader(
         this.newestCursor,
         "backward",
         () => Number.POSITIVE_INFINITY,
-      ).pages()) {
+      ).pages(reading)) {
         this.newestCursor = read(PAGE_DATA, page.pageData, "startCursor") ?? this.newestCursor;
-        for (const message of messages) this.consider(message, found);
+        for (const item of messages) this.consider(item, found, reading);
       }
     }
-    if (this.plan.statuses !== undefined && this.pending.size > 0) await this.recheckPending(found);
-    return this.inTimeOrder(found);
+    if (this.plan.statuses !== undefined && this.pending.size > 0) await this.recheckPending(found, reading);
+    return this.inTimeOrder(found, reading);
   }
 
   /** Re-reads the top of the listing down to the oldest message still in flight. */
-  private async recheckPending(found: CheckedMessage[]): Promise<void> {
+  private async recheckPending<M>(found: M[], reading: MessageReading<M>): Promise<void> {
     let oldest = Number.POSITIVE_INFINITY;
     for (const at of this.pending.values()) oldest = Math.min(oldest, at);
     let pages = 0;
@@ -132,10 +129,11 @@ export class ListingFollower {
       () => Number.POSITIVE_INFINITY,
       false,
       RECHECK_PAGE_SIZE,
-    ).pages()) {
+    ).pages(reading)) {
       let reachedOldest = false;
-      for (const message of messages) {
-        if (this.pending.has(message.id)) this.consider(message, found);
+      for (const item of messages) {
+        const message = reading.messageOf(item);
+        if (this.pending.has(message.id)) this.consider(item, found, reading);
         const at = instantOf(read(MESSAGE, message, "createdAt"));
         if (at !== undefined && at < oldest) reachedOldest = true;
       }
@@ -144,13 +142,14 @@ export class ListingFollower {
   }
 
   /** Prints a message the first time it matches; remembers it while it may still come to match. */
-  private consider(message: CheckedMessage, into: CheckedMessage[]): void {
+  private consider<M>(item: M, into: M[], reading: MessageReading<M>): void {
+    const message = reading.messageOf(item);
     if (this.printed.has(message.id)) return;
     const status = read(MESSAGE, message, "latestStatus");
     if (this.plan.statuses === undefined || this.plan.statuses.has(status ?? "")) {
       this.pending.delete(message.id);
       remember(this.printed, message.id, PRINTED_MEMORY);
-      into.push(message);
+      into.push(item);
     } else if (!isFinalStatus(status)) {
       this.pending.set(message.id, instantOf(read(MESSAGE, message, "createdAt")) ?? this.timer.now());
       if (this.pending.size > PENDING_MEMORY) this.pending.delete(this.pending.keys().next().value!);
@@ -173,17 +172,16 @@ export class ListingFollower {
       search: this.plan.search,
       exact,
       remaining,
-      jsonText: this.plan.jsonText,
     });
   }
 
   /** Oldest first; messages without a readable createdAt keep their place after the dated ones. */
-  private inTimeOrder(messages: CheckedMessage[]): CheckedMessage[] {
-    const at = (message: CheckedMessage) => instantOf(read(MESSAGE, message, "createdAt")) ?? Number.POSITIVE_INFINITY;
+  private inTimeOrder<M>(messages: M[], reading: MessageReading<M>): M[] {
+    const at = (item: M) => instantOf(read(MESSAGE, reading.messageOf(item), "createdAt")) ?? Number.POSITIVE_INFINITY;
     return messages
-      .map((message, i) => ({ message, i, at: at(message) }))
+      .map((item, i) => ({ item, i, at: at(item) }))
       .sort((a, b) => a.at - b.at || b.i - a.i)
-      .map(({ message }) => message);
+      .map(({ item }) => item);
   }
 
   /** Runs one round until it succeeds: failures that may pass are waited out, with one event per outage. */

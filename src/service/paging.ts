@@ -4,8 +4,8 @@
 import { ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
 import type { ApiClient } from "../http/client.js";
-import { fetchPage, type FetchedPage, type ListingRef } from "./endpoints.js";
-import { PAGE_DATA, read, type CheckedMessage, type CheckedPage } from "../core/message.js";
+import { fetchPage, type FetchedPage, type ListingRef, type MessageReading, type PagePart } from "./endpoints.js";
+import { PAGE_DATA, read } from "../core/message.js";
 
 export interface PagingPlan {
   direction: "forward" | "backward";
@@ -20,13 +20,12 @@ export interface PagingPlan {
   exact: boolean;
   /** How many more messages the consumer wants now (Infinity for all). */
   remaining: () => number;
-  /** Each message keeps its own text, for JSON output. */
-  jsonText?: boolean;
 }
 
-export interface PageRead {
-  messages: CheckedMessage[];
-  page: CheckedPage;
+export interface PageRead<M> {
+  /** The page's messages, less those already handed out (a server that repeats itself). */
+  messages: M[];
+  page: PagePart<M>;
 }
 
 /** Thrown when paging fails part way; says where a later run can take over. */
@@ -67,25 +66,27 @@ export class PageReader {
     this.resumeCursor = plan.cursor;
   }
 
-  async *pages(): AsyncGenerator<PageRead> {
-    let pending: Promise<FetchedPage> | undefined = this.request(
+  /** The pages, each message handed out as `reading` says: as parsed, or with its text (for JSON output). */
+  async *pages<M>(reading: MessageReading<M>): AsyncGenerator<PageRead<M>> {
+    let pending: Promise<FetchedPage<M>> | undefined = this.request(
       this.plan.cursor,
       this.nextPageSize(this.plan.remaining()),
+      reading,
     );
     while (pending) {
-      const page = await this.guard(pending);
+      const page: FetchedPage<M> = await this.guard(pending);
       pending = undefined;
       this.pagesRead++;
       const next = this.nextCursor(page);
       const remainingBefore = this.plan.remaining();
       // A page read in parts is too large to have another in flight beside it.
       if (next !== undefined && page.size < remainingBefore && !page.inParts) {
-        pending = this.request(next, this.nextPageSize(remainingBefore - page.size));
+        pending = this.request(next, this.nextPageSize(remainingBefore - page.size), reading);
         // Surfaced when awaited; avoids an unhandled rejection if the consumer stops first.
         pending.catch(() => undefined);
       }
       const ids = new Set<string>();
-      for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids), page: part };
+      for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids, reading), page: part };
       this.rememberIds(ids);
       // The consumer asked for more: the page just yielded is complete.
       this.resumeCursor =
@@ -94,16 +95,16 @@ export class PageReader {
           : (read(PAGE_DATA, page.pageData, "startCursor") ?? this.resumeCursor);
       if (next === undefined) return;
       if (!pending && this.plan.remaining() > 0) {
-        pending = this.request(next, this.nextPageSize(this.plan.remaining()));
+        pending = this.request(next, this.nextPageSize(this.plan.remaining()), reading);
       }
     }
   }
 
   /** A page's parts, nearest first; a bad message in a later part fails the listing as a bad page would. */
-  private *partsOf(page: FetchedPage): Generator<CheckedPage> {
+  private *partsOf<M>(page: FetchedPage<M>): Generator<PagePart<M>> {
     const parts = page.parts(this.plan.direction === "backward")[Symbol.iterator]();
     for (;;) {
-      let step: IteratorResult<CheckedPage>;
+      let step: IteratorResult<PagePart<M>>;
       try {
         step = parts.next();
       } catch (error) {
@@ -119,18 +120,17 @@ export class PageReader {
     return Math.max(1, Math.min(this.plan.pageSize, stillWanted));
   }
 
-  private request(cursor: string | undefined, limit: number): Promise<FetchedPage> {
+  private request<M>(cursor: string | undefined, limit: number, reading: MessageReading<M>): Promise<FetchedPage<M>> {
     const forward = this.plan.direction === "forward";
-    return fetchPage(this.client, this.listing, {
-      limit,
-      after: forward ? cursor : undefined,
-      before: forward ? undefined : cursor,
-      search: this.plan.search,
-      jsonText: this.plan.jsonText,
-    });
+    return fetchPage(
+      this.client,
+      this.listing,
+      { limit, after: forward ? cursor : undefined, before: forward ? undefined : cursor, search: this.plan.search },
+      reading,
+    );
   }
 
-  private async guard(pending: Promise<FetchedPage>): Promise<FetchedPage> {
+  private async guard<M>(pending: Promise<FetchedPage<M>>): Promise<FetchedPage<M>> {
     try {
       return await pending;
     } catch (error) {
@@ -145,7 +145,7 @@ export class PageReader {
   }
 
   /** The cursor for the following request, or undefined at the end; stops a server that would loop. */
-  private nextCursor(page: FetchedPage): string | undefined {
+  private nextCursor(page: FetchedPage<unknown>): string | undefined {
     const forward = this.plan.direction === "forward";
     const more = forward ? page.pageData.hasNextPage : read(PAGE_DATA, page.pageData, "hasPreviousPage") === true;
     if (!more) return undefined;
@@ -173,10 +173,10 @@ export class PageReader {
   }
 
   /** The messages not seen in this page so far (`ids`) nor in the last few pages. */
-  private dropRepeats(messages: CheckedMessage[], ids: Set<string>): CheckedMessage[] {
+  private dropRepeats<M>(messages: M[], ids: Set<string>, reading: MessageReading<M>): M[] {
     let kept = messages;
     for (let i = 0; i < messages.length; i++) {
-      const id = messages[i]!.id;
+      const id = reading.messageOf(messages[i]!).id;
       const repeated = ids.has(id) || this.seenRecently(id);
       // Held whether kept or dropped: an id the server keeps sending stays known as long as it does.
       ids.add(id);

@@ -2,9 +2,8 @@
 // the --limit cap, an early stop once --since is passed (only while the server's order holds),
 // and where a later run can continue.
 import type { ApiClient } from "../http/client.js";
-import { fetchPage } from "./endpoints.js";
+import { fetchPage, PARSED_MESSAGES, type ListingRef, type MessageReading } from "./endpoints.js";
 import { PageReader, type PageRead } from "./paging.js";
-import type { ListingRef } from "./endpoints.js";
 import { MESSAGE, PAGE_DATA, read as readField, type CheckedMessage } from "../core/message.js";
 import { instantOf } from "../core/time.js";
 import { ServiceError } from "../core/errors.js";
@@ -22,8 +21,6 @@ export interface Selection {
   before?: string;
   /** Called after each page is read, e.g. to show progress while filters keep few or none of its messages. */
   onPage?: () => void;
-  /** Each message keeps its own text, for JSON output. */
-  jsonText?: boolean;
 }
 
 export interface SelectionOutcome {
@@ -45,7 +42,7 @@ export interface SelectionOutcome {
 const MAX_STATUSES_SEEN = 20;
 
 /** A message by its place in a page that was read. */
-type Position = { index: number; read: PageRead };
+type Position<M> = { index: number; read: PageRead<M> };
 
 export class MessageSelector {
   readonly outcome: SelectionOutcome = {
@@ -76,20 +73,22 @@ export class MessageSelector {
       search: selection.search,
       exact: !this.filtered,
       remaining: () => this.selection.limit - this.outcome.printed,
-      jsonText: selection.jsonText,
     });
   }
 
-  /** The selected messages, a page's worth at a time, newest first. */
-  async *chunks(): AsyncGenerator<CheckedMessage[]> {
-    if (this.backward) yield* this.backwardChunks();
-    else yield* this.forwardChunks();
+  /**
+   * The selected messages, a page's worth at a time, newest first; each handed out as `reading` says:
+   * as parsed, or with its text (for JSON output).
+   */
+  async *chunks<M>(reading: MessageReading<M>): AsyncGenerator<M[]> {
+    if (this.backward) yield* this.backwardChunks(reading);
+    else yield* this.forwardChunks(reading);
   }
 
-  private async *forwardChunks(): AsyncGenerator<CheckedMessage[]> {
-    let last: Position | undefined;
-    for await (const read of this.reader.pages()) {
-      const { chunk, lastIndex } = this.pick(read.messages);
+  private async *forwardChunks<M>(reading: MessageReading<M>): AsyncGenerator<M[]> {
+    let last: Position<M> | undefined;
+    for await (const read of this.reader.pages(reading)) {
+      const { chunk, lastIndex } = this.pick(read.messages, reading);
       if (chunk.length > 0) last = { index: lastIndex, read };
       this.outcome.printed += chunk.length;
       this.outcome.seen += read.messages.length;
@@ -97,10 +96,11 @@ export class MessageSelector {
       if (chunk.length > 0) yield chunk;
       if (this.outcome.printed >= this.selection.limit) {
         const unread = lastIndex < read.messages.length - 1 || read.page.pageData.hasNextPage;
-        if (unread && last) this.outcome.continueAt = { direction: "after", cursor: await this.cursorOf(last) };
+        if (unread && last)
+          this.outcome.continueAt = { direction: "after", cursor: await this.cursorOf(last, reading) };
         return;
       }
-      if (this.selection.since !== undefined && this.passedSince(read.messages)) {
+      if (this.selection.since !== undefined && this.passedSince(read.messages, reading)) {
         this.outcome.stoppedEarlyAtSince = true;
         return;
       }
@@ -110,13 +110,13 @@ export class MessageSelector {
   /**
    * Walking back from --before: pages come nearest-first, so they are kept (up to --limit) and printed newest first.
    */
-  private async *backwardChunks(): AsyncGenerator<CheckedMessage[]> {
-    const kept: Array<{ messages: CheckedMessage[]; read: PageRead; firstIndex: number }> = [];
+  private async *backwardChunks<M>(reading: MessageReading<M>): AsyncGenerator<M[]> {
+    const kept: Array<{ messages: M[]; read: PageRead<M>; firstIndex: number }> = [];
     let collected = 0;
     let unread = false;
-    for await (const read of this.reader.pages()) {
+    for await (const read of this.reader.pages(reading)) {
       const wanted = this.selection.limit - collected;
-      const matching = this.matchingIndexes(read.messages);
+      const matching = this.matchingIndexes(read.messages, reading);
       const taken = matching.slice(Math.max(0, matching.length - wanted));
       collected += taken.length;
       this.outcome.printed = collected;
@@ -132,23 +132,23 @@ export class MessageSelector {
     if (unread && newest) {
       this.outcome.continueAt = {
         direction: "before",
-        cursor: await this.cursorOf({ index: newest.firstIndex, read: newest.read }),
+        cursor: await this.cursorOf({ index: newest.firstIndex, read: newest.read }, reading),
       };
     }
     for (let i = kept.length - 1; i >= 0; i--) yield kept[i]!.messages;
   }
 
   /** The messages of one page that pass the filters, up to what --limit still allows. */
-  private pick(messages: CheckedMessage[]): { chunk: CheckedMessage[]; lastIndex: number } {
+  private pick<M>(messages: M[], reading: MessageReading<M>): { chunk: M[]; lastIndex: number } {
     const room = this.selection.limit - this.outcome.printed;
     if (!this.filtered) {
       const chunk = messages.length <= room ? messages : messages.slice(0, room);
       return { chunk, lastIndex: chunk.length - 1 };
     }
-    const chunk: CheckedMessage[] = [];
+    const chunk: M[] = [];
     let lastIndex = -1;
     for (let i = 0; i < messages.length && chunk.length < room; i++) {
-      if (this.matches(messages[i]!)) {
+      if (this.matches(reading.messageOf(messages[i]!))) {
         chunk.push(messages[i]!);
         lastIndex = i;
       }
@@ -157,9 +157,10 @@ export class MessageSelector {
     return { chunk, lastIndex: messages.length - 1 };
   }
 
-  private matchingIndexes(messages: CheckedMessage[]): number[] {
+  private matchingIndexes<M>(messages: M[], reading: MessageReading<M>): number[] {
     const indexes: number[] = [];
-    for (let i = 0; i < messages.length; i++) if (!this.filtered || this.matches(messages[i]!)) indexes.push(i);
+    for (let i = 0; i < messages.length; i++)
+      if (!this.filtered || this.matches(reading.messageOf(messages[i]!))) indexes.push(i);
     return indexes;
   }
 
@@ -193,10 +194,10 @@ export class MessageSelector {
    * ordered until the second page), and a single message out of order anywhere turns the early stop off
    * for the rest of the run.
    */
-  private passedSince(messages: CheckedMessage[]): boolean {
+  private passedSince<M>(messages: M[], reading: MessageReading<M>): boolean {
     let oldest: number | undefined;
-    for (const message of messages) {
-      const at = instantOf(readField(MESSAGE, message, "createdAt"));
+    for (const item of messages) {
+      const at = instantOf(readField(MESSAGE, reading.messageOf(item), "createdAt"));
       if (at === undefined) continue;
       if (at > this.previousInstant) this.newestFirstSoFar = false;
       this.previousInstant = at;
@@ -214,21 +215,23 @@ export class MessageSelector {
    * The cursor of one message of a page. The API gives cursors for page ends only; for a message inside a
    * page, asking for the messages after the page's start, up to that message, ends on its cursor.
    */
-  private async cursorOf(at: Position): Promise<string | undefined> {
+  private async cursorOf<M>(at: Position<M>, { messageOf }: MessageReading<M>): Promise<string | undefined> {
     const { data, pageData } = at.read.page;
     const startCursor = readField(PAGE_DATA, pageData, "startCursor");
     const endCursor = readField(PAGE_DATA, pageData, "endCursor");
-    const target = at.read.messages[at.index];
-    const index = data.findIndex((message) => message.id === target?.id);
+    const item = at.read.messages[at.index];
+    const target = item === undefined ? undefined : messageOf(item);
+    const index = data.findIndex((other) => messageOf(other).id === target?.id);
     if (index === data.length - 1 && endCursor) return endCursor;
     if (index === 0 && startCursor) return startCursor;
     if (index < 0 || !startCursor) return undefined;
     try {
-      const probe = await fetchPage(this.client, this.selection.listing, {
-        limit: index,
-        after: startCursor,
-        search: this.selection.search,
-      });
+      const probe = await fetchPage(
+        this.client,
+        this.selection.listing,
+        { limit: index, after: startCursor, search: this.selection.search },
+        PARSED_MESSAGES,
+      );
       let reached: CheckedMessage | undefined;
       for (const part of probe.parts()) reached = part.data[part.data.length - 1] ?? reached;
       return reached?.id === target?.id ? readField(PAGE_DATA, probe.pageData, "endCursor") : undefined;

@@ -3,7 +3,8 @@
 // HTTP layer) does not end the wait: it is reported, and polling goes on after a longer pause. A 404,
 // a 401 or a response msgstat cannot read ends it at once.
 import { ServiceError } from "../core/errors.js";
-import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
+import type { SourcedMessage } from "../core/json-source.js";
+import { MESSAGE, read } from "../core/message.js";
 import { isFinalStatus } from "../core/statuses.js";
 import type { Timer } from "../core/timer.js";
 import type { ApiClient } from "../http/client.js";
@@ -16,16 +17,15 @@ export interface WaitPlan {
   everyMs: number;
   /** From the first poll. */
   timeoutMs: number;
-  /** The message keeps its own text, for JSON output. */
-  jsonText?: boolean;
 }
 
 export type WaitEvent =
-  | { kind: "polled"; message: CheckedMessage; waitedMs: number }
+  | { kind: "polled"; message: SourcedMessage; waitedMs: number }
   | { kind: "failing"; error: ServiceError; waitedMs: number; retryInMs: number };
 
 export interface WaitOutcome {
-  message: CheckedMessage;
+  /** The message last read, with its text (for JSON output). */
+  message: SourcedMessage;
   /** The message reached success or failure in time. */
   final: boolean;
   waitedMs: number;
@@ -43,15 +43,16 @@ export async function waitForFinal(
 ): Promise<WaitOutcome> {
   const started = timer.now();
   const waited = () => timer.now() - started;
-  let last: CheckedMessage | undefined;
+  let last: SourcedMessage | undefined;
   let failures = 0;
   for (;;) {
     let pauseMs = plan.everyMs;
     try {
-      last = await fetchMessage(client, plan.campaignId, plan.messageId, plan.jsonText);
+      last = await fetchMessage(client, plan.campaignId, plan.messageId);
       failures = 0;
       onEvent({ kind: "polled", message: last, waitedMs: waited() });
-      if (isFinalStatus(read(MESSAGE, last, "latestStatus"))) return { message: last, final: true, waitedMs: waited() };
+      if (isFinalStatus(read(MESSAGE, last.message, "latestStatus")))
+        return { message: last, final: true, waitedMs: waited() };
     } catch (error) {
       if (!(error instanceof ServiceError) || !error.transient || signal.aborted) throw error;
       failures++;

@@ -46,6 +46,31 @@ describe.each([
   });
 });
 
+describe("a crash (SIGKILL) during an export to -o", () => {
+  it("leaves the target untouched; only the temporary file beside it, named as every atomic write names it", async () => {
+    const folder = scratchFolder("msgstat-crash-");
+    const target = path.join(folder, "failures.csv");
+    writeFileSync(target, "previous export\n");
+    const before = sandbox.requests.length;
+    let pid: number | undefined;
+    const result = await runBin(
+      ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "--csv", "-o", target],
+      {
+        onSpawn: (child) => {
+          pid = child.pid;
+          void waitFor(() => sandbox.requests.length >= before + 3).then(() => child.kill("SIGKILL"));
+        },
+      },
+    );
+    expect(result).toMatchObject({ code: 128, stderr: "" });
+    expect(readFileSync(target, "utf8")).toBe("previous export\n");
+    // Nothing ran after the kill to remove it: the temporary file stays, named after its target and the process.
+    const left = readdirSync(folder).filter((name) => name !== "failures.csv");
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(new RegExp(`^\\.failures\\.csv\\.msgstat-${pid}-[0-9a-z]+-[0-9a-z]+\\.tmp$`));
+  });
+});
+
 describe.each([
   ["SIGTERM", 143, "msgstat: terminated\n"],
   ["SIGINT", 130, "msgstat: interrupted\n"],

@@ -3,7 +3,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthError, NotFoundError, ResponseError } from "../../src/core/errors.js";
-import { jsonTextOf } from "../../src/core/json-text.js";
 import { ApiClient, type ClientOptions } from "../../src/http/client.js";
 import { RedirectError, RequestFailedError } from "../../src/http/errors.js";
 
@@ -211,6 +210,6 @@ describe("statuses and bodies", () => {
   it("a page comes back with each message's text as sent", async () => {
     const server = await serve((_request, response) => json(response, PAGE));
     const list = (await client(server.url).get(["p"])).listAt("data")!;
-    expect(jsonTextOf(list.parse(0, true))).toBe('{"id":"a","n":9007199254740993}');
+    expect(list.sourceOf(0).text()).toBe('{"id":"a","n":9007199254740993}');
   });
 });

@@ -2,10 +2,11 @@
 // keeps each message's text exactly as sent.
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { jsonSourceOf, jsonTextOf, needsOwnText } from "../../src/core/json-text.js";
+import { JsonSource, needsOwnText } from "../../src/core/json-source.js";
 import { ResponseError } from "../../src/core/errors.js";
 import { JsonBody, jsonBodyProblem, readCapped } from "../../src/http/json-body.js";
 import { arraySpans } from "../../src/http/json-spans.js";
+import { decodePage, PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 
 const TARGET = { method: "GET", origin: "http://127.0.0.1:9", path: "/campaigns/c/messages?limit=2" } as const;
 
@@ -132,34 +133,31 @@ describe("a page read element by element", () => {
       expect(list!.count).toBe(whole.data.length);
       expect(list!.rest).toEqual({ ...whole, data: [] });
       for (let i = 0; i < list!.count; i++) {
-        const element = list!.parse(i, true);
-        expect(element).toEqual(whole.data[i]);
-        expect(jsonTextOf(element)).toBe(messages[i]);
-        expect(jsonSourceOf(element)!.oneLine).toBe(!/[\r\n]/.test(messages[i]!));
+        expect(list!.parse(i)).toEqual(whole.data[i]);
+        expect(list!.sourceOf(i).text()).toBe(messages[i]);
+        expect(list!.sourceOf(i).oneLine).toBe(!/[\r\n]/.test(messages[i]!));
       }
       // From the end (a backward walk through a page read in parts): the same.
       const fromEnd = new JsonBody(Buffer.from(text), TARGET).listAt("data")!;
       for (let i = fromEnd.count - 1; i >= 0; i--) {
-        const element = fromEnd.parse(i, true);
-        expect(jsonTextOf(element)).toBe(messages[i]);
-        expect(jsonSourceOf(element)!.oneLine).toBe(!/[\r\n]/.test(messages[i]!));
+        expect(fromEnd.parse(i)).toEqual(whole.data[i]);
+        expect(fromEnd.sourceOf(i).text()).toBe(messages[i]);
+        expect(fromEnd.sourceOf(i).oneLine).toBe(!/[\r\n]/.test(messages[i]!));
       }
     }
   });
 
-  it("a page parsed whole: every element keeps where its text lies, for the same 300 pages", () => {
+  it("a listing page read with its texts: every message comes with where its text lies, for the same 300 pages", () => {
     for (let seed = 1; seed <= 300; seed++) {
       const { message, space } = generator(seed);
       const messages = Array.from({ length: 1 + (seed % 5) }, (_, i) => message(i));
       const text = `{"data":${space()}[${messages.join(`,${space()}`)}],"pageData":{"hasNextPage":false}}`;
-      const body = new JsonBody(Buffer.from(text), TARGET);
-      const page = body.value() as { data: unknown[] };
-      expect(body.keepElementTexts(page.data, "data")).toBe(true);
-      expect(page.data.map((element) => jsonTextOf(element))).toEqual(messages);
+      const [part, ...more] = [...decodePage(new JsonBody(Buffer.from(text), TARGET), SOURCED_MESSAGES).parts()];
+      expect(more).toEqual([]);
+      expect(part!.data.map((item) => item.message)).toEqual((JSON.parse(text) as { data: unknown[] }).data);
+      expect(part!.data.map((item) => item.source.text())).toEqual(messages);
       // Line breaks between elements are not in any element's text: each is one line as it is.
-      expect(page.data.map((element) => jsonSourceOf(element)!.oneLine)).toEqual(
-        messages.map((message) => !/[\r\n]/.test(message)),
-      );
+      expect(part!.data.map((item) => item.source.oneLine)).toEqual(messages.map((message) => !/[\r\n]/.test(message)));
     }
   });
 
@@ -171,22 +169,25 @@ describe("a page read element by element", () => {
     expect(needsOwnText({ id: "9007199254740993", s: "1e400" })).toBe(false);
   });
 
-  it("texts are kept only when asked, and not when the scan finds other elements than the parse", () => {
-    const plain = new JsonBody(Buffer.from('{"data":[{"id":"a","n":1}],"pageData":{"hasNextPage":false}}'), TARGET);
-    const plainPage = plain.value() as { data: unknown[] };
-    expect(jsonTextOf(plainPage.data[0])).toBeUndefined();
-    expect(plain.keepElementTexts(plainPage.data, "data")).toBe(true);
-    expect(jsonTextOf(plainPage.data[0])).toBe('{"id":"a","n":1}');
-    const big = new JsonBody(Buffer.from('{"data":[{"id":"a","n":1e400}],"pageData":{"hasNextPage":false}}'), TARGET);
-    const bigPage = big.value() as { data: unknown[] };
-    expect(jsonTextOf(bigPage.data[0])).toBeUndefined();
-    expect(big.keepElementTexts([...bigPage.data, { id: "b" }], "data")).toBe(false);
-    expect(jsonTextOf(bigPage.data[0])).toBeUndefined();
-    expect(big.keepElementTexts(bigPage.data, "data")).toBe(true);
-    expect(jsonTextOf(bigPage.data[0])).toBe('{"id":"a","n":1e400}');
-    expect(jsonTextOf(new JsonBody(Buffer.from(' {"id":"m", "n": 1}\n'), TARGET).value(true))).toBe(
-      '{"id":"m", "n": 1}',
-    );
+  it("texts come only when asked for; a message read whole comes with its text, without the spaces around it", () => {
+    const text = '{"data":[{"id":"a","n":1e400}],"pageData":{"hasNextPage":false}}';
+    const [plain] = [...decodePage(new JsonBody(Buffer.from(text), TARGET), PARSED_MESSAGES).parts()];
+    // As parsed: the message itself, nothing beside it (its number already a double).
+    expect(plain!.data).toEqual([{ id: "a", n: Infinity }]);
+    expect(Object.getOwnPropertySymbols(plain!.data[0])).toEqual([]);
+    const [sourced] = [...decodePage(new JsonBody(Buffer.from(text), TARGET), SOURCED_MESSAGES).parts()];
+    expect(sourced!.data[0]!.source.text()).toBe('{"id":"a","n":1e400}');
+    expect(Object.getOwnPropertySymbols(sourced!.data[0]!.message)).toEqual([]);
+    const whole = new JsonBody(Buffer.from(' {"id":"m", "n": 1}\n'), TARGET).sourcedValue();
+    expect(whole.value).toEqual({ id: "m", n: 1 });
+    expect(whole.source.text()).toBe('{"id":"m", "n": 1}');
+    expect(whole.source.oneLine).toBe(true);
+  });
+
+  it("a message whose bytes the scan cannot tell apart comes with the text JSON.stringify writes", () => {
+    const source = JsonSource.written({ id: "a", n: 1, s: "\u2028" });
+    expect(source.text()).toBe('{"id":"a","n":1,"s":"\u2028"}');
+    expect(source.oneLine).toBe(true);
   });
 
   it("bytes that are not valid UTF-8 are never one line as they are: their text is decoded, as JSON.parse saw it", () => {
@@ -195,19 +196,19 @@ describe("a page read element by element", () => {
       Buffer.from([0xff, 0xc3]),
       Buffer.from('"}],"pageData":{"hasNextPage":false}}'),
     ]);
-    const body = new JsonBody(bytes, TARGET);
-    const page = body.value() as { data: unknown[] };
-    expect(body.keepElementTexts(page.data, "data")).toBe(true);
-    expect(jsonSourceOf(page.data[0])!.oneLine).toBe(false);
-    expect(jsonTextOf(page.data[0])).toBe('{"id":"a","s":"\ufffd\ufffd"}');
-    expect(JSON.parse(jsonTextOf(page.data[0])!)).toEqual(page.data[0]);
+    const [part] = [...decodePage(new JsonBody(bytes, TARGET), SOURCED_MESSAGES).parts()];
+    const { message, source } = part!.data[0]!;
+    expect(source.oneLine).toBe(false);
+    expect(source.text()).toBe('{"id":"a","s":"\ufffd\ufffd"}');
+    expect(JSON.parse(source.text())).toEqual(message);
   });
 
   it("numbers keep their digits: the text, not a double", () => {
     const text =
       '{"data":[{"id":"a","n":9007199254740993,"big":1e400,"long":123456789012345678901234567890}],"pageData":{"hasNextPage":false}}';
-    const element = new JsonBody(Buffer.from(text), TARGET).listAt("data")!.parse(0, true);
-    expect(jsonTextOf(element)).toBe(
+    const list = new JsonBody(Buffer.from(text), TARGET).listAt("data")!;
+    const element = list.parse(0);
+    expect(list.sourceOf(0).text()).toBe(
       '{"id":"a","n":9007199254740993,"big":1e400,"long":123456789012345678901234567890}',
     );
     expect((element as { n: number }).n).toBe(9007199254740992); // what JSON.parse makes of it
@@ -217,7 +218,7 @@ describe("a page read element by element", () => {
     const twice = '{"data":[{"id":"first"}],"d\\u0061ta":[{"id":"second"}],"pageData":{"hasNextPage":false}}';
     const list = new JsonBody(Buffer.from(twice), TARGET).listAt("data")!;
     expect(list.count).toBe(1);
-    expect(list.parse(0, true)).toEqual({ id: "second" });
+    expect(list.parse(0)).toEqual({ id: "second" });
     expect(arraySpans(Buffer.from('{"data":[1],"data":{}}'), "data")).toBeUndefined();
   });
 
@@ -235,8 +236,8 @@ describe("a page read element by element", () => {
 
   it("an element that is not JSON is a clear error when it is parsed", () => {
     const list = new JsonBody(Buffer.from('{"data":[{"id":"a"},{"id":tru}],"pageData":{}}'), TARGET).listAt("data")!;
-    expect(list.parse(0, true)).toEqual({ id: "a" });
-    expect(() => list.parse(1, true)).toThrow(
+    expect(list.parse(0)).toEqual({ id: "a" });
+    expect(() => list.parse(1)).toThrow(
       /^the response to GET .* is not valid JSON \(.+\); it may have been cut short$/,
     );
   });

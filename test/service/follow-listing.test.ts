@@ -1,9 +1,11 @@
 // Waiting for a message and following a listing, against the live sandbox on a virtual clock: a sleep
 // advances the clock at once, so nothing here waits for real time and nothing depends on speed.
 import { afterEach, describe, expect, it } from "vitest";
+import type { SourcedMessage } from "../../src/core/json-source.js";
 import type { CheckedMessage, Message } from "../../src/core/message.js";
 import { ServiceError } from "../../src/core/errors.js";
 import { ApiClient } from "../../src/http/client.js";
+import { PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 import { ListingFollower, type FollowEvent, type FollowPlan } from "../../src/service/follow-listing.js";
 import { waitForFinal, type WaitEvent } from "../../src/service/wait-for-message.js";
 import { startSandbox, type FaultRule, type Sandbox } from "../../src/sandbox/index.js";
@@ -81,9 +83,11 @@ describe("waitForFinal", () => {
       (event) => events.push(event),
     );
     expect(outcome.final).toBe(true);
-    expect(outcome.message.latestStatus).toBe(fate);
+    expect(outcome.message.message.latestStatus).toBe(fate);
+    // The message comes with the text it was parsed from.
+    expect(JSON.parse(outcome.message.source.text())).toEqual(outcome.message.message);
     expect(events[0]).toMatchObject({ kind: "polled" });
-    expect((events[0] as { message: CheckedMessage }).message.latestStatus).toBe("created");
+    expect((events[0] as { message: SourcedMessage }).message.message.latestStatus).toBe("created");
     await client.close();
   });
 
@@ -98,7 +102,7 @@ describe("waitForFinal", () => {
       new AbortController().signal,
     );
     expect(outcome).toMatchObject({ final: false, waitedMs: 1000 });
-    expect(outcome.message.latestStatus).toBe("created");
+    expect(outcome.message.message.latestStatus).toBe("created");
     await client.close();
   });
 
@@ -138,7 +142,7 @@ describe("waitForFinal", () => {
 
 async function followFor(follower: ListingFollower, rounds: number): Promise<CheckedMessage[][]> {
   const chunks: CheckedMessage[][] = [];
-  const iterator = follower.chunks();
+  const iterator = follower.chunks(PARSED_MESSAGES);
   // The first chunk, then every chunk up to `rounds` polls (an empty poll yields nothing, so count time).
   for (let i = 0; i < rounds; i++) {
     const next = await iterator.next();
@@ -169,6 +173,20 @@ describe("ListingFollower", () => {
     expect(printed).toEqual(all.slice(firstIndex, firstIndex + printed.length));
     expect(new Set(printed).size).toBe(printed.length);
     expect(printed.length).toBeGreaterThan(10 + 50);
+    await client.close();
+  });
+
+  it("with SOURCED_MESSAGES, hands out each message with the text it was parsed from", async () => {
+    const timer = new VirtualClock(START);
+    const { client } = await liveSandbox(timer);
+    const iterator = new ListingFollower(client, plan(), timer, new AbortController().signal).chunks(SOURCED_MESSAGES);
+    const first = (await iterator.next()).value as SourcedMessage[];
+    await iterator.return(undefined);
+    expect(first).toHaveLength(10);
+    for (const { message, source } of first) {
+      expect(JSON.parse(source.text())).toEqual(message);
+      expect(source.oneLine).toBe(true);
+    }
     await client.close();
   });
 
@@ -237,7 +255,7 @@ describe("ListingFollower", () => {
     const timer = new VirtualClock(START);
     const { client } = await liveSandbox(timer);
     const controller = new AbortController();
-    const iterator = new ListingFollower(client, plan(), timer, controller.signal).chunks();
+    const iterator = new ListingFollower(client, plan(), timer, controller.signal).chunks(PARSED_MESSAGES);
     await iterator.next();
     controller.abort(new Error("stop"));
     await expect(iterator.next()).rejects.toThrow("stop");

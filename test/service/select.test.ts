@@ -2,8 +2,8 @@
 // a later run continues, and when --since stops the paging early. Real HTTP over loopback to a small
 // listing server whose cursors name messages: `after=mK` starts after message K, `before=mK` ends before it.
 import { describe, expect, it } from "vitest";
-import type { CheckedMessage } from "../../src/core/message.js";
 import { ApiClient } from "../../src/http/client.js";
+import { PARSED_MESSAGES } from "../../src/service/endpoints.js";
 import { MessageSelector, type Selection } from "../../src/service/select.js";
 import { messageAt, startPageServer, type PageServer } from "../support/page-server.js";
 
@@ -63,7 +63,7 @@ async function select(server: PageServer, selection: Partial<Selection>) {
     ...selection,
   });
   const chunks: string[][] = [];
-  for await (const chunk of selector.chunks()) chunks.push(chunk.map((message: CheckedMessage) => message.id));
+  for await (const chunk of selector.chunks(PARSED_MESSAGES)) chunks.push(chunk.map((message) => message.id));
   return { chunks, ids: chunks.flat(), outcome: selector.outcome, pages, filtered: selector.filtered };
 }
 

@@ -12,8 +12,8 @@ import { ListingFollower, type FollowEvent } from "../../service/follow-listing.
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
 import { straightFileSink } from "../shared/straight-file.js";
-import { wantsJsonText, type ListingOptions } from "./options.js";
-import { render } from "./run.js";
+import type { ListingOptions } from "./options.js";
+import { render, type ChunksOf } from "./run.js";
 
 export async function runFollow(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
@@ -35,22 +35,14 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
       everyMs: options.follow!.everyMs,
       // Polls read whatever arrived, so pages are as large as the API allows unless --page-size says otherwise.
       pageSize: options.pageSize === Math.min(options.limit, 1000) ? 1000 : options.pageSize,
-      jsonText: wantsJsonText(options),
     },
     ctx.timer,
     ctx.signal,
     (event) => report(event, ctx),
   );
   try {
-    await render(
-      options,
-      fields,
-      listing,
-      flushAtPageBoundaries(follower.chunks(), output.sink),
-      output.sink,
-      ctx,
-      toTerminal,
-    );
+    const follow: ChunksOf = (reading) => flushAtPageBoundaries(follower.chunks(reading), output.sink);
+    await render(options, fields, listing, follow, output.sink, ctx, toTerminal);
   } catch (error) {
     // Whole records only: what was rendered is flushed, a partial record never is.
     await output.sink.discard();

@@ -100,8 +100,3 @@ function checkFollow(raw: ListingFlags): void {
   if (raw.since !== undefined && raw.limit !== undefined)
     throw new UsageError("--follow starts with the newest -n messages, or with those --since: not both");
 }
-
-/** JSON output of whole messages writes each one's own text, so the pages must keep it. */
-export function wantsJsonText(options: Pick<ListingOptions, "format" | "fields">): boolean {
-  return (options.format === "json" || options.format === "jsonl") && options.fields === undefined;
-}

@@ -1,12 +1,11 @@
 // `msgstat messages` and `msgstat batch`: page through a listing, select, render, and say how to go on.
-import type { ListingRef } from "../../service/endpoints.js";
-import type { CheckedMessage } from "../../core/message.js";
+import { PARSED_MESSAGES, SOURCED_MESSAGES, type ListingRef, type MessageReading } from "../../service/endpoints.js";
 import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { Context } from "../context.js";
 import { MessageSelector } from "../../service/select.js";
 import { renderCsv } from "../../render/csv.js";
 import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../render/fields.js";
-import { renderJson, renderJsonl } from "../../render/json.js";
+import { renderFieldsJson, renderFieldsJsonl, renderJson, renderJsonl } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
 import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
@@ -19,7 +18,10 @@ import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
 import { count } from "../shared/output-file.js";
 import { explainNotFound, explainRefusedCursor } from "../shared/service-errors.js";
-import { wantsJsonText, type ListingOptions } from "./options.js";
+import type { ListingOptions } from "./options.js";
+
+/** The listing's messages, read as a renderer needs them: as parsed, or each with its text. */
+export type ChunksOf = <M>(reading: MessageReading<M>) => AsyncIterable<M[]>;
 
 export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
@@ -34,12 +36,11 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   const selector: MessageSelector = new MessageSelector(client, {
     listing,
     ...options,
-    jsonText: wantsJsonText(options),
     onPage: () => progress.update(progressText("Loading messages…", selector)),
   });
   try {
-    const chunks = withProgress(selector, progress, sink, toTerminal);
-    await render(options, fields, listing, chunks, sink, ctx, toTerminal);
+    const select: ChunksOf = (reading) => withProgress(selector.chunks(reading), progress, sink, toTerminal);
+    await render(options, fields, listing, select, sink, ctx, toTerminal);
     await sink.finish();
   } catch (error) {
     progress.stop();
@@ -55,22 +56,27 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   reportOutcome(selector, options, ctx);
 }
 
+/** Renders in the chosen format; JSON of whole messages asks for each with its text, to write it as sent. */
 export async function render(
   options: ListingOptions,
   fields: Field[] | undefined,
   listing: ListingRef,
-  chunks: AsyncIterable<CheckedMessage[]>,
+  chunksOf: ChunksOf,
   sink: Sink,
   ctx: Context,
   toTerminal: boolean,
 ): Promise<void> {
   switch (options.format) {
     case "json":
-      return renderJson(chunks, sink, { fields, pretty: toTerminal });
+      return fields
+        ? renderFieldsJson(chunksOf(PARSED_MESSAGES), sink, { fields, pretty: toTerminal })
+        : renderJson(chunksOf(SOURCED_MESSAGES), sink, toTerminal);
     case "jsonl":
-      return renderJsonl(chunks, sink, fields);
+      return fields
+        ? renderFieldsJsonl(chunksOf(PARSED_MESSAGES), sink, fields)
+        : renderJsonl(chunksOf(SOURCED_MESSAGES), sink);
     case "csv":
-      return renderCsv(chunks, sink, {
+      return renderCsv(chunksOf(PARSED_MESSAGES), sink, {
         fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }),
         guardFormulas: options.guardFormulas,
       });
@@ -79,7 +85,7 @@ export async function render(
       // tsv: the table's plain, tab-separated form, even on a terminal.
       const tty = toTerminal && options.format === "table";
       const palette = await loadPalette(ctx.color && tty);
-      await renderTable(chunks, sink, {
+      await renderTable(chunksOf(PARSED_MESSAGES), sink, {
         tty,
         columns: ctx.columns,
         palette,
@@ -99,14 +105,14 @@ export async function render(
  * written, and comes back while the next pages load: with filters, many may go by without a row.
  * Rows reach the reader at every page boundary where the next page is not there yet.
  */
-async function* withProgress(
-  selector: MessageSelector,
+async function* withProgress<M>(
+  chunks: AsyncIterable<M[]>,
   progress: Progress,
   sink: Sink,
   sharesTerminal: boolean,
-): AsyncGenerator<CheckedMessage[]> {
+): AsyncGenerator<M[]> {
   yield* flushAtPageBoundaries(
-    selector.chunks(),
+    chunks,
     sink,
     sharesTerminal ? { beforePage: () => progress.pause(), afterPage: () => progress.resume() } : {},
   );

@@ -2,6 +2,7 @@
 // until it is final and then show it the same way.
 import { MessageFailedError, NotFinalInTimeError } from "../../core/errors.js";
 import { spanText } from "../../core/time.js";
+import type { SourcedMessage } from "../../core/json-source.js";
 import { MESSAGE, read, type CheckedMessage } from "../../core/message.js";
 import { newestFailedAttempt } from "../../core/attempts.js";
 import { shellWord } from "../../core/text.js";
@@ -23,20 +24,20 @@ export async function runMessage(options: MessageRun, ctx: Context): Promise<voi
   const sink = await openOutput(options.outputFile, ctx);
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
   let final = true;
-  let message: CheckedMessage;
+  let message: SourcedMessage;
   try {
     if (options.wait) {
       const outcome = await waitWithProgress(options, ctx);
       message = outcome.message;
       final = outcome.final;
     } else {
-      message = await fetchMessage(client, options.campaignId, options.messageId, options.format === "json");
+      message = await fetchMessage(client, options.campaignId, options.messageId);
     }
     if (options.format === "json") await renderJsonValue(message, sink, toTerminal);
     else {
       // Loaded here, not up front: it measures text with string-width, which --json never needs.
       const { renderMessage } = await import("../../render/message-view.js");
-      await renderMessage(message, sink, {
+      await renderMessage(message.message, sink, {
         palette: await loadPalette(ctx.color && toTerminal),
         tty: toTerminal,
         now: ctx.now(),
@@ -51,7 +52,7 @@ export async function runMessage(options: MessageRun, ctx: Context): Promise<voi
   }
   if (options.outputFile !== undefined)
     ctx.note(`wrote message ${shellWord(options.messageId)} to ${options.outputFile}`);
-  if (options.wait) endOfWait(options, message, final);
+  if (options.wait) endOfWait(options, message.message, final);
 }
 
 /** Polls until final; on a terminal, stderr shows the status and the time waited, updated in place. */
@@ -66,7 +67,6 @@ async function waitWithProgress(options: MessageRun, ctx: Context) {
         campaignId: options.campaignId,
         messageId: options.messageId,
         ...options.wait!,
-        jsonText: options.format === "json",
       },
       ctx.timer,
       ctx.signal,
@@ -83,7 +83,7 @@ async function waitWithProgress(options: MessageRun, ctx: Context) {
 function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: Context, failing: boolean): boolean {
   const waited = `${spanText(event.waitedMs)} waited`;
   if (event.kind === "polled") {
-    const status = read(MESSAGE, event.message, "latestStatus") ?? "no status";
+    const status = read(MESSAGE, event.message.message, "latestStatus") ?? "no status";
     progress.update(`Waiting for ${options.messageId}: ${status}, ${waited}`);
     if (failing) ctx.note("the service answers again; still waiting");
     return false;

@@ -5,6 +5,7 @@ import type { ListingRef } from "../../service/endpoints.js";
 import type { Context } from "../context.js";
 import { ThresholdError } from "../../core/errors.js";
 import { countText, percentText } from "../../core/numbers.js";
+import { PARSED_MESSAGES } from "../../service/endpoints.js";
 import { MessageSelector } from "../../service/select.js";
 import { csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
@@ -98,7 +99,7 @@ async function count(
   progress: Progress,
 ): Promise<StatsAccumulator> {
   try {
-    for await (const chunk of selector.chunks()) {
+    for await (const chunk of selector.chunks(PARSED_MESSAGES)) {
       for (const message of chunk) tally.add(message);
     }
   } catch (error) {

@@ -4,7 +4,7 @@
 // handles them; none ends in "Maximum call stack size exceeded" after partial output.
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { jsonText } from "../../../src/core/json-text.js";
+import { stringifyAtAnyDepth } from "../../../src/core/json-stringify.js";
 import { NOW } from "../../support/cli-helpers.js";
 import { startPageServer, type PageServer } from "../../support/page-server.js";
 import { runCli, type CliOptions } from "../../support/run-cli.js";
@@ -71,13 +71,13 @@ describe(`a field nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
     expect((JSON.parse(result.stdout) as { totals: { messages: number } }).totals.messages).toBe(3);
   });
 
-  it("jsonText writes what JSON.stringify would, had it the stack", () => {
+  it("stringifyAtAnyDepth writes what JSON.stringify would, had it the stack", () => {
     const shallow = { a: [1, "x", null, true, { b: undefined, c: [] }], d: {}, "e\n": "\u2028" };
     const deep = { list: JSON.parse(deepArray) as unknown, shallow };
-    expect(jsonText(shallow)).toBe(JSON.stringify(shallow));
-    expect(jsonText(shallow, 2)).toBe(JSON.stringify(shallow, null, 2));
-    expect(jsonText(deep)).toBe(`{"list":${deepArray},"shallow":${JSON.stringify(shallow)}}`);
-    expect(jsonText([undefined, () => 1])).toBe("[null,null]");
+    expect(stringifyAtAnyDepth(shallow)).toBe(JSON.stringify(shallow));
+    expect(stringifyAtAnyDepth(shallow, 2)).toBe(JSON.stringify(shallow, null, 2));
+    expect(stringifyAtAnyDepth(deep)).toBe(`{"list":${deepArray},"shallow":${JSON.stringify(shallow)}}`);
+    expect(stringifyAtAnyDepth([undefined, () => 1])).toBe("[null,null]");
   });
 });
 

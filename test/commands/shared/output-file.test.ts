@@ -18,7 +18,7 @@ import {
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { temporaryName } from "../../../src/render/sink.js";
+import { temporaryName } from "../../../src/render/atomic-file.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 import {
   cli,
@@ -237,7 +237,7 @@ describe("long file names", () => {
     expect(temporary).not.toContain("\ufffd");
     expect(Buffer.from(temporary).toString("utf8")).toBe(temporary);
     expect(temporary.startsWith(".éé")).toBe(true);
-    expect(temporaryName("a.csv")).toMatch(/^\.a\.csv\.msgstat-\d+-[0-9a-z]+\.tmp$/);
+    expect(temporaryName("a.csv")).toMatch(/^\.a\.csv\.msgstat-\d+-[0-9a-z]+-[0-9a-z]+\.tmp$/);
   });
 });
 
