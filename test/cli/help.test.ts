@@ -82,6 +82,19 @@ describe("help layout", () => {
     expect(await helpOf([name], 80)).not.toContain("Global options:");
   });
 
+  it.each([
+    ["help messages", ["help", "messages"], ["messages"]],
+    ["help config", ["help", "config"], ["config"]],
+    ["auth help login", ["auth", "help", "login"], ["auth", "login"]],
+  ])("msgstat %s shows the same help as --help (the command is defined when named)", async (_name, asked, command) => {
+    const viaHelp = await runCli(asked, { columns: 80 });
+    expect({ code: viaHelp.code, stderr: viaHelp.stderr, stdout: viaHelp.stdout }).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: await helpOf(command, 80),
+    });
+  });
+
   it("the commands that talk to the service take the global options", () => {
     expect(SERVICE_COMMANDS).toEqual(["messages", "batch", "message", "stats"]);
   });
