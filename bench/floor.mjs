@@ -107,7 +107,7 @@ if (mode === "raw") {
   }
 } else {
   let pending = fetchBody(undefined);
-  while (pending) {
+  while (pending !== undefined) {
     const raw = await pending;
     pages++;
     bytes += raw.length;

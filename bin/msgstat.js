@@ -48,5 +48,5 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${require("../package.json").version}\n`);
 } else {
   // A failure to load the program is not caught: Node prints it and exits 1, as for any crash.
-  run();
+  void run();
 }

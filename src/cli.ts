@@ -18,7 +18,8 @@ const PROGRAM_HELP: HelpSection[] = [
       ["0", "success, an empty result included"],
       [
         "1",
-        "the service failed, was unreachable, or sent a response msgstat cannot read; or the output could not be written",
+        "the service failed, was unreachable, or sent a response msgstat cannot read; or the output " +
+          "could not be written",
       ],
       ["2", "usage error (nothing was sent)"],
       ["3", "not found (HTTP 404)"],
@@ -47,7 +48,9 @@ const PROGRAM_HELP: HelpSection[] = [
   },
   {
     heading: "Settings:",
-    text: "Each comes from its flag, else its environment variable, else the profile (msgstat config, msgstat auth), else its default.",
+    text:
+      "Each comes from its flag, else its environment variable, else the profile (msgstat config, " +
+      "msgstat auth), else its default.",
   },
   {
     heading: "Examples:",

@@ -20,7 +20,8 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function checkProfileName(name: string): void {
   if (!PROFILE_NAME.test(name))
     throw new UsageError(
-      `"${name}" is not a profile name: use letters, digits, '.', '_' and '-', starting with a letter or digit (at most 64)`,
+      `"${name}" is not a profile name: use letters, digits, '.', '_' and '-', starting with a letter ` +
+        `or digit (at most 64)`,
     );
 }
 
@@ -34,7 +35,10 @@ export async function readConfigFile(file: string): Promise<ConfigFile> {
   return parseConfigText(text, file);
 }
 
-/** The same, for the one place that must know a setting before anything async runs (the time zone of a command's context). */
+/**
+ * The same, for the one place that must know a setting before anything async runs (the time zone of a command's
+ * context).
+ */
 export function readConfigFileSync(file: string): ConfigFile {
   let text: string;
   try {

@@ -20,7 +20,8 @@ export async function readCredentials(file: string): Promise<Tokens> {
     const { mode } = await handle.stat();
     if (process.platform !== "win32" && (mode & 0o077) !== 0) {
       throw new CredentialsError(
-        `refusing to read ${file}: its mode ${(mode & 0o777).toString(8).padStart(4, "0")} lets others read it, and it holds tokens`,
+        `refusing to read ${file}: its mode ${(mode & 0o777).toString(8).padStart(4, "0")} lets others ` +
+          `read it, and it holds tokens`,
       ).withHint(`Make it private to you: chmod 600 ${file}`);
     }
     const text = await handle.readFile("utf8");

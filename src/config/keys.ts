@@ -3,7 +3,7 @@
 // The same checks serve flags, environment variables, the config file and `msgstat config set`.
 import path from "node:path";
 import { describeNumber, numberWithin, RETRIES_RANGE, TIMEOUT_RANGE, type Range } from "../core/numbers.js";
-import { TimeZone } from "../core/time.js";
+import { TimeZone, ZONE_HINT } from "../core/time.js";
 import { isLoopback } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
 
@@ -60,7 +60,9 @@ export function checkBaseUrl(text: string): Checked {
   if (url.username !== "" || url.password !== "") {
     return {
       reason: "may not carry a user name or password",
-      hint: "Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown in URLs or logs.",
+      hint:
+        "Pass credentials with msgstat auth login, MSGSTAT_TOKEN or -H instead, so they are never shown " +
+        "in URLs or logs.",
     };
   }
   if (url.search !== "" || url.hash !== "") return { reason: "may not carry a query or fragment" };
@@ -114,7 +116,7 @@ function checkTimeZone(text: string): Checked {
   const zone = text.trim();
   if (zone.toLowerCase() === "local" || (zone !== "" && TimeZone.named(zone) !== undefined)) return { value: zone };
   return {
-    reason: `"${text}" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"`,
+    reason: `"${text}" is not a time zone: ${ZONE_HINT}`,
   };
 }
 
@@ -231,7 +233,10 @@ export function checkHeaderRole(name: string): string | undefined {
 export function checkHeaderValue(value: string): string | undefined {
   if (CONTROL.test(value)) return "may not contain control characters or line breaks";
   if (BEYOND_LATIN1.test(value))
-    return "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
+    return (
+      "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has " +
+      "one beyond them"
+    );
   return undefined;
 }
 
@@ -242,7 +247,9 @@ export function checkProfileHeader(name: string, value: string): Checked {
   if (SECRET_HEADER.test(name)) {
     return {
       reason: "looks like a credential, and no credential is kept in the config file",
-      hint: "Store a token with msgstat auth login or a token-command; give other secret headers with -H for the session.",
+      hint:
+        "Store a token with msgstat auth login or a token-command; give other secret headers with -H " +
+        "for the session.",
     };
   }
   return { value: value.trim() };

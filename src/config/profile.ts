@@ -44,7 +44,10 @@ export function chosenProfileName(flag: string | undefined, env: Env): { name: s
 }
 
 export interface LoadOptions {
-  /** A profile that is not in the file is a usage error (the default one aside), unless the command is about to create it. */
+  /**
+   * A profile that is not in the file is a usage error (the default one aside), unless the command is about to create
+   * it.
+   */
   create?: boolean;
   /** Its entries are not checked: `msgstat config` must be able to show and mend a bad one. */
   unchecked?: boolean;
@@ -87,7 +90,8 @@ function unknownProfile(config: ConfigFile, name: string, chosenBy: Source): Usa
   const listed =
     known.length > 0 ? `known profiles: ${known.join(", ")}` : `no profile is saved yet (config file: ${config.path})`;
   return new UsageError(`unknown profile "${name}" (${chosenBy.label}); ${listed}`).withHint(
-    `Create it with: msgstat auth login --profile ${name} --base-url <url>, or msgstat config set --profile ${name} base-url <url>`,
+    `Create it with: msgstat auth login --profile ${name} --base-url <url>, or msgstat config set ` +
+      `--profile ${name} base-url <url>`,
   );
 }
 

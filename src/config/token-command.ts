@@ -80,7 +80,7 @@ function run(
     const ownGroup = process.platform !== "win32";
     const child = spawn(program, args, {
       stdio: ["ignore", "pipe", "pipe"],
-      env: env as NodeJS.ProcessEnv,
+      env: env,
       detached: ownGroup,
       windowsHide: true,
     });
@@ -116,14 +116,14 @@ function run(
       finish(result(null, null));
     }, timeoutMs);
     signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       stdoutSize += chunk.length;
       if (stdoutSize > MAX_OUTPUT) {
         tooLong = true;
         stop(child, ownGroup);
       } else stdout.push(chunk);
     });
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-MAX_OUTPUT)));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-MAX_OUTPUT)));
     child.on("error", (error: NodeJS.ErrnoException) =>
       finish({ spawnError: error.code === "ENOENT" ? "ENOENT: no such program" : (error.code ?? error.message) }),
     );

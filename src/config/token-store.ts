@@ -52,7 +52,8 @@ export async function saveToken(profile: Profile, baseUrl: string, token: string
     }
   } else {
     io.note(
-      `no OS keyring to store the token in (${unavailable}); storing it in plain text in ${file}, readable only by you (mode 0600)`,
+      `no OS keyring to store the token in (${unavailable}); storing it in plain text in ${file}, ` +
+        `readable only by you (mode 0600)`,
     );
     tokens[profile.name] = token;
     await writeCredentials(file, tokens);
@@ -86,7 +87,8 @@ export async function readStoredToken(profile: Profile, io: StoreIo): Promise<St
       reason = opened.unavailable;
     }
     io.note(
-      `the OS keyring did not give the token of profile "${profile.name}" (${reason}); looking in ${profile.paths.credentialsFile}`,
+      `the OS keyring did not give the token of profile "${profile.name}" (${reason}); looking in ` +
+        `${profile.paths.credentialsFile}`,
     );
   }
   const token = (await readCredentials(profile.paths.credentialsFile))[profile.name];
@@ -105,7 +107,8 @@ export async function removeStoredToken(profile: Profile, io: StoreIo): Promise<
     } catch (error) {
       if (profile.tokenStore === "keyring")
         io.note(
-          `could not remove the token of profile "${profile.name}" from the OS keyring (${reasonOf(error)}); remove the "msgstat" entry there by hand`,
+          `could not remove the token of profile "${profile.name}" from the OS keyring ` +
+            `(${reasonOf(error)}); remove the "msgstat" entry there by hand`,
         );
     }
   } else if (profile.tokenStore === "keyring") {

@@ -58,9 +58,15 @@ export async function resolveToken(given: Given, env: Env, settings: Settings, i
 export function withheldFrom(profile: Profile, baseUrl: Resolved<string> | undefined): string | undefined {
   const own = profile.values["base-url"];
   if (typeof own !== "string") {
-    return `profile "${profile.name}" has a token but no base-url, so its token is sent nowhere; set the URL it belongs to: msgstat config set --profile ${profile.name} base-url <url>`;
+    return (
+      `profile "${profile.name}" has a token but no base-url, so its token is sent nowhere; set the ` +
+      `URL it belongs to: msgstat config set --profile ${profile.name} base-url <url>`
+    );
   }
   if (baseUrl === undefined || baseUrl.from.kind === "profile") return undefined;
   if (baseUrlIdentity(baseUrl.value) === baseUrlIdentity(own)) return undefined;
-  return `not sending the token of profile "${profile.name}" to ${baseUrl.value} (from ${baseUrl.from.label}): it belongs to ${own}`;
+  return (
+    `not sending the token of profile "${profile.name}" to ${baseUrl.value} (from ` +
+    `${baseUrl.from.label}): it belongs to ${own}`
+  );
 }

@@ -107,7 +107,7 @@ function newest(message: CheckedMessage, failedOnly: boolean): AttemptView | und
     for (let i = 0; i < summaries.length; i++)
       if (isPlainObject(summaries[i]))
         consider(summaryView(summaries[i] as Readonly<Record<string, unknown>>, failedOnly), i);
-  return (best as RankedAttempt | undefined)?.view;
+  return best?.view;
 }
 
 /**

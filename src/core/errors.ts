@@ -54,7 +54,9 @@ export class AuthError extends ServiceError {
 /** A response arrived but is not what the API reference describes (not JSON, wrong shape, too large). */
 export class ResponseError extends ServiceError {}
 
-/** No usable credentials: a token-command that failed, a credentials file others can read, a profile without a token. */
+/**
+ * No usable credentials: a token-command that failed, a credentials file others can read, a profile without a token.
+ */
 export class CredentialsError extends MsgstatError {
   readonly exitCode = ExitCode.unauthorized;
 }
@@ -86,7 +88,9 @@ export class NotFinalInTimeError extends MsgstatError {
 /** stdout was closed by the reader (`msgstat ... | head -1`): not an error for the user. */
 export class OutputClosedError extends Error {}
 
-/** The output could not be written (disk full, a device that refuses): says what failed and what became of the target. */
+/**
+ * The output could not be written (disk full, a device that refuses): says what failed and what became of the target.
+ */
 export class OutputError extends MsgstatError {
   readonly exitCode = ExitCode.failure;
 }

@@ -6,7 +6,12 @@ import { durationWithUnit } from "./numbers.js";
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+/** A fixed offset as a zone: `+01:00`, `-0530`, `+05`; up to 23:59 either way, as ECMAScript has them. */
+const FIXED_OFFSET = /^([+-])([01]\d|2[0-3])(?::?([0-5]\d))?$/;
 const HOUR_MS = 3_600_000;
+/** What --tz, MSGSTAT_TZ and a profile's tz accept, for the message that refuses anything else. */
+export const ZONE_HINT =
+  'use an IANA name such as Europe/Paris or America/New_York, an offset such as +01:00, "local" or "UTC"';
 const DAY_MS = 86_400_000;
 /** Every offset in use since the 1970s is a whole quarter hour: inside a day with a change, one lookup per quarter. */
 const SLOT_MS = 900_000;
@@ -24,10 +29,11 @@ export interface WallTime {
   weekday: number;
 }
 
-/** What Intl knows of a zone. */
+/** What Intl knows of a zone, or the one offset of a fixed one. */
 interface Found {
   name: string;
-  format: Intl.DateTimeFormat;
+  format: Intl.DateTimeFormat | undefined;
+  fixedOffset: number | undefined;
   isUtc: boolean;
 }
 
@@ -50,10 +56,14 @@ export class TimeZone {
   }
 
   /**
-   * The zone of this name, in any case Intl accepts (`europe/paris`, `US/Eastern`); undefined when unknown.
-   * It keeps the name as given: ICU would rename `Asia/Kolkata` to its old `Asia/Calcutta`.
+   * The zone of this name, in any case Intl accepts (`europe/paris`, `US/Eastern`), or a fixed offset
+   * (`+01:00`); undefined when unknown. It keeps the name as given: ICU would rename `Asia/Kolkata` to
+   * its old `Asia/Calcutta`.
    */
   static named(name: string): TimeZone | undefined {
+    // Offsets are read here, not by Intl: Node 20's ICU refuses them where Node 22's accepts them, and
+    // msgstat answers the same on every line.
+    if (name.startsWith("+") || name.startsWith("-")) return TimeZone.fixed(name);
     try {
       const format = new Intl.DateTimeFormat("en-US", {
         timeZone: name,
@@ -70,12 +80,23 @@ export class TimeZone {
       const found = {
         name: resolved.toLowerCase() === name.toLowerCase() ? resolved : name,
         format,
+        fixedOffset: undefined,
         isUtc: resolved === "UTC",
       };
       return new TimeZone(() => found);
     } catch {
       return undefined;
     }
+  }
+
+  /** `+01:00` all year round, named as ISO 8601 writes it (`+0530` is `+05:30`). */
+  private static fixed(text: string): TimeZone | undefined {
+    const match = FIXED_OFFSET.exec(text);
+    if (!match) return undefined;
+    const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+    const offset = (match[1] === "-" ? -1 : 1) * minutes * 60_000 || 0; // -00:00 is +00:00
+    const found = { name: offsetText(offset), format: undefined, fixedOffset: offset, isUtc: false };
+    return new TimeZone(() => found);
   }
 
   /**
@@ -97,6 +118,8 @@ export class TimeZone {
    */
   offsetAt(at: number): number {
     if (this.isUtc) return 0;
+    const { fixedOffset } = this.zone();
+    if (fixedOffset !== undefined) return fixedOffset;
     const day = Math.floor(at / DAY_MS);
     let whole = this.days.get(day);
     if (whole === undefined) {
@@ -166,7 +189,7 @@ export class TimeZone {
 
   private exactOffset(at: number): number {
     const parts: Record<string, string> = {};
-    for (const { type, value } of this.zone().format.formatToParts(at)) parts[type] = value;
+    for (const { type, value } of this.zone().format!.formatToParts(at)) parts[type] = value;
     const year = parts.era === "BC" || parts.era === "B" ? 1 - Number(parts.year) : Number(parts.year);
     const local = utcOf(
       year,
@@ -195,7 +218,9 @@ function utcOf(year: number, month: number, day: number, hour = 0, minute = 0, s
 
 const two = (n: number) => String(n).padStart(2, "0");
 
-/** `2026-11-22 03:36` (or with `:42` seconds) in the zone, for people; the zone's name is shown beside it by the caller. */
+/**
+ * `2026-11-22 03:36` (or with `:42` seconds) in the zone, for people; the zone's name is shown beside it by the caller.
+ */
 export function formatWallTime(at: number, zone: TimeZone, precision: "minute" | "second" = "minute"): string {
   const wall = zone.wall(at);
   const date = `${String(wall.year).padStart(4, "0")}-${two(wall.month)}-${two(wall.day)}`;

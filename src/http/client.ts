@@ -154,7 +154,8 @@ export class ApiClient {
     const via = proxy === undefined ? "" : ` via proxy ${proxyName(proxy)}`;
     const log = (outcome: string) =>
       this.options.log?.(
-        `GET ${inlineSafe(target.origin + target.path)}${via} -> ${outcome} (${Math.round(performance.now() - started)} ms)`,
+        `GET ${inlineSafe(target.origin + target.path)}${via} -> ${outcome} ` +
+          `(${Math.round(performance.now() - started)} ms)`,
       );
     const headers = hopHeaders(target.origin, this.options.baseUrl.origin, ALWAYS_SENT, this.credentials);
     let response: TransportResponse | undefined;
@@ -197,7 +198,8 @@ export class ApiClient {
         kind: "final",
         error: bodyError(
           target,
-          `is larger than ${this.maxBodyBytes / 1024 / 1024} MiB${text.coded ? " once decoded" : ""}, more than any page of this API`,
+          `is larger than ${this.maxBodyBytes / 1024 / 1024} MiB${text.coded ? " once decoded" : ""}, ` +
+            `more than any page of this API`,
         ),
       });
     if (success) {
@@ -214,7 +216,10 @@ export class ApiClient {
   }
 }
 
-/** A redirect's body: read and dropped, so that its connection can carry the next hop; a large one ends it (readCapped destroys it). */
+/**
+ * A redirect's body: read and dropped, so that its connection can carry the next hop; a large one ends it (readCapped
+ * destroys it).
+ */
 async function discard(body: Readable): Promise<void> {
   await readCapped(body, undefined, DISCARD_LIMIT);
 }
@@ -246,7 +251,10 @@ function untilAborted<T>(request: Promise<T>, signal: AbortSignal, onAbandon: ()
 function sizesOf(read: ResponseBodyRead): string {
   if (!("bytes" in read)) return "";
   if (read.codings.length === 0) return `, ${byteSize(read.bytes.length)}`;
-  return `, ${read.codings.join(" + ")}: ${byteSize(read.wireBytes)} on the wire, ${byteSize(read.bytes.length)} decoded`;
+  return (
+    `, ${read.codings.join(" + ")}: ${byteSize(read.wireBytes)} on the wire, ` +
+    `${byteSize(read.bytes.length)} decoded`
+  );
 }
 
 /** Bytes in decimal units, three significant figures: 812 B, 16.2 kB, 1.62 MB. */

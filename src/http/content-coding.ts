@@ -39,7 +39,9 @@ export function codingsOf(header: string | string[] | undefined): CodingsOfBody 
   const unknown = named.find((name) => !Object.hasOwn(DECODERS, name));
   if (unknown !== undefined)
     return {
-      refused: `is encoded as "${unknown}", which msgstat did not ask for and cannot decode (it asks for ${ACCEPTED_CODINGS})`,
+      refused:
+        `is encoded as "${unknown}", which msgstat did not ask for and cannot decode (it asks for ` +
+        `${ACCEPTED_CODINGS})`,
     };
   if (named.length > MAX_CODINGS)
     return {
@@ -84,7 +86,9 @@ export function decoding(body: Readable, codings: readonly Coding[], wireCap: nu
     decoder.once("error", (error) => {
       // zlib's own complaints carry an errno; a stream closed early (the cap, the body) does not.
       if (error !== bodyError && typeof (error as { errno?: unknown }).errno === "number")
-        failure ??= `is not valid ${coding} (${error.message})${/unexpected end/i.test(error.message) ? "; it may have been cut short" : ""}`;
+        failure ??=
+          `is not valid ${coding} ` +
+          `(${error.message})${/unexpected end/i.test(error.message) ? "; it may have been cut short" : ""}`;
     });
     return decoder;
   });

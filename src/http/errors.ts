@@ -31,7 +31,10 @@ export type Failure =
   /** Nothing to retry: the response is unusable as it is (a bad body, a refused redirect). */
   | { readonly kind: "final"; readonly error: ServiceError };
 
-/** A request through a proxy failed: the proxy's name (host:port), and whether it refused (its status) or could not be reached. */
+/**
+ * A request through a proxy failed: the proxy's name (host:port), and whether it refused (its status) or could not be
+ * reached.
+ */
 export interface ProxyTrouble {
   readonly name: string;
   readonly refused?: number;
@@ -49,7 +52,8 @@ export class RequestFailedError extends ServiceError {
     const status = failure.kind === "status" ? failure.status : undefined;
     const serverMessage = failure.kind === "status" ? failure.serverMessage : undefined;
     super(
-      `${describeTarget(target)} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ${failureText(failure)}`,
+      `${describeTarget(target)} failed after ${attempts} ${attempts === 1 ? "attempt" : "attempts"}: ` +
+        `${failureText(failure)}`,
       status,
       serverMessage,
       transient,
@@ -67,7 +71,10 @@ function failureText(failure: Exclude<Failure, { kind: "final" }>): string {
     case "network":
       return failure.text;
     case "timeout":
-      return `no complete response within ${failure.timeoutMs / 1000} s${failure.proxy === undefined ? "" : `, through the proxy ${failure.proxy}`}`;
+      return (
+        `no complete response within ${failure.timeoutMs / 1000} ` +
+        `s${failure.proxy === undefined ? "" : `, through the proxy ${failure.proxy}`}`
+      );
   }
 }
 
@@ -189,7 +196,10 @@ const CONNECT_CODES: ReadonlySet<string> = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
-/** A proxy's own refusal: undici words it "Proxy response (407) !== 200 when HTTP Tunneling" or "Proxy Authentication Required (407)". */
+/**
+ * A proxy's own refusal: undici words it "Proxy response (407) !== 200 when HTTP Tunneling" or "Proxy Authentication
+ * Required (407)".
+ */
 function proxyRefusal(error: { code?: string; message?: string } | null): number | undefined {
   if (error?.code !== "UND_ERR_ABORTED" && error?.code !== "UND_ERR_INVALID_ARG") return undefined;
   const status = /^Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(error.message ?? "");
@@ -209,7 +219,9 @@ export function networkFailure(error: unknown, target: RequestTarget, via?: URL)
       kind: "final",
       error: bodyError(
         target,
-        'began with an interim "100 Continue" that msgstat\'s HTTP client for proxies (undici) cannot read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between sent it unasked',
+        'began with an interim "100 Continue" that msgstat\'s HTTP client for proxies (undici) cannot ' +
+          "read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between " +
+          "sent it unasked",
       ),
     };
   }
@@ -222,7 +234,9 @@ export function networkFailure(error: unknown, target: RequestTarget, via?: URL)
       kind: "network",
       code,
       proxy: { name: proxy, refused },
-      text: `the proxy ${proxy} refused the request: HTTP ${refused}${refused === 407 ? " Proxy Authentication Required" : ""}`,
+      text:
+        `the proxy ${proxy} refused the request: HTTP ` +
+        `${refused}${refused === 407 ? " Proxy Authentication Required" : ""}`,
     };
   if (code !== undefined && CONNECT_CODES.has(code))
     return {
@@ -269,6 +283,7 @@ function phraseOf(err: NetworkError | null, code: string | undefined): string {
     return `the server's certificate is for ${inlineSafe(err.cert.subjectaltname.slice(0, 200))}`;
   if (problem !== undefined) return CERTIFICATE_PHRASES[problem];
   if (isNotTls(code)) return "the server did not answer in TLS: the port may speak plain HTTP";
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- null, or an error without a message
   const message = err?.cause?.message ?? err?.message ?? String(err);
   if (code === "ECONNRESET" && CLOSED_EARLY.has(message)) return NETWORK_PHRASES.UND_ERR_SOCKET!;
   if (code === "ETIMEDOUT" && err?.message?.startsWith("could not connect")) return inlineSafe(err.message);

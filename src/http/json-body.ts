@@ -150,7 +150,9 @@ export class JsonBody {
     readonly target: RequestTarget,
   ) {}
 
-  /** The body parsed whole (keeping where its text lies when asked), or a ResponseError that says why it is not JSON. */
+  /**
+   * The body parsed whole (keeping where its text lies when asked), or a ResponseError that says why it is not JSON.
+   */
   value(keepText = false): unknown {
     let value: unknown;
     try {
@@ -186,7 +188,10 @@ export class JsonBody {
     return true;
   }
 
-  /** A source in these bytes; one line only when the body is valid UTF-8 (else its text is decoded, as JSON.parse saw it). */
+  /**
+   * A source in these bytes; one line only when the body is valid UTF-8 (else its text is decoded, as JSON.parse saw
+   * it).
+   */
   source(start: number, end: number, lineBreak: boolean): JsonSource {
     this.utf8 ??= isUtf8(this.bytes);
     return new JsonSource(this.bytes, start, end, this.utf8 && !lineBreak);

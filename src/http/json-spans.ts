@@ -89,7 +89,10 @@ function keyIs(bytes: Buffer, start: number, end: number, key: string): boolean 
   }
 }
 
-/** Offsets in a typed array that doubles as it fills: 8 bytes an element, where a plain array of numbers takes 16 and more garbage. */
+/**
+ * Offsets in a typed array that doubles as it fills: 8 bytes an element, where a plain array of numbers takes 16 and
+ * more garbage.
+ */
 class Offsets {
   private values = new Uint32Array(2048);
   length = 0;

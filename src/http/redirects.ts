@@ -37,7 +37,9 @@ export function nextHop(from: RequestTarget, location: string, hops: number, bas
   if (target.origin === baseOrigin) return { follow };
   return {
     follow,
-    warning: `following a redirect to ${inlineSafe(target.origin)} without credentials (they are only sent to ${baseOrigin})`,
+    warning:
+      `following a redirect to ${inlineSafe(target.origin)} without credentials (they are only sent ` +
+      `to ${baseOrigin})`,
   };
 }
 

@@ -63,7 +63,9 @@ export function decideRetry(failure: Failure, attempt: number, policy: RetryPoli
   if (retryAfterMs === undefined)
     return { retry: true, delayMs: backoffDelayMs(attempt - 1, policy.baseMs, policy.random) };
   if (retryAfterMs <= policy.maxRetryAfterMs) return { retry: true, delayMs: retryAfterMs };
-  const warning = `the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying; waiting ${Math.ceil(policy.maxRetryAfterMs / 1000)} s, the most msgstat waits`;
+  const warning =
+    `the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying; waiting ` +
+    `${Math.ceil(policy.maxRetryAfterMs / 1000)} s, the most msgstat waits`;
   return { retry: true, delayMs: policy.maxRetryAfterMs, warning };
 }
 

@@ -19,6 +19,7 @@ export function csvCell(value: unknown, guardFormulas: boolean): string {
   if (value === undefined || value === null) return "";
   else if (typeof value === "string") text = value;
   else if (typeof value === "object") text = jsonText(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what JSON leaves here: a number or a boolean
   else text = String(value);
   if (guardFormulas && startsFormula(text)) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

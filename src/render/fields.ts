@@ -50,7 +50,9 @@ function resolve(path: readonly string[]): { shape: Shape } | { problem: string 
         const example = fieldNames(shape.of ?? { kind: "any" })[0];
         if (!isIndex(segment))
           return {
-            problem: `${where} is a list: name an index, as in ${where}.0${example ? `.${example}` : ""} (or -1 for the last)`,
+            problem:
+              `${where} is a list: name an index, as in ${where}.0${example ? `.${example}` : ""} (or -1 for ` +
+              `the last)`,
           };
         shape = shape.of ?? { kind: "any" };
         break;
@@ -111,7 +113,10 @@ function wrap(text: string, width: number, indent = ""): string {
 
 /** The fields --fields knows, as one sentence (the derived ones aside). */
 export function fieldHelpText(): string {
-  return `${fieldNames(MESSAGE).join(", ")}; dotted paths into them (values.<name>, templateBody.body, batches.0.originalFileName, messageAttempts.-1.errorCode, where -1 is the last).`;
+  return (
+    `${fieldNames(MESSAGE).join(", ")}; dotted paths into them (values.<name>, templateBody.body, ` +
+    `batches.0.originalFileName, messageAttempts.-1.errorCode, where -1 is the last).`
+  );
 }
 
 export function fieldHelp(): string {
@@ -121,7 +126,10 @@ export function fieldHelp(): string {
   return `${wrap(`Fields (--fields): ${fieldHelpText()}`, 78, "  ")}\nDerived fields:\n${derived}`;
 }
 
-/** Every path --fields accepts that can be named in advance (lists at index 0, maps by their own name): for shell completion. */
+/**
+ * Every path --fields accepts that can be named in advance (lists at index 0, maps by their own name): for shell
+ * completion.
+ */
 export function fieldPaths(): string[] {
   const paths: string[] = [];
   const walk = (shape: Shape, prefix: string) => {

@@ -43,7 +43,8 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
     if (timestamp === undefined) return "";
     const readable = instantOf(timestamp) !== undefined;
     const relative = tty && readable ? relativeTime(timestamp, now) : "";
-    return `${inlineSafe(timestampInZone(timestamp, zone, "second"))}${readable ? ` ${zone.name}` : ""}${relative ? palette.dim(` (${relative})`) : ""}`;
+    const shown = inlineSafe(timestampInZone(timestamp, zone, "second"));
+    return `${shown}${readable ? ` ${zone.name}` : ""}${relative ? palette.dim(` (${relative})`) : ""}`;
   };
   const block = (text: string) => hanging(wrapText(blockSafe(text), width - INDENT.length), INDENT, INDENT);
   const status = inlineSafe(field("latestStatus") || "unknown");

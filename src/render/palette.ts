@@ -1,11 +1,12 @@
 // Colours for people. chalk is loaded only when colour is on, so piped and JSON runs never pay for it.
 
+// Functions as properties, not methods: they are passed around on their own (`.map(palette.heading)`).
 export interface Palette {
-  status(status: string, text?: string): string;
-  heading(text: string): string;
-  dim(text: string): string;
-  bold(text: string): string;
-  bar(status: string, text: string): string;
+  status: (status: string, text?: string) => string;
+  heading: (text: string) => string;
+  dim: (text: string) => string;
+  bold: (text: string) => string;
+  bar: (status: string, text: string) => string;
 }
 
 const identity = (text: string) => text;

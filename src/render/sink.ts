@@ -128,10 +128,15 @@ class BufferedSink implements Sink {
     }
     if (out.length === 0) return;
     if (!this.stream.write(out)) await this.drained();
+    // The stream may have closed during the wait, which TypeScript's narrowing above does not know.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (this.closed) throw this.closed;
   }
 
-  /** Waits until the reader took the data, the stream failed, or the run was interrupted (a reader that never reads must not hold a signal off). */
+  /**
+   * Waits until the reader took the data, the stream failed, or the run was interrupted (a reader that never reads must
+   * not hold a signal off).
+   */
   private drained(): Promise<void> {
     this.signal.throwIfAborted();
     return new Promise((resolve, reject) => {
@@ -246,7 +251,9 @@ async function fileSink(output: string, io: Streams): Promise<Sink> {
     return straightThrough(output, target, io.signal);
   if (existing && !existing.isFile())
     throw new UsageError(
-      `-o ${output} is ${existing.isDirectory() ? "a folder; name a file" : "neither a file, a FIFO nor a character device; name a file"}`,
+      existing.isDirectory()
+        ? `-o ${output} is a folder; name a file`
+        : `-o ${output} is neither a file, a FIFO nor a character device; name a file`,
     );
   const directory = path.dirname(target);
   const folder = await fs.stat(directory).catch(() => undefined);

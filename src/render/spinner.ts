@@ -56,7 +56,7 @@ export async function startProgress(ctx: ProgressContext, text: string, wanted =
   // frames are coloured here when colour is wanted.
   const spinner = ora({
     text,
-    stream: ctx.stderr as NodeJS.WritableStream,
+    stream: ctx.stderr,
     isEnabled: true,
     discardStdin: false,
     color: false,

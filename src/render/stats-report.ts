@@ -94,7 +94,8 @@ function headerLines(report: StatsReport, width: number, palette: Palette, zone:
   lines.push(...wrapped(`${messages}${span}`));
   lines.push(
     fit(
-      `${count(totals.attempts)} ${plural(totals.attempts, "attempt")} in all (${(totals.attempts / totals.messages).toFixed(2)} per message)`,
+      `${count(totals.attempts)} ${plural(totals.attempts, "attempt")} in all ` +
+        `(${(totals.attempts / totals.messages).toFixed(2)} per message)`,
       width,
     ),
   );
@@ -124,7 +125,8 @@ function deliveryLines(report: StatsReport, width: number, palette: Palette): st
   const { delivery, threshold } = report;
   if (delivery.final === 0) {
     const lines = [
-      `${palette.heading("Delivery rate")}  ${fit("none yet: no message has reached a final state (success or failure)", width - 15)}`,
+      `${palette.heading("Delivery rate")}  ` +
+        `${fit("none yet: no message has reached a final state (success or failure)", width - 15)}`,
     ];
     if (threshold)
       lines.push(
@@ -141,7 +143,8 @@ function deliveryLines(report: StatsReport, width: number, palette: Palette): st
   // Label, rate, then words fitted into what is left, so a narrow terminal cuts the words, not the figures.
   const indent = 15 + rateWidth + 2;
   const line = (label: string, status: string, rate: number | null, words: string) =>
-    `${palette.heading(label)}  ${palette.status(status, percent(rate).padStart(rateWidth))}  ${fit(words, width - indent)}`;
+    `${palette.heading(label)}  ${palette.status(status, percent(rate).padStart(rateWidth))}  ` +
+    `${fit(words, width - indent)}`;
   const lines = [
     line(
       "Delivery rate",
@@ -416,7 +419,9 @@ function more(hidden: number, noun: string, flags: string, palette: Palette): st
   if (hidden <= 0) return [];
   return [
     palette.dim(
-      `${INDENT}… and ${count(hidden)} more ${noun === "batch" ? (hidden === 1 ? "batch" : "batches") : plural(hidden, noun)} (${flags} lists them all)`,
+      `${INDENT}… and ${count(hidden)} more ` +
+        `${noun === "batch" ? (hidden === 1 ? "batch" : "batches") : plural(hidden, noun)} (${flags} ` +
+        `lists them all)`,
     ),
   ];
 }

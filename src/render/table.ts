@@ -60,6 +60,7 @@ const WHOLE: Form = { header: [], shown: (text) => text };
 
 function text(value: unknown): string {
   if (value === undefined || value === null) return "";
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what JSON leaves here: a number or a boolean
   return typeof value === "string" ? value : typeof value === "object" ? jsonText(value) : String(value);
 }
 

@@ -91,7 +91,8 @@ export class SandboxApi {
       return errorReply(
         404,
         "not_found",
-        "No such route. Routes: /campaigns/:campaignId/messages, /campaigns/:campaignId/batch/:batchId/messages, /campaigns/:campaignId/messages/:messageId.",
+        "No such route. Routes: /campaigns/:campaignId/messages, " +
+          "/campaigns/:campaignId/batch/:batchId/messages, /campaigns/:campaignId/messages/:messageId.",
       );
     if (method !== "GET")
       return errorReply(405, "method_not_allowed", `${method} is not allowed; this API is read-only (GET).`, {

@@ -186,7 +186,9 @@ class RequestHandler {
     );
   }
 
-  /** Rate limit, then authentication, then random failure: the order a gateway in front of a flaky service applies them. */
+  /**
+   * Rate limit, then authentication, then random failure: the order a gateway in front of a flaky service applies them.
+   */
   private gate(req: IncomingMessage, requestNumber: number): JsonReply | undefined {
     const waitSeconds = this.bucket?.take(Date.now()) ?? 0;
     if (waitSeconds > 0)

@@ -18,12 +18,16 @@ export const TEMPLATES = {
   saleEnglish: {
     key: "sale-en",
     language: "english",
-    body: "Hi {{first_name}}, our Spring Sale is on: {{discount}} off everything until {{end_date}}. Shop now: {{link}}",
+    body:
+      "Hi {{first_name}}, our Spring Sale is on: {{discount}} off everything until {{end_date}}. Shop " +
+      "now: {{link}}",
   },
   saleSpanish: {
     key: "sale-es",
     language: "spanish",
-    body: "¡Hola {{first_name}}! Rebajas de primavera: {{discount}} de descuento hasta el {{end_date}}. Compra aquí: {{link}}",
+    body:
+      "¡Hola {{first_name}}! Rebajas de primavera: {{discount}} de descuento hasta el {{end_date}}. " +
+      "Compra aquí: {{link}}",
   },
   orderEnglish: {
     key: "order-en",

@@ -35,5 +35,6 @@ export function formatTimestamp(ms: number, offset: UtcOffset): string {
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
   const millis = rest - seconds * 1000;
-  return `${cachedDatePart}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[millis]}${offset.suffix}`;
+  const time = `${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}.${THREE_DIGITS[millis]}`;
+  return `${cachedDatePart}${time}${offset.suffix}`;
 }

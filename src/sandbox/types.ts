@@ -11,7 +11,9 @@ export interface SandboxOptions {
   seed?: number;
   /** Size of the largest campaign; default 5000. */
   messages?: number;
-  /** Anchor for createdAt (the newest message is one to three minutes before it); default now, floored to the minute. */
+  /**
+   * Anchor for createdAt (the newest message is one to three minutes before it); default now, floored to the minute.
+   */
   now?: number | Date;
   /** When set, every request needs `Authorization: Bearer <token>`, else 401. */
   token?: string;

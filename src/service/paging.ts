@@ -81,7 +81,8 @@ export class PageReader {
       // A page read in parts is too large to have another in flight beside it.
       if (next !== undefined && page.size < remainingBefore && !page.inParts) {
         pending = this.request(next, this.nextPageSize(remainingBefore - page.size));
-        pending.catch(() => undefined); // surfaced when awaited; avoids an unhandled rejection if the consumer stops first
+        // Surfaced when awaited; avoids an unhandled rejection if the consumer stops first.
+        pending.catch(() => undefined);
       }
       const ids = new Set<string>();
       for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids), page: part };
@@ -202,5 +203,8 @@ export class PageReader {
 
 /** The warning's first half when the server repeated messages: how many, and what counts as a repeat. */
 export function repeatsLine(dropped: number): string {
-  return `the service sent ${dropped} ${dropped === 1 ? "message" : "messages"} again (an id already seen in the last ${DEDUPE_WINDOW_PAGES} pages)`;
+  return (
+    `the service sent ${dropped} ${dropped === 1 ? "message" : "messages"} again (an id already ` +
+    `seen in the last ${DEDUPE_WINDOW_PAGES} pages)`
+  );
 }

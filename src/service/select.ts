@@ -34,7 +34,10 @@ export interface SelectionOutcome {
   continueAt?: { direction: "after" | "before"; cursor: string | undefined };
   stoppedEarlyAtSince: boolean;
   undatedSkipped: number;
-  /** latestStatus of every message read while filtering ("" when it has none), for "nothing matched; statuses seen: ...". */
+  /**
+   * latestStatus of every message read while filtering ("" when it has none), for "nothing matched; statuses seen:
+   * ...".
+   */
   statusesSeen: Map<string, number>;
 }
 
@@ -104,7 +107,9 @@ export class MessageSelector {
     }
   }
 
-  /** Walking back from --before: pages come nearest-first, so they are kept (up to --limit) and printed newest first. */
+  /**
+   * Walking back from --before: pages come nearest-first, so they are kept (up to --limit) and printed newest first.
+   */
   private async *backwardChunks(): AsyncGenerator<CheckedMessage[]> {
     const kept: Array<{ messages: CheckedMessage[]; read: PageRead; firstIndex: number }> = [];
     let collected = 0;
@@ -180,7 +185,8 @@ export class MessageSelector {
   }
 
   /**
-   * (Asked only with --since.) True once a page ends before --since and the order has been seen to hold: newest first inside every
+   * (Asked only with --since.) True once a page ends before --since and the order has been seen to hold: newest first
+   * inside every
    * page so far and across every boundary between them (a page's newest no newer than the previous
    * page's oldest). The reference does not promise the order, so it is trusted only where checked: never
    * on the first page alone (a server whose pages run oldest-first, each newest-first inside, looks

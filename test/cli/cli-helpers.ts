@@ -43,8 +43,8 @@ export async function serverPage(
 ): Promise<Page> {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) if (value !== undefined) query.set(name, String(value));
-  const response = await fetch(`${sandbox.url}${path}?${query}`);
-  if (response.status !== 200) throw new Error(`GET ${path}?${query}: ${response.status}`);
+  const response = await fetch(`${sandbox.url}${path}?${query.toString()}`);
+  if (response.status !== 200) throw new Error(`GET ${path}?${query.toString()}: ${response.status}`);
   return (await response.json()) as Page;
 }
 

@@ -88,7 +88,7 @@ describe("-o and the format", () => {
     [
       "x.csv",
       (text: string) =>
-        expect((parse(text, { columns: true }) as { id: string }[]).map((row) => row.id)).toEqual(ids(all.slice(0, 5))),
+        expect(parse<{ id: string }>(text, { columns: true }).map((row) => row.id)).toEqual(ids(all.slice(0, 5))),
     ],
     [
       "x.tsv",

@@ -31,7 +31,7 @@ useListingSandbox(CAMPAIGN, (started, messages) => {
 const FORMULA = /^[=+\-@\t\r]/;
 const guarded = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
 const readCsv = (text: string): Record<string, string>[] =>
-  parse(text, { columns: true, relax_column_count: false }) as Record<string, string>[];
+  parse<Record<string, string>>(text, { columns: true, relax_column_count: false });
 
 function defaultCsvRecord(message: Message, batchId = message.batchId ?? ""): Record<string, string> {
   const failed = newestFailedAttempt(message);

@@ -295,7 +295,7 @@ describe("clientSettings", () => {
       (caught: unknown) => caught,
     );
     if (error instanceof UsageError) return error;
-    throw error ?? new Error("expected a usage error");
+    throw error instanceof Error ? error : new Error("expected a usage error");
   };
 
   it("takes --base-url before MSGSTAT_BASE_URL, keeps the path prefix, and reads the token and headers", async () => {

@@ -83,7 +83,10 @@ describe("profiles, end to end with the built bin", () => {
       const result = await runBin(["--profile", "box", "messages", "cmp-otp-alerts", "--all", "--jsonl"], { env });
       expect(result.code).toBe(0);
       const dir = path.join(home, ".config", "msgstat");
-      const store = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")).profiles.box["token-store"];
+      const file = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")) as {
+        profiles: Record<string, Record<string, unknown>>;
+      };
+      const store = file.profiles.box!["token-store"];
       // CI has no keyring: there the token is in the file, after a one-line note.
       if (store === "file") {
         expect(statSync(path.join(dir, "credentials")).mode & 0o777).toBe(0o600);

@@ -175,9 +175,31 @@ describe("--tz", () => {
       code: 2,
       stdout: "",
       stderr:
-        'msgstat: --tz "Mars/Olympus" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"\n',
+        'msgstat: --tz "Mars/Olympus" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, an offset such as +01:00, "local" or "UTC"\n',
     });
     expect(sandbox.requests.length).toBe(before);
+  });
+
+  // Written out by hand: Intl on Node 20 knows no offset zones, and msgstat answers the same on every line.
+  it.each([
+    ["--tz +01:00", ["--tz", "+01:00"], {}, 60, "+01:00"],
+    ["--tz -03", ["--tz", "-03"], {}, -180, "-03:00"],
+    ["MSGSTAT_TZ=-0530", [], { MSGSTAT_TZ: "-0530" }, -330, "-05:30"],
+  ])("a fixed offset, from %s, on every Node line", async (_name, args, env, minutes, zone) => {
+    const result = await cli(sandbox, ["message", CAMPAIGN, MESSAGE, ...args], { env: { TZ: "Asia/Kolkata", ...env } });
+    expect(result.code).toBe(0);
+    const wall = new Date(Date.parse(createdAt) + minutes * MINUTE).toISOString().slice(0, 19).replace("T", " ");
+    expect(result.stdout).toContain(`  Created    ${wall} ${zone}\n`);
+  });
+
+  it("an offset msgstat cannot read is a usage error that shows how to write one", async () => {
+    const result = await cli(sandbox, ["--tz", "+1", "messages", CAMPAIGN]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'msgstat: --tz "+1" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, an offset such as +01:00, "local" or "UTC"\n',
+    });
   });
 
   it.each([

@@ -115,6 +115,15 @@ describe("config set, get, unset, list", () => {
 });
 
 describe("config validation", () => {
+  it("tz takes a fixed offset, on every Node line (msgstat reads offsets itself)", async () => {
+    const config = configFolder();
+    expect(await config.run(["config", "set", "tz", "+01:00"])).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(config.read()).toEqual({ profiles: { default: { tz: "+01:00" } } });
+    // A value starting with "-" follows "--", as for any command's argument.
+    expect(await config.run(["config", "set", "tz", "--", "-05:30"])).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(config.read()).toEqual({ profiles: { default: { tz: "-05:30" } } });
+  });
+
   it.each([
     [["nope", "1"], `msgstat: unknown key "nope"; ${VALID_KEYS}`],
     [["timeout", "soon"], 'msgstat: timeout must be a number of seconds above 0 (at most 3600), not "soon"'],
@@ -128,7 +137,7 @@ describe("config validation", () => {
     ],
     [
       ["tz", "Mars/Olympus"],
-      'msgstat: tz "Mars/Olympus" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"',
+      'msgstat: tz "Mars/Olympus" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, an offset such as +01:00, "local" or "UTC"',
     ],
     [
       ["headers.Authorization", "Bearer x"],

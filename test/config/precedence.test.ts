@@ -158,6 +158,8 @@ describe("the time zone", () => {
     expect(await shown(["--tz", "America/New_York"], { MSGSTAT_TZ: "Europe/Paris" })).toBe("America/New_York");
     expect(await shown([], { MSGSTAT_TZ: "Europe/Paris" })).toBe("Europe/Paris");
     expect(await shown([])).toBe("Asia/Tokyo");
+    config.write({ default: { "base-url": s.url, tz: "+09:00" } });
+    expect(await shown([])).toBe("+09:00");
     config.write({ default: { "base-url": s.url } });
     expect(await shown([])).toBe("UTC");
   });
@@ -169,7 +171,7 @@ describe("the time zone", () => {
     const result = await config.run(["messages", "cmp-otp-alerts"]);
     expect(result.code).toBe(2);
     expect(result.stderr.split("\n")[0]).toBe(
-      'msgstat: tz of profile "default" "Mars/Olympus" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"',
+      'msgstat: tz of profile "default" "Mars/Olympus" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, an offset such as +01:00, "local" or "UTC"',
     );
     expect(s.requests).toHaveLength(0);
   });
@@ -209,7 +211,7 @@ describe("settings the HTTP layer reads (proxy, ca-file), and tz", () => {
       "Asia/Tokyo",
     ]);
     expect(() => resolveSettings({}, { MSGSTAT_TZ: "Mars/Olympus" }, profile)).toThrow(
-      'MSGSTAT_TZ "Mars/Olympus" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"',
+      'MSGSTAT_TZ "Mars/Olympus" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, an offset such as +01:00, "local" or "UTC"',
     );
   });
 });

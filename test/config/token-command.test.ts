@@ -98,7 +98,7 @@ describe("token-command", () => {
     } catch {
       grandchild = undefined;
     }
-    if (grandchild !== undefined) await expect.poll(() => isRunning(grandchild!), { timeout: 10_000 }).toBe(false);
+    if (grandchild !== undefined) await expect.poll(() => isRunning(grandchild), { timeout: 10_000 }).toBe(false);
   });
 
   it("runs without a shell: shell syntax is refused unless the value asks for a shell", async () => {

@@ -27,8 +27,50 @@ describe("zones by name", () => {
     expect(zone("GMT").offsetAt(NOW)).toBe(0);
   });
 
-  it.each(["Mars/Olympus", "+01:00", "", "local"])("%j is not a zone", (given) =>
-    expect(TimeZone.named(given)).toBeUndefined(),
+  it.each(["Mars/Olympus", "", "local"])("%j is not a zone", (given) => expect(TimeZone.named(given)).toBeUndefined());
+});
+
+// msgstat reads offsets itself: Node 20's ICU refuses "+01:00" where 22's and later accept it, and the
+// answer must be the same on every line. Expected values are written out, not asked of Intl.
+describe("a fixed offset as a zone, the same on every Node line", () => {
+  const WINTER = Date.parse("2026-01-15T12:00:00Z");
+  const SUMMER = Date.parse("2026-07-15T12:00:00Z");
+
+  it.each([
+    ["+01:00", "+01:00", HOUR],
+    ["+0100", "+01:00", HOUR],
+    ["+01", "+01:00", HOUR],
+    ["-05:30", "-05:30", -5.5 * HOUR],
+    ["+23:59", "+23:59", 23 * HOUR + 59 * 60_000],
+    ["-00:00", "+00:00", 0],
+  ])("%s is %s all year round", (given, name, offset) => {
+    const fixed = zone(given);
+    expect(fixed.name).toBe(name);
+    expect(fixed.offsetAt(WINTER)).toBe(offset);
+    expect(fixed.offsetAt(SUMMER)).toBe(offset);
+  });
+
+  it("shows times, reads bounds and starts days at that offset", () => {
+    const plusOne = zone("+01:00");
+    expect(formatWallTime(WINTER, plusOne, "second")).toBe("2026-01-15 13:00:00");
+    expect(isoInZone(SUMMER, plusOne)).toBe("2026-07-15T13:00:00.000+01:00");
+    expect(new Date(parseTimeBound("2026-07-15", "since", NOW, plusOne)!).toISOString()).toBe(
+      "2026-07-14T23:00:00.000Z",
+    );
+    expect(new Date(parseTimeBound("2026-07-15T09:30", "until", NOW, plusOne)!).toISOString()).toBe(
+      "2026-07-15T08:30:00.000Z",
+    );
+    expect(new Date(plusOne.startOfDay(Date.parse("2026-07-15T23:30:00Z"))).toISOString()).toBe(
+      "2026-07-15T23:00:00.000Z",
+    );
+    expect(new Date(zone("+05:30").startOfHour(Date.parse("2026-07-15T12:10:00Z"))).toISOString()).toBe(
+      "2026-07-15T11:30:00.000Z",
+    );
+  });
+
+  it.each(["+1", "+1:00", "+24:00", "+01:60", "+01:00:00", "+01:00 ", "UTC+1", "GMT+1", "--01:00", "+"])(
+    "%j is not an offset",
+    (given) => expect(TimeZone.named(given)).toBeUndefined(),
   );
 });
 

@@ -86,7 +86,7 @@ describe.each<Odd>(["null", "missing", "wrong"])("every optional field %s", (how
       "id,recipient,latestStatus,createdAt,attemptCount,lastErrorCode,batchId,fullMessage,values.first_name,templateBody.body",
     ]);
     expect(code).toBe(0);
-    const rows = parse(stdout, { columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(stdout, { columns: true });
     expect(rows).toHaveLength(12);
     for (const row of rows) {
       expect(row.id).toMatch(/^msg-/);

@@ -28,22 +28,22 @@ function expectOneOrTwoLines(stderr: string): void {
 
 describe("bodies that are not JSON", () => {
   it.each([
-    ["an HTML page with status 200", { kind: "html" } as FaultRule, /is text\/html, not JSON$/m],
-    ["an empty body", { kind: "empty" } as FaultRule, /has an empty body, not JSON$/m],
+    ["an HTML page with status 200", { kind: "html" } satisfies FaultRule, /is text\/html, not JSON$/m],
+    ["an empty body", { kind: "empty" } satisfies FaultRule, /has an empty body, not JSON$/m],
     // Cut short after the sandbox compressed it (as msgstat asks), so it is the brotli stream that ends early.
     [
       "a body cut short",
-      { kind: "truncate" } as FaultRule,
+      { kind: "truncate" } satisfies FaultRule,
       /is not valid br \(unexpected end of file\); it may have been cut short$/m,
     ],
     [
       "an unexpected content type",
-      { kind: "status", status: 200, contentType: "text/plain", body: "{}" } as FaultRule,
+      { kind: "status", status: 200, contentType: "text/plain", body: "{}" } satisfies FaultRule,
       /is text\/plain, not JSON$/m,
     ],
     [
       "a body cut short, from a service that does not compress",
-      { kind: "truncate" } as FaultRule,
+      { kind: "truncate" } satisfies FaultRule,
       /is not valid JSON \(.+\); it may have been cut short$/m,
       false,
     ],
@@ -147,7 +147,7 @@ describe("JSON of the wrong shape names the field path", () => {
     const lines = result.stdout
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line));
+      .map((line) => JSON.parse(line) as unknown);
     expect(lines[0]).toMatchObject({ latestStatus: "queued_for_carrier", shinyNewField: { nested: [1, 2] } });
   });
 });

@@ -26,7 +26,7 @@ async function referenceIds(): Promise<string[]> {
     return result.stdout
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line).id as string);
+      .map((line) => (JSON.parse(line) as { id: string }).id);
   } finally {
     await clean.close();
   }
@@ -36,7 +36,7 @@ function idsOf(stdout: string): string[] {
   return stdout
     .trim()
     .split("\n")
-    .map((line) => JSON.parse(line).id as string);
+    .map((line) => (JSON.parse(line) as { id: string }).id);
 }
 
 const listingRequests = (s: Sandbox) => s.requests.filter((r) => r.url.includes("/messages?"));
@@ -276,12 +276,12 @@ describe("a server that never ends a listing", () => {
   it.each([
     [
       "repeats an endCursor",
-      { request: 2, kind: "loop" } as FaultRule,
+      { request: 2, kind: "loop" } satisfies FaultRule,
       /sent the endCursor \S+ a second time; stopping instead of looping/,
     ],
     [
       "gives no endCursor",
-      { request: 1, kind: "no-end-cursor" } as FaultRule,
+      { request: 1, kind: "no-end-cursor" } satisfies FaultRule,
       /says more messages follow but sent no endCursor; stopping instead of looping/,
     ],
   ])("stops when it %s", async (_name, fault, message) => {
@@ -333,6 +333,6 @@ describe("output written in whole records when a listing fails part way", () => 
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout.startsWith("[\n{")).toBe(true);
-    expect(() => JSON.parse(result.stdout)).toThrow();
+    expect(() => JSON.parse(result.stdout) as unknown).toThrow();
   });
 });

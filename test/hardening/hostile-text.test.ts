@@ -160,7 +160,7 @@ describe("through every renderer", () => {
     const rows = result.stdout
       .trimEnd()
       .split("\n")
-      .map((line) => JSON.parse(line));
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows.map((row) => row["values.hostile"])).toEqual(HOSTILE.map(([, text]) => text));
     expect(rows.map((row) => row.fullMessage)).toEqual(HOSTILE.map(([, text]) => `msg ${text}`));
   });
@@ -173,7 +173,7 @@ describe("through every renderer", () => {
 
   it("CSV keeps every string exact inside quoted cells (UTF-8 has no lone surrogates: those become U+FFFD)", async () => {
     const result = await listing(["--csv", "--fields", "values.hostile", "--no-formula-guard"]);
-    const rows = parse(result.stdout, { columns: true, relax_quotes: false }) as Array<Record<string, string>>;
+    const rows = parse<Record<string, string>>(result.stdout, { columns: true, relax_quotes: false });
     const expected = HOSTILE.map(([, text]) => text.replace(/[\ud800-\udfff]/g, "\ufffd"));
     expect(rows.map((row) => row["values.hostile"])).toEqual(expected);
   });

@@ -66,7 +66,7 @@ describe("prototype names in a CSV export", () => {
       "id,values.constructor,values.toString,values.__proto__",
     ]);
     expect(code).toBe(0);
-    const rows = parse(stdout, { columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(stdout, { columns: true });
     expect(rows).toHaveLength(5);
     for (const row of rows)
       expect([row["values.constructor"], row["values.toString"], row["values.__proto__"]]).toEqual(["", "", ""]);

@@ -72,7 +72,7 @@ describe("compression", () => {
     const plain = await get(sandbox.url + path);
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.headers.vary).toBe("Accept-Encoding");
-    expect(JSON.parse(plain.body.toString("utf8")).data).toHaveLength(200);
+    expect((JSON.parse(plain.body.toString("utf8")) as { data: unknown[] }).data).toHaveLength(200);
   });
 
   it.each([
@@ -118,7 +118,7 @@ describe("bandwidth", () => {
       const elapsed = performance.now() - started;
       expect(response.body.length).toBeGreaterThan(250_000);
       expect(elapsed).toBeGreaterThanOrEqual(((response.body.length - 16 * 1024) / 1_000_000) * 1000);
-      expect(JSON.parse(response.body.toString("utf8")).data).toHaveLength(200);
+      expect((JSON.parse(response.body.toString("utf8")) as { data: unknown[] }).data).toHaveLength(200);
     } finally {
       await sandbox.close();
     }

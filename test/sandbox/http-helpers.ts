@@ -39,8 +39,8 @@ export async function getPage(
 ): Promise<Page> {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, String(value));
-  const { status, body } = await getJson<Page>(`${base}${path}?${query}`);
-  if (status !== 200) throw new Error(`GET ${path}?${query} answered ${status}: ${JSON.stringify(body)}`);
+  const { status, body } = await getJson<Page>(`${base}${path}?${query.toString()}`);
+  if (status !== 200) throw new Error(`GET ${path}?${query.toString()} answered ${status}: ${JSON.stringify(body)}`);
   return body;
 }
 

@@ -48,10 +48,15 @@ async function jsonReport(args: string[]) {
   return report;
 }
 
-const readCsv = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
+const readCsv = (text: string) => parse<Record<string, string>>(text, { columns: true });
 const cells = (rows: Array<Record<string, unknown>>) =>
   rows.map((row) =>
-    Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value === null ? "" : String(value)])),
+    Object.fromEntries(
+      Object.entries(row).map(([key, value]) => [
+        key,
+        value === null ? "" : String(value as string | number | boolean),
+      ]),
+    ),
   );
 
 describe("--json holds every figure, as counted independently from the pages", () => {

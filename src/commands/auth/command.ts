@@ -24,7 +24,11 @@ export function defineAuth(auth: Command, run: Run): void {
     login,
     {
       heading: "Where the token goes:",
-      text: 'Never on the command line, where ps and shell history keep it. Into the OS keyring when one is available, else into the file "credentials" of the config folder, readable only by you (mode 0600). It is sent only to the profile\'s base URL. msgstat cannot check it: the API has no endpoint that says whether a token is valid.',
+      text:
+        "Never on the command line, where ps and shell history keep it. Into the OS keyring when one is " +
+        'available, else into the file "credentials" of the config folder, readable only by you (mode ' +
+        "0600). It is sent only to the profile's base URL. msgstat cannot check it: the API has no " +
+        "endpoint that says whether a token is valid.",
     },
     {
       heading: "Examples:",
@@ -40,7 +44,8 @@ export function defineAuth(auth: Command, run: Run): void {
 
   const status = addGlobalOptions(
     new Command("status").description(
-      "show each profile's base URL and where its token comes from (redacted); exit 4 when the selected profile lacks either",
+      "show each profile's base URL and where its token comes from (redacted); exit 4 when the " +
+        "selected profile lacks either",
     ),
     GLOBAL_OPTIONS_HEADING,
   ).action(async (_raw, cmd) => {

@@ -12,7 +12,8 @@ export async function readToken(io: Io, withToken: boolean, question: string): P
   if (stdin?.isTTY === true) return checked(await promptHidden(stdin, io, question));
   if (!withToken || stdin === undefined) {
     throw new UsageError("auth login reads the token from standard input: pipe it in with --with-token").withHint(
-      "For example: msgstat auth login --with-token < token.txt, or pass show msgstat | msgstat auth login --with-token",
+      "For example: msgstat auth login --with-token < token.txt, or pass show msgstat | msgstat auth " +
+        "login --with-token",
     );
   }
   let text = "";

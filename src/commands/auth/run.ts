@@ -38,11 +38,13 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
   const stored = await saveToken(profile, url, token, ctx);
   ctx.note(`Stored the token ${redact(token)} of profile "${profile.name}" for ${url} in ${stored.where}.`);
   ctx.note(
-    "Nothing was checked: the API has no endpoint that says whether a token is valid, so a wrong one shows as exit 4 (not authorised) on the first command.",
+    "Nothing was checked: the API has no endpoint that says whether a token is valid, so a wrong " +
+      "one shows as exit 4 (not authorised) on the first command.",
   );
   if (profile.values["token-command"] !== undefined) {
     ctx.warn(
-      `profile "${profile.name}" also has a token-command, which is used before a stored token; to use this one: msgstat config unset --profile ${profile.name} token-command`,
+      `profile "${profile.name}" also has a token-command, which is used before a stored token; to ` +
+        `use this one: msgstat config unset --profile ${profile.name} token-command`,
     );
   }
 }
@@ -147,7 +149,8 @@ async function storedTokenLines(profile: Profile, ctx: Context): Promise<string[
 }
 
 const PLAIN_FILE_WARNING =
-  "warning   the token is stored in plain text in a file (mode 0600); an OS keyring, or a token-command, keeps it safer";
+  "warning   the token is stored in plain text in a file (mode 0600); an OS keyring, or a " +
+  "token-command, keeps it safer";
 
 function sourceOf(kind: string, label: string): string {
   return kind === "profile" ? "profile" : `${kind}: ${label}`;
@@ -155,7 +158,10 @@ function sourceOf(kind: string, label: string): string {
 
 function tokenLine(profile: Profile, choice: TokenChoice): string {
   if (choice.token === undefined) {
-    return `token     none: ${choice.withheld ?? `msgstat auth login --profile ${profile.name}, MSGSTAT_TOKEN, or a token-command`}`;
+    return (
+      `token     none: ` +
+      `${choice.withheld ?? `msgstat auth login --profile ${profile.name}, MSGSTAT_TOKEN, or a token-command`}`
+    );
   }
   const where =
     choice.source === "keyring"

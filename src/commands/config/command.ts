@@ -7,7 +7,11 @@ import { runGet, runList, runProfiles, runSet, runUnset } from "./run.js";
 
 const KEYS: HelpSection = {
   heading: "Keys:",
-  text: "base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, and headers.<Name> (a header that is not a secret). Each gives way to its flag and its environment variable. The token is never kept in the config file: msgstat auth login stores it. token-command runs the program directly, without a shell; to use a shell, say so: sh -c '...'.",
+  text:
+    "base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, and " +
+    "headers.<Name> (a header that is not a secret). Each gives way to its flag and its environment " +
+    "variable. The token is never kept in the config file: msgstat auth login stores it. " +
+    "token-command runs the program directly, without a shell; to use a shell, say so: sh -c '...'.",
 };
 
 export function defineConfig(config: Command, run: Run): void {

@@ -34,7 +34,8 @@ function namedKey(
     throw new UsageError("the token is never kept in the config file").withHint(
       action === "get"
         ? `msgstat auth status --profile ${profile.name} shows where it comes from, redacted.`
-        : `Store it with: msgstat auth login --profile ${profile.name} (it prompts, or reads stdin with --with-token); or set a token-command.`,
+        : `Store it with: msgstat auth login --profile ${profile.name} (it prompts, or reads stdin with ` +
+            `--with-token); or set a token-command.`,
     );
   }
   if (key === TOKEN_STORE_KEY) {
@@ -61,6 +62,12 @@ export function keyHelp(): string {
   return `Keys:\n${lines.join("\n")}`;
 }
 
+/** A value of the file as it holds it: JSON leaves strings, numbers, booleans and objects. */
+function settingText(value: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a string, a number or a boolean here
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
 /** key=value lines of the profile, as the file holds them. */
 function entryLines(entries: ProfileEntries): string[] {
   const lines: string[] = [];
@@ -68,7 +75,7 @@ function entryLines(entries: ProfileEntries): string[] {
     if (key === "headers" && typeof value === "object" && value !== null) {
       for (const [name, text] of Object.entries(value)) lines.push(`headers.${name}=${String(text)}`);
     } else if (key !== "token") {
-      lines.push(`${key}=${typeof value === "object" ? JSON.stringify(value) : String(value)}`);
+      lines.push(`${key}=${settingText(value)}`);
     }
   }
   return lines.map(inlineSafe);
@@ -94,11 +101,12 @@ export async function runGet(key: string, options: ConfigOptions, ctx: Context):
   if (value === undefined) {
     const builtIn = named.setting !== undefined ? settingKey(named.setting)?.builtIn : undefined;
     ctx.note(
-      `${key} is not set in profile "${profile.name}"${builtIn !== undefined ? `; the built-in default is ${builtIn}` : ""}`,
+      `${key} is not set in profile ` +
+        `"${profile.name}"${builtIn !== undefined ? `; the built-in default is ${builtIn}` : ""}`,
     );
     return;
   }
-  const lines = named.allHeaders ? entryLines({ headers: value }) : [inlineSafe(String(value))];
+  const lines = named.allHeaders ? entryLines({ headers: value }) : [inlineSafe(settingText(value))];
   ctx.stdout.write(`${lines.join("\n")}\n`);
 }
 

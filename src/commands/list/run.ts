@@ -139,7 +139,9 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
     ctx.warn(`${outcome.undatedSkipped} message(s) without a readable createdAt were left out by --since/--until`);
   if (outcome.stoppedEarlyAtSince && ctx.verbose)
     ctx.note(
-      `stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and the last page ended before --since (${formatWallTime(options.since!, ctx.timeZone)} ${ctx.timeZone.name})`,
+      `stopped after ${selector.reader.pagesRead} pages: every message so far came newest first, and ` +
+        `the last page ended before --since (${formatWallTime(options.since!, ctx.timeZone)} ` +
+        `${ctx.timeZone.name})`,
     );
   if (outcome.printed === 0) ctx.note(nothingMatched(outcome.statusesSeen));
   const next = outcome.continueAt;

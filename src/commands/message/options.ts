@@ -23,7 +23,8 @@ export function parseMessageOptions(raw: MessageFlags): MessageOptions {
   );
   if (!raw.wait && (raw.every !== undefined || raw.waitTimeout !== undefined)) {
     throw new UsageError(
-      `${raw.every !== undefined ? "--every" : "--wait-timeout"} goes with --wait: add --wait to poll until the message is final`,
+      `${raw.every !== undefined ? "--every" : "--wait-timeout"} goes with --wait: add --wait to poll ` +
+        `until the message is final`,
     );
   }
   const wait = raw.wait

@@ -87,7 +87,8 @@ function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: 
     return false;
   }
   progress.update(
-    `Waiting for ${options.messageId}: the service is failing, trying again in ${spanText(event.retryInMs)} (${waited})`,
+    `Waiting for ${options.messageId}: the service is failing, trying again in ` +
+      `${spanText(event.retryInMs)} (${waited})`,
   );
   if (!failing) ctx.warn(`${event.error.message}; still waiting, trying again in ${spanText(event.retryInMs)}`);
   return true;

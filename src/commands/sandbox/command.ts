@@ -28,7 +28,9 @@ export function defineSandbox(command: Command, run: Run): void {
     sandbox,
     {
       heading: "Where:",
-      text: `It listens on 127.0.0.1:${SANDBOX_PORT} unless told otherwise, and says on stderr how to point msgstat at it.`,
+      text:
+        `It listens on 127.0.0.1:${SANDBOX_PORT} unless told otherwise, and says on stderr how to point ` +
+        `msgstat at it.`,
     },
     {
       heading: "Examples:",

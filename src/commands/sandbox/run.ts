@@ -32,7 +32,8 @@ export async function runSandbox(options: SandboxOptions, ctx: Context, run: San
   const pointAt =
     run.saveProfile !== undefined
       ? `saved as profile "${run.saveProfile}"; try: msgstat --profile ${run.saveProfile} messages ${campaign}`
-      : `point msgstat at it: export MSGSTAT_BASE_URL=${sandbox.url}${options.token !== undefined ? " MSGSTAT_TOKEN=<the --token value>" : ""}`;
+      : `point msgstat at it: export ` +
+        `MSGSTAT_BASE_URL=${sandbox.url}${options.token !== undefined ? " MSGSTAT_TOKEN=<the --token value>" : ""}`;
   ctx.note(`sandbox serving at ${sandbox.url} (Ctrl-C to stop); ${pointAt}`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();

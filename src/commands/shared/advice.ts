@@ -39,7 +39,8 @@ export function advise(error: MsgstatError): void {
     root.failure.proxy === undefined
   ) {
     advice.push(
-      "DNS knows no such host: check the host name in the base URL (--base-url, MSGSTAT_BASE_URL, or the profile's: msgstat config get base-url).",
+      "DNS knows no such host: check the host name in the base URL (--base-url, MSGSTAT_BASE_URL, or " +
+        "the profile's: msgstat config get base-url).",
     );
   }
   if (root instanceof RequestFailedError && root.failure.kind === "network")
@@ -51,7 +52,8 @@ export function advise(error: MsgstatError): void {
 function networkAdvice(failure: Failure & { kind: "network" }, origin: string): string[] {
   if (failure.proxy?.refused === 407)
     return [
-      "The proxy wants a user name and password: give them in its URL, http://user:password@host:port (HTTPS_PROXY, HTTP_PROXY or --proxy).",
+      "The proxy wants a user name and password: give them in its URL, http://user:password@host:port " +
+        "(HTTPS_PROXY, HTTP_PROXY or --proxy).",
     ];
   if (failure.proxy?.refused !== undefined)
     return [
@@ -62,7 +64,8 @@ function networkAdvice(failure: Failure & { kind: "network" }, origin: string): 
     case "unknown issuer":
     case "untrusted":
       return [
-        "If the service's certificate comes from your organisation's own authority, trust it with --ca-file <pem> (or NODE_EXTRA_CA_CERTS).",
+        "If the service's certificate comes from your organisation's own authority, trust it with " +
+          "--ca-file <pem> (or NODE_EXTRA_CA_CERTS).",
       ];
     case "expired":
     case "not yet valid":
@@ -80,7 +83,8 @@ function networkAdvice(failure: Failure & { kind: "network" }, origin: string): 
     return [`If that port speaks plain HTTP, use ${origin.replace(/^https:/, "http:")} in --base-url.`];
   if (failure.proxy?.unreachable)
     return [
-      "Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's proxy), or list the host in NO_PROXY to connect directly.",
+      "Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's " +
+        "proxy), or list the host in NO_PROXY to connect directly.",
     ];
   return [];
 }

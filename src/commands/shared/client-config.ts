@@ -52,9 +52,11 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
   const settings = resolveSettings({ ...raw }, io.env, profile);
   if (settings.baseUrl === undefined) {
     throw new UsageError(
-      "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)",
+      "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat " +
+        "config set base-url <url>)",
     ).withHint(
-      "To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat --profile sandbox messages cmp-spring-sale",
+      "To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat " +
+        "--profile sandbox messages cmp-spring-sale",
     );
   }
   const baseUrl = new URL(settings.baseUrl.value.trim());
@@ -68,7 +70,8 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
   const sendsCredentials = choice.token !== undefined || flagHeaders.length > 0;
   if (sendsCredentials && baseUrl.protocol === "http:" && !isLoopback(baseUrl.hostname) && !raw.allowInsecureHttp) {
     throw new UsageError(
-      `refusing to send credentials over plain http:// to ${baseUrl.hostname}: anyone on the network path could read them`,
+      `refusing to send credentials over plain http:// to ${baseUrl.hostname}: anyone on the network ` +
+        `path could read them`,
     ).withHint("Use https://, or pass --allow-insecure-http if this network is trusted.");
   }
   if (
@@ -76,7 +79,8 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
     flagHeaders.some(([name]) => name.toLowerCase() === "proxy-authorization")
   ) {
     throw new UsageError(
-      "-H Proxy-Authorization: give the proxy's user name and password in its URL instead (http://user:password@proxy:port)",
+      "-H Proxy-Authorization: give the proxy's user name and password in its URL instead " +
+        "(http://user:password@proxy:port)",
     );
   }
   if (settings.profile.exists) io.log?.(describeSettings(settings, choice));
@@ -100,8 +104,13 @@ function describeSettings(settings: Settings, choice: TokenChoice): string {
     source === undefined ? "none" : source.kind === "profile" ? "profile" : source.label;
   const token =
     choice.token !== undefined
-      ? `${redact(choice.token)} (${choice.source === "flag" || choice.source === "environment" ? choice.where : choice.source})`
+      ? `${redact(choice.token)} ` +
+        `(${choice.source === "flag" || choice.source === "environment" ? choice.where : choice.source})`
       : "none";
   const chosen = profile.chosenBy.kind === "default" ? "" : ` (${profile.chosenBy.label})`;
-  return `settings: profile ${profile.name}${chosen} of ${profile.paths.configFile}; base URL: ${from(settings.baseUrl?.from)}; token: ${token}; timeout: ${settings.timeout.value} s (${from(settings.timeout.from)})`;
+  return (
+    `settings: profile ${profile.name}${chosen} of ${profile.paths.configFile}; base URL: ` +
+    `${from(settings.baseUrl?.from)}; token: ${token}; timeout: ${settings.timeout.value} s ` +
+    `(${from(settings.timeout.from)})`
+  );
 }

@@ -14,14 +14,16 @@ export function addFilterOptions<Args extends unknown[], Opts extends OptionValu
   return command
     .option(
       "--search <digits>",
-      'recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are dropped: "+1 (555)" searches 1555)',
+      "recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are " +
+        'dropped: "+1 (555)" searches 1555)',
     )
     .addOption(
       listOption("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)"),
     )
     .option(
       "--since <time>",
-      "createdAt at or after: a date (a whole day in --tz), a date-time (2026-11-01T09:30, in --tz unless it has an offset) or a duration back from now (90m, 24h, 7d)",
+      "createdAt at or after: a date (a whole day in --tz), a date-time (2026-11-01T09:30, in --tz " +
+        "unless it has an offset) or a duration back from now (90m, 24h, 7d)",
     )
     .option("--until <time>", "createdAt at or before: a date (to its end), a date-time or a duration back from now");
 }
@@ -55,7 +57,10 @@ const KNOWN_STATUSES: readonly string[] = [...new Set<string>([...MESSAGE_STATUS
 function checkStatus(status: string): string | undefined {
   if ((MESSAGE_STATUSES as readonly string[]).includes(status)) return undefined;
   if ((ATTEMPT_STATUSES as readonly string[]).includes(status)) {
-    return `--status ${status}: "${status}" is an attempt's status; a message whose attempt is under way has latestStatus "created"`;
+    return (
+      `--status ${status}: "${status}" is an attempt's status; a message whose attempt is under way ` +
+      `has latestStatus "created"`
+    );
   }
   const near = KNOWN_STATUSES.filter(
     (known) => editDistance(status.toLowerCase(), known) <= typoAllowance(known, status),
@@ -66,10 +71,16 @@ function checkStatus(status: string): string | undefined {
       `Message statuses the service is known to send: ${MESSAGE_STATUSES.join(", ")}.`,
     );
   }
-  return `--status ${status}: not a status the service is known to send (${MESSAGE_STATUSES.join(", ")}); filtering on it anyway`;
+  return (
+    `--status ${status}: not a status the service is known to send ` +
+    `(${MESSAGE_STATUSES.join(", ")}); filtering on it anyway`
+  );
 }
 
-/** Edits a typo may be away from `known`: 1 for "sent", 3 for "failure" ("failed"); never half of what was typed ("read" is no "created"). */
+/**
+ * Edits a typo may be away from `known`: 1 for "sent", 3 for "failure" ("failed"); never half of what was typed ("read"
+ * is no "created").
+ */
 const typoAllowance = (known: string, typed: string) =>
   Math.min(3, Math.floor((known.length - 1) / 2), Math.floor(typed.length / 2));
 
@@ -116,7 +127,8 @@ export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone
     const at = parseTimeBound(text, bound, now, zone);
     if (at === undefined)
       throw new UsageError(
-        `--${bound} "${text}" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)`,
+        `--${bound} "${text}" is not a time: use an ISO date (2026-11-01), a date-time ` +
+          `(2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)`,
       );
     options[bound] = at;
   }

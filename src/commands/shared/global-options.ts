@@ -15,7 +15,8 @@ const declare = () => ({
   baseUrl: new Option("--base-url <url>", "service base URL, may include a path prefix (env: MSGSTAT_BASE_URL)"),
   token: new Option(
     "--token <token>",
-    "sent as Authorization: Bearer <token>; ps and shell history show it to others, so prefer MSGSTAT_TOKEN, msgstat auth login or a profile's token-command",
+    "sent as Authorization: Bearer <token>; ps and shell history show it to others, so prefer " +
+      "MSGSTAT_TOKEN, msgstat auth login or a profile's token-command",
   ),
   header: listOption("-H, --header <header>", 'extra request header "Name: value", repeatable'),
   timeout: numberOption(
@@ -38,7 +39,8 @@ const declare = () => ({
   ),
   tz: new Option(
     "--tz <zone>",
-    "time zone of the times shown, and of --since/--until without an offset: an IANA name (Europe/Paris), local or UTC",
+    "time zone of the times shown, and of --since/--until without an offset: an IANA name " +
+      "(Europe/Paris), an offset (+01:00), local or UTC",
   ).default("local"),
   profile: new Option(
     "--profile <name>",

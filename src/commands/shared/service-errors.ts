@@ -15,11 +15,13 @@ export function explainNotFound<E>(error: E, target: Target): E {
   const campaign = `campaign id ${shellWord(target.campaignId)}`;
   if (target.messageId !== undefined) {
     error.withHint(
-      `Check the message id ${shellWord(target.messageId)} and the ${campaign}: a message of another campaign is not found in this one.`,
+      `Check the message id ${shellWord(target.messageId)} and the ${campaign}: a message of another ` +
+        `campaign is not found in this one.`,
     );
   } else if (target.batchId !== undefined) {
     error.withHint(
-      `Check the ${campaign} and the batch id ${shellWord(target.batchId)}: the batch must belong to that campaign (msgstat stats ${shellWord(target.campaignId)} lists its batches).`,
+      `Check the ${campaign} and the batch id ${shellWord(target.batchId)}: the batch must belong to ` +
+        `that campaign (msgstat stats ${shellWord(target.campaignId)} lists its batches).`,
     );
   } else {
     error.withHint(`Check the ${campaign} (ids are matched exactly, case included).`);
@@ -41,6 +43,7 @@ export function explainRefusedCursor(
     return error;
   const said = error.serverMessage ? ` (the service said: ${inlineSafe(error.serverMessage)})` : "";
   return new UsageError(
-    `the service refused ${cursor.flag} ${shellWord(cursor.value)} with HTTP 400${said}: the cursor does not belong to this listing or query`,
+    `the service refused ${cursor.flag} ${shellWord(cursor.value)} with HTTP 400${said}: the cursor ` +
+      `does not belong to this listing or query`,
   ).withHint("Use a cursor msgstat printed for the same command: the same campaign, batch and --search.");
 }

@@ -1,6 +1,6 @@
 // --tz: the one time zone every time for a person is shown in, and --since/--until are read in.
 import { UsageError } from "../../core/errors.js";
-import { TimeZone } from "../../core/time.js";
+import { TimeZone, ZONE_HINT } from "../../core/time.js";
 import { loadProfileSync, type Profile } from "../../config/profile.js";
 import { resolveSetting } from "../../config/settings.js";
 import type { GlobalOptions } from "./global-options.js";
@@ -27,10 +27,7 @@ export function resolveTimeZone(option: string | undefined, env: Record<string, 
   const text = option?.trim() ?? "local";
   if (text.toLowerCase() === "local") return localZone(env);
   const zone = text === "" ? undefined : TimeZone.named(text);
-  if (zone === undefined)
-    throw new UsageError(
-      `--tz "${text}" is not a time zone: use an IANA name such as Europe/Paris or America/New_York, "local" or "UTC"`,
-    );
+  if (zone === undefined) throw new UsageError(`--tz "${text}" is not a time zone: ${ZONE_HINT}`);
   return zone;
 }
 

@@ -35,7 +35,8 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     )
     .option(
       "--watch",
-      "read the listing again and again and show the report each time, with what changed since the start (on a terminal, redrawn in place; else a JSON line a round) until Ctrl-C",
+      "read the listing again and again and show the report each time, with what changed since the " +
+        "start (on a terminal, redrawn in place; else a JSON line a round) until Ctrl-C",
     )
     .addOption(
       durationOption(

@@ -42,7 +42,8 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
   // The JSON report gives rates as fractions (0.137); a threshold copied from it would be 100 times too low.
   if (rate?.bare && rate.percent > 0 && rate.percent < 1)
     options.warnings.push(
-      `--max-failure-rate ${rate.percent} means ${rate.percent} %; for ${rate.percent * 100} % write ${rate.percent * 100}`,
+      `--max-failure-rate ${rate.percent} means ${rate.percent} %; for ${rate.percent * 100} % write ` +
+        `${rate.percent * 100}`,
     );
   return options;
 }
@@ -62,7 +63,8 @@ function chosenFormat(raw: StatsFlags): StatsFormat {
   if (kind === "csv") {
     if (raw.by === undefined)
       throw new UsageError(
-        `${raw.csv ? "--csv" : `-o ${raw.output}`} writes one table: choose it with --by status|error|batch|attempts|time`,
+        `${raw.csv ? "--csv" : `-o ${raw.output}`} writes one table: choose it with --by ` +
+          `status|error|batch|attempts|time`,
       );
     return { kind: "csv", by: raw.by };
   }

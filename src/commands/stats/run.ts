@@ -74,7 +74,8 @@ export async function countReport(
   const report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone });
   if (options.interval !== undefined && report.overTime.interval !== options.interval) {
     ctx.warn(
-      `--interval ${options.interval}: the messages span too long a time for that; counted per ${report.overTime.interval} instead`,
+      `--interval ${options.interval}: the messages span too long a time for that; counted per ` +
+        `${report.overTime.interval} instead`,
     );
   }
   return report;
@@ -85,7 +86,9 @@ export function alertOnThreshold(report: StatsReport): void {
   const { threshold, delivery } = report;
   if (threshold?.exceeded) {
     throw new ThresholdError(
-      `failure rate ${percent(delivery.failureRate)} (${countText(delivery.failure)} of ${countText(delivery.final)} final messages) is above --max-failure-rate ${threshold.maxFailureRate}%`,
+      `failure rate ${percent(delivery.failureRate)} (${countText(delivery.failure)} of ` +
+        `${countText(delivery.final)} final messages) is above --max-failure-rate ` +
+        `${threshold.maxFailureRate}%`,
     );
   }
 }

@@ -97,7 +97,10 @@ async function frame(
 ): Promise<string> {
   const palette = await loadPalette(ctx.color);
   const at = (iso: string) => formatWallTime(Date.parse(iso), ctx.timeZone, "second").slice(11);
-  const heading = `Watching ${report.batchId ?? report.campaignId}: round ${round.round}, updated ${at(report.generatedAt)} ${ctx.timeZone.name}, every ${Math.round(round.everyMs / 1000)} s. Ctrl-C to stop.`;
+  const heading =
+    `Watching ${report.batchId ?? report.campaignId}: round ${round.round}, updated ` +
+    `${at(report.generatedAt)} ${ctx.timeZone.name}, every ${Math.round(round.everyMs / 1000)} s. ` +
+    `Ctrl-C to stop.`;
   const moved = changes.byStatus.map(
     ({ status, change }) => `${change > 0 ? "+" : "−"}${countText(Math.abs(change))} ${status ?? "no status"}`,
   );
@@ -106,7 +109,8 @@ async function frame(
   const since =
     round.round === 1
       ? "First round: changes show from the next one."
-      : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ${spanText(changes.elapsedMs)}${pace}.`;
+      : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ` +
+        `${spanText(changes.elapsedMs)}${pace}.`;
   const report_ = renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone });
   return `${palette.bold(fit(heading, ctx.columns))}\n${fit(since, ctx.columns)}\n\n${report_}`;
 }
