@@ -67,12 +67,12 @@ module.exports = {
       from: { path: "^src/", pathNot: "^src/sandbox/|^src/commands/sandbox/" },
       to: { path: "^src/sandbox/" },
     },
-    packagesAbove("core", ["undici", "commander", "chalk", "ora", "cli-table3"]),
-    packagesAbove("http", ["commander", "chalk", "ora", "cli-table3"]),
-    packagesAbove("service", ["commander", "chalk", "ora", "cli-table3"]),
-    packagesAbove("stats", ["undici", "commander", "chalk", "ora", "cli-table3"]),
+    packagesAbove("core", ["undici", "commander", "chalk", "ora", "string-width"]),
+    packagesAbove("http", ["commander", "chalk", "ora", "string-width"]),
+    packagesAbove("service", ["commander", "chalk", "ora", "string-width"]),
+    packagesAbove("stats", ["undici", "commander", "chalk", "ora", "string-width"]),
     packagesAbove("render", ["undici", "commander"]),
-    packagesAbove("config", ["undici", "commander", "chalk", "ora", "cli-table3"]),
+    packagesAbove("config", ["undici", "commander", "chalk", "ora", "string-width"]),
     {
       name: "keyring-at-one-boundary",
       comment:

@@ -1,13 +1,18 @@
 import { defineConfig } from "vitest/config";
 
-// The test files that drive the whole CLI in-process (runCli): the "bundle" project runs them again
-// against the built dist/cli.js, so what users run is tested, not only the source.
-const CLI_SUITES = [
-  "test/cli/*.test.ts",
-  "test/hardening/*.test.ts",
-  "test/stats/stats.test.ts",
-  "test/service/*.test.ts",
-  "test/core/tolerance.test.ts",
+// Three projects: "unit" runs every test beside its unit (test/** but e2e) on the source; "e2e" runs
+// test/e2e/, which spawns the built bin/msgstat.js as a user runs it; "bundle" runs a few in-process
+// tests a second time against dist/cli.js.
+// The bundle differs from src/ in how code is loaded, not in what it does: dist/ loads chunks lazily
+// (the commands, cli-table3, chalk, ora, the proxy transport) and carries its dependencies inside.
+// e2e/same-as-source.test.ts holds the built bin to the source's output for each command and format;
+// the bundle project covers what a child process on a pipe does not reach: a terminal (the table, its
+// colours and the spinner, each loaded on first use), and the proxy and TLS cases, whose transport is
+// loaded on demand and built from bundled dependencies.
+const BUNDLE_SUITES = [
+  "test/commands/list/table.test.ts",
+  "test/commands/list/proxy.test.ts",
+  "test/commands/list/tls-trust.test.ts",
 ];
 
 export default defineConfig({
@@ -19,14 +24,16 @@ export default defineConfig({
     pool: "forks",
     reporters: ["default", "./test/support/plain-summary.ts"],
     projects: [
-      { extends: true, test: { name: "source", include: ["test/**/*.test.ts"], env: { TZ: "UTC" } } },
-      // bin-end-to-end spawns the built bin already; it needs no second run.
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: ["test/e2e/**"], env: { TZ: "UTC" } },
+      },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], env: { TZ: "UTC" } } },
       {
         extends: true,
         test: {
           name: "bundle",
-          include: CLI_SUITES,
-          exclude: ["test/cli/bin-end-to-end.test.ts"],
+          include: BUNDLE_SUITES,
           env: { TZ: "UTC", MSGSTAT_TEST_BUNDLE: "1" },
         },
       },

@@ -61,6 +61,15 @@ export function countText(n: number): string {
   return `${n < 0 ? "-" : ""}${digits.replace(/\B(?=(\d{3})+$)/g, ",")}`;
 }
 
+/** One decimal, but never rounded into 0% or 100% when it is not exactly that. */
+export function percentText(share: number | null): string {
+  if (share === null) return "–";
+  if (share === 0 || share === 1) return `${share * 100}%`;
+  if (share < 0.001) return "<0.1%";
+  if (share > 0.999) return ">99.9%";
+  return `${(share * 100).toFixed(1)}%`;
+}
+
 const DURATION = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/i;
 const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

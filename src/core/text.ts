@@ -39,37 +39,3 @@ export function blockSafe(text: string): string {
   UNSAFE.lastIndex = 0;
   return UNSAFE.test(text) ? text.replace(UNSAFE, visible) : text;
 }
-
-/** Terminal cells a string takes: wide East Asian characters and emoji take two, combining marks none. */
-export function displayWidth(value: string): number {
-  let width = 0;
-  for (const char of value) {
-    const code = char.codePointAt(0)!;
-    if (code === 0x200d || (code >= 0x300 && code <= 0x36f) || (code >= 0xfe00 && code <= 0xfe0f)) continue;
-    width +=
-      code >= 0x1100 &&
-      (code <= 0x115f ||
-        (code >= 0x2e80 && code <= 0xa4cf) ||
-        (code >= 0xac00 && code <= 0xd7a3) ||
-        (code >= 0xf900 && code <= 0xfaff) ||
-        (code >= 0xfe30 && code <= 0xfe4f) ||
-        (code >= 0xff00 && code <= 0xff60) ||
-        (code >= 0xffe0 && code <= 0xffe6) ||
-        (code >= 0x1f300 && code <= 0x1faff) ||
-        (code >= 0x20000 && code <= 0x3fffd))
-        ? 2
-        : 1;
-  }
-  return width;
-}
-
-/** Text cut to `width` terminal cells, ending in "…" when anything was cut. */
-export function cutToWidth(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
-  let out = "";
-  for (const char of text) {
-    if (displayWidth(out + char) > width - 1) break;
-    out += char;
-  }
-  return `${out}…`;
-}

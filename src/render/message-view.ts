@@ -4,7 +4,8 @@
 import { attemptsOf } from "../core/attempts.js";
 import { BATCH, MESSAGE, read, readObjects, TEMPLATE_BODY, type CheckedMessage } from "../core/message.js";
 import { jsonText } from "../core/json-text.js";
-import { blockSafe, displayWidth, inlineSafe } from "../core/text.js";
+import { blockSafe, inlineSafe } from "../core/text.js";
+import { displayWidth, padEnd } from "./width.js";
 import { instantOf, timestampInZone, type TimeZone } from "../core/time.js";
 import { relativeTime, type Palette } from "./palette.js";
 import type { Sink } from "./sink.js";
@@ -80,7 +81,7 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
       lines.push(
         hanging(
           wrapStyled(value, width - factIndent.length),
-          `${INDENT}${palette.dim(label.padEnd(LABEL_WIDTH))}`,
+          `${INDENT}${palette.dim(padEnd(label, LABEL_WIDTH))}`,
           factIndent,
         ),
       );
@@ -99,7 +100,7 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
       lines.push(
         hanging(
           wrapText(shown, width - valueIndent.length),
-          `${INDENT}${palette.dim(label)}${" ".repeat(Math.max(0, nameWidth - displayWidth(label)) + 2)}`,
+          `${INDENT}${padEnd(palette.dim(label), nameWidth)}  `,
           valueIndent,
         ),
       );
@@ -118,7 +119,7 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
       .map((part) => inlineSafe(part!))
       .join(" / ");
     // Padded only when an error follows, so no line ends in spaces.
-    const head = `${INDENT}${time}${time ? "  " : ""}${palette.status(state, error ? state.padEnd(8) : state)}`;
+    const head = `${INDENT}${time}${time ? "  " : ""}${palette.status(state, error ? padEnd(state, 8) : state)}`;
     if (!error) {
       lines.push(head);
       continue;

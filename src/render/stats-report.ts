@@ -4,10 +4,12 @@
 import type { StatsReport, TimeRow } from "../stats/report.js";
 import { BucketClock, INTERVAL_MS, type Interval } from "../stats/time-buckets.js";
 import type { Palette } from "./palette.js";
-import { countText } from "../core/numbers.js";
-import { cutToWidth, displayWidth, inlineSafe } from "../core/text.js";
+import { countText, percentText } from "../core/numbers.js";
+import { inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
 import { hanging, wrapText } from "./wrap.js";
+import { drawLine, layOut, type Cell, type Slot } from "./layout.js";
+import { cutToWidth, displayWidth } from "./width.js";
 
 export interface StatsReportOptions {
   columns: number;
@@ -346,7 +348,12 @@ function stepsBetween(from: number, to: number, interval: Interval): number {
 
 // ---- drawing ----
 
-/** Label, right-aligned figures and a bar filling what is left of the width (none when too little is). */
+/**
+ * Label, right-aligned figures and a bar, laid out as the listing is (render/layout.ts): the figures
+ * join from the left while they fit beside the label cut to MIN_LABEL (a very narrow terminal loses the
+ * rightmost, the detail, before the label becomes unreadable), then the bar, up to MAX_BAR and at least
+ * MIN_BAR. What is too wide comes off the bar first, then off the label.
+ */
 function drawRows(
   rows: Row[],
   width: number,
@@ -354,24 +361,28 @@ function drawRows(
   palette?: Palette,
 ): string[] {
   const all = header ? [{ label: header.label, figures: header.figures }, ...rows] : rows;
-  const figureWidths = all[0]!.figures.map((_, i) => Math.max(...all.map((row) => displayWidth(row.figures[i] ?? ""))));
-  const figuresWidth = () => figureWidths.reduce((total, w) => total + w + GAP.length, 0);
-  // A very narrow terminal loses the rightmost figures (the detail) before the label becomes unreadable.
-  while (figureWidths.length > 1 && INDENT.length + MIN_LABEL + figuresWidth() > width) figureWidths.pop();
-  const naturalLabel = Math.max(...all.map((row) => displayWidth(row.label)));
-  const labelWidth = Math.min(
-    naturalLabel,
-    Math.max(MIN_LABEL, width - INDENT.length - figuresWidth() - GAP.length - MIN_BAR),
-  );
-  const spare = width - INDENT.length - labelWidth - figuresWidth() - GAP.length;
-  const barWidth = spare >= MIN_BAR ? Math.min(MAX_BAR, spare) : 0;
+  const figureCount = all[0]!.figures.length;
+  const widest = (cell: (row: (typeof all)[number]) => string) =>
+    Math.max(...all.map((row) => displayWidth(cell(row))));
+  const hasBar = rows.some((row) => row.fraction !== undefined);
+  const slots: Slot[] = [
+    { widths: [widest((row) => row.label)], min: MIN_LABEL, yields: true },
+    ...Array.from({ length: figureCount }, (_, i): Slot => ({
+      widths: [widest((row) => row.figures[i] ?? "")],
+      rank: i + 1,
+    })),
+    ...(hasBar ? [{ widths: [MAX_BAR], min: MIN_BAR, rank: figureCount + 1 }] : []),
+  ];
+  const placed = layOut(slots, width - INDENT.length, GAP.length);
+  const bar = placed.find(({ index }) => index === figureCount + 1);
   const line = (row: Row | { label: string; figures: string[] }, isHeader: boolean): string => {
-    const label = pad(fit(row.label, labelWidth), labelWidth);
-    const figures = figureWidths.map((figureWidth, i) => GAP + (row.figures[i] ?? "").padStart(figureWidth)).join("");
-    if (isHeader) return (palette ?? { dim: plain }).dim(`${INDENT}${label}${figures}`).trimEnd();
-    const styled = "labelStyle" in row && row.labelStyle ? row.labelStyle(label) : label;
-    const bar = "fraction" in row && row.fraction !== undefined && barWidth > 0 ? GAP + drawBar(row, barWidth) : "";
-    return `${INDENT}${styled}${figures}${bar}`.trimEnd();
+    const cells = placed.map(({ index }): Cell => {
+      if (index === 0) return { text: row.label, style: !isHeader && "labelStyle" in row ? row.labelStyle : undefined };
+      if (index <= figureCount) return { text: row.figures[index - 1] ?? "", align: "right" };
+      return "fraction" in row && row.fraction !== undefined ? { text: drawBar(row, bar!.width) } : { text: "" };
+    });
+    const drawn = `${INDENT}${drawLine(placed, cells, GAP.length)}`;
+    return isHeader ? (palette ?? { dim: plain }).dim(drawn) : drawn;
   };
   return [...(header ? [line(header, true)] : []), ...rows.map((row) => line(row, false))];
 }
@@ -430,22 +441,10 @@ function more(hidden: number, noun: string, flags: string, palette: Palette): st
 
 const fit = cutToWidth;
 
-function pad(text: string, width: number): string {
-  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
-}
-
 const count = countText;
+const percent = percentText;
 const plural = (n: number, noun: string): string => (n === 1 ? noun : `${noun}s`);
 const sum = (rows: TimeRow[], key: "messages" | "failures"): number => rows.reduce((total, row) => total + row[key], 0);
-
-/** One decimal, but never rounded into 0% or 100% when it is not exactly that. */
-export function percent(share: number | null): string {
-  if (share === null) return "–";
-  if (share === 0 || share === 1) return `${share * 100}%`;
-  if (share < 0.001) return "<0.1%";
-  if (share > 0.999) return ">99.9%";
-  return `${(share * 100).toFixed(1)}%`;
-}
 
 /** `2026-11-22 Sun` or `2026-11-22 Sun 03:00`, the local date and hour the bucket starts at. */
 function bucketLabel(iso: string, interval: Interval, zone: TimeZone, weekday = true): string {

@@ -7,12 +7,15 @@
 import { attemptCount, batchFileOf, batchIdOf, newestFailedAttempt } from "../core/attempts.js";
 import { jsonText } from "../core/json-text.js";
 import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
-import { displayWidth, inlineSafe } from "../core/text.js";
+import { inlineSafe } from "../core/text.js";
 import { timestampInZone, type TimeZone } from "../core/time.js";
 import type { Field } from "./fields.js";
+import type { Cell, Placed, Slot } from "./layout.js";
 import type { Chunks } from "./chunks.js";
 import type { Palette } from "./palette.js";
 import type { Sink } from "./sink.js";
+
+type Layout = typeof import("./layout.js");
 
 export interface TableOptions {
   tty: boolean;
@@ -176,37 +179,8 @@ async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[], header
 }
 
 const GAP = 2;
-const ELLIPSIS = "…";
-// cli-table3 lays a table out in time quadratic in its rows (every cell is checked against the rows
-// above it for spans): a 1000-row page drawn as one table took about 0.3 ms a row, in slices of 50
-// about half that. A page's first slice is smaller still: its rows show while the rest is drawn, and
-// the first page's is drawn by code not yet compiled (about 1.5 ms a row in a fresh process).
-const ROWS_PER_TABLE = 50;
 const ROWS_FIRST = 10;
-const NO_BORDERS = {
-  top: "",
-  "top-mid": "",
-  "top-left": "",
-  "top-right": "",
-  bottom: "",
-  "bottom-mid": "",
-  "bottom-left": "",
-  "bottom-right": "",
-  left: "",
-  "left-mid": "",
-  mid: "",
-  "mid-mid": "",
-  right: "",
-  "right-mid": "",
-  middle: "",
-};
-
-/** A column as placed: its form and its width. */
-interface Placed {
-  index: number;
-  form: number;
-  width: number;
-}
+const ROWS_PER_FLUSH = 50;
 
 /** What the pages so far hold, per column: whether anything at all, and how wide each form is. */
 class Measures {
@@ -214,10 +188,13 @@ class Measures {
   readonly widths: number[][];
   private readonly headers: number[][];
 
-  constructor(private readonly columns: Column[]) {
+  constructor(
+    private readonly columns: Column[],
+    private readonly measure: (text: string) => number,
+  ) {
     this.seen = columns.map(() => false);
     this.headers = columns.map((column) =>
-      formsOf(column).map((form) => Math.max(...headerOf(column, form).map(displayWidth))),
+      formsOf(column).map((form) => Math.max(...headerOf(column, form).map(measure))),
     );
     this.widths = this.headers.map((widths) => [...widths]);
   }
@@ -230,7 +207,7 @@ class Measures {
         if (value === "") continue;
         this.seen[c] = true;
         forms.forEach((form, f) => {
-          const width = displayWidth(form.shown(value));
+          const width = this.measure(form.shown(value));
           if (width > this.widths[c]![f]!) this.widths[c]![f] = width;
         });
       }
@@ -248,123 +225,87 @@ class Measures {
 
 const formsOf = (column: Column): Form[] => column.forms ?? [WHOLE];
 const headerOf = (column: Column, form: Form): string[] => (form.header.length > 0 ? form.header : [column.header]);
-type CliTable = typeof import("cli-table3");
 
 async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
-  // While the first page is on its way (the loop below asks for it): cli-table3 loads, then the headers
-  // are measured (a time column's headers name the zone, whose lookup starts ICU: see withTimeForms).
-  const ready = import("cli-table3").then(({ default: Table }) => ({ Table, measures: new Measures(columns) }));
+  // While the first page is on its way (the loop below asks for it): the layout and string-width load,
+  // then the headers are measured (a time column's headers name the zone, whose lookup starts ICU: see
+  // withTimeForms). The piped table never loads them.
+  const ready = Promise.all([import("./layout.js"), import("./width.js")]).then(([layout, { displayWidth }]) => ({
+    layout,
+    measures: new Measures(columns, displayWidth),
+  }));
   ready.catch(() => undefined);
-  const drawSlice = (Table: CliTable, placed: Placed[], rows: string[][], withHeader: boolean): string => {
-    const table = new Table({
-      head: withHeader
-        ? placed.map(({ index, form }) =>
-            headerOf(columns[index]!, formsOf(columns[index]!)[form]!).map(options.palette.heading).join("\n"),
-          )
-        : [],
-      // The gap is padding, not width: cli-table3 cuts text to the width less the padding, so a cut cell keeps its gap.
-      colWidths: placed.map(({ width }) => width + GAP),
-      chars: NO_BORDERS,
-      style: { "padding-left": 0, "padding-right": GAP, head: [], border: [], compact: true },
-      truncate: ELLIPSIS,
-      wordWrap: false,
-    });
-    for (const row of rows) {
-      table.push(
-        placed.map(({ index, form }) => {
-          const column = columns[index]!;
-          const value = formsOf(column)[form]!.shown(row[index]!);
-          return column.status ? options.palette.status(value) : value;
-        }),
-      );
-    }
-    return (
-      table
-        .toString()
-        .split("\n")
-        .map((line) => line.trimEnd())
-        .join("\n") + "\n"
-    );
-  };
-  // A table per slice of rows, written as it is drawn: widths are fixed and there are no borders, so
-  // slices join seamlessly (and cli-table3 never spreads more than a slice's rows into one call's arguments).
+  const { palette } = options;
   const draw = async (placed: Placed[], rows: string[][], withHeader: boolean, before: string): Promise<void> => {
-    const { Table } = await ready;
-    for (let start = 0, size = ROWS_FIRST; start === 0 || start < rows.length; start += size, size = ROWS_PER_TABLE) {
-      await sink.write(
-        (start === 0 ? before : "") +
-          drawSlice(Table, placed, rows.slice(start, start + size), withHeader && start === 0),
-      );
-      // On a terminal rows show as they are drawn (and before a spinner takes the line again).
-      await sink.flush();
+    const { layout } = await ready;
+    const forms = placed.map(({ index, form }) => formsOf(columns[index]!)[form]!);
+    let text = before;
+    if (withHeader) {
+      const headers = placed.map(({ index }, i) => headerOf(columns[index]!, forms[i]!));
+      const lines = Math.max(...headers.map((header) => header.length));
+      for (let line = 0; line < lines; line++)
+        text +=
+          layout.drawLine(
+            placed,
+            headers.map((header) => ({ text: header[line] ?? "", style: palette.heading })),
+            GAP,
+          ) + "\n";
     }
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
+      const cells = placed.map(({ index }, i): Cell => {
+        const value = row[index]!;
+        const shown = forms[i]!.shown(value);
+        return columns[index]!.status ? { text: shown, style: (cut) => palette.status(value, cut) } : { text: shown };
+      });
+      text += layout.drawLine(placed, cells, GAP) + "\n";
+      const flushing = sink.write(text);
+      text = "";
+      if (flushing) await flushing;
+      // Rows show as they are drawn (and before a spinner takes the line again): a page's first few at
+      // once, then every ROWS_PER_FLUSH, while the rest of the page is drawn by code not yet compiled.
+      if (r + 1 === ROWS_FIRST || (r + 1) % ROWS_PER_FLUSH === 0) await sink.flush();
+    }
+    if (text !== "") await sink.write(text);
   };
   let previous: string | undefined;
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
-    const { measures } = await ready;
+    const { layout, measures } = await ready;
     const rows = chunk.map((message) => columns.map((column) => inlineSafe(column.cell(message))));
     measures.add(rows);
-    const placed = fit(columns, measures, options);
-    const layout = JSON.stringify(placed);
+    const placed = fit(layout, columns, measures, options);
+    const arrangement = JSON.stringify(placed);
     // A changed layout gets its header again, after a blank line, so every row sits under its own.
-    const header = options.headers && layout !== previous;
+    const header = options.headers && arrangement !== previous;
     await draw(placed, rows, header, header && previous !== undefined ? "\n" : "");
-    previous = layout;
+    previous = arrangement;
   }
   if (previous === undefined && options.headers) {
     // Nothing listed: the header alone, every column as it would be, fitted all the same.
-    const { measures } = await ready;
+    const { layout, measures } = await ready;
     measures.seen.fill(true);
-    await draw(fit(columns, measures, options), [], true, "");
+    await draw(fit(layout, columns, measures, options), [], true, "");
   }
 }
 
 /**
- * Where each column goes within the terminal's width. Columns without a rank always show, as wide as
- * their content (up to their max). The ranked ones join in rank order, each in the first of its forms
- * that fits what is left, or cut to what is left when it may be cut; one that fits neither way is left
- * out, and a narrower one after it may still join. Should the columns that always show be too wide
- * together, they take narrower forms, then the widest that may be cut gives way; keys never do.
+ * Where each column goes within the terminal's width (render/layout.ts lays it out). Ids, recipients
+ * and batch ids have no min, so they are never cut; the default columns that always show are those
+ * and the status; the others join by rank: the error code first, then the time, the tries, the batch,
+ * its file and the message's text. A column with nothing in it so far is left out, unless --fields
+ * asked for it. --wide: every column, none cut, whatever the width.
  */
-function fit(columns: Column[], measures: Measures, options: TableOptions): Placed[] {
+function fit(layout: Layout, columns: Column[], measures: Measures, options: TableOptions): Placed[] {
   if (options.wide) return columns.map((_, c) => ({ index: c, form: 0, width: measures.widths[c]![0]! }));
-  const present = columns.map((column, c) => !column.optional || measures.seen[c]!);
-  const whole = (c: number): Placed => ({ index: c, form: 0, width: measures.width(c, 0) });
-  const placed: Placed[] = columns.flatMap((column, c) => (present[c] && column.rank === undefined ? [whole(c)] : []));
-  const used = () => placed.reduce((sum, column) => sum + column.width + GAP, -GAP);
-  const ranked = columns
-    .map((column, c) => ({ column, c }))
-    .filter(({ column, c }) => present[c] && column.rank !== undefined);
-  for (const { column, c } of ranked.sort((a, b) => a.column.rank! - b.column.rank!)) {
-    const room = options.columns - used() - (placed.length > 0 ? GAP : 0);
-    const form = formsOf(column).findIndex((_, f) => measures.width(c, f) <= room);
-    if (form >= 0) placed.push({ index: c, form, width: measures.width(c, form) });
-    else if (column.min !== undefined && room >= column.min) placed.push({ index: c, form: 0, width: room });
-  }
-  giveWay(placed, columns, measures, options.columns, used);
-  return placed.sort((a, b) => a.index - b.index);
-}
-
-function giveWay(
-  placed: Placed[],
-  columns: Column[],
-  measures: Measures,
-  terminalWidth: number,
-  used: () => number,
-): void {
-  for (const column of placed) {
-    while (used() > terminalWidth && column.form < formsOf(columns[column.index]!).length - 1) {
-      column.form++;
-      column.width = measures.width(column.index, column.form);
-    }
-  }
-  while (used() > terminalWidth) {
-    const cuttable = placed.filter(
-      (column) => columns[column.index]!.min !== undefined && column.width > columns[column.index]!.min!,
-    );
-    if (cuttable.length === 0) return;
-    const widest = cuttable.reduce((a, b) => (b.width > a.width ? b : a));
-    widest.width--;
-  }
+  const slots = columns.map((column, c): Slot | null =>
+    column.optional && !measures.seen[c]
+      ? null
+      : {
+          widths: formsOf(column).map((_, f) => measures.width(c, f)),
+          min: column.min,
+          rank: column.rank,
+        },
+  );
+  return layout.layOut(slots, options.columns, GAP);
 }

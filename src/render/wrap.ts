@@ -1,8 +1,8 @@
 // Text wrapped to a terminal's width for the views people read (the message view). Words stay whole
 // where they fit; a word longer than a line (a long URL) is broken where the line ends, so no line is
-// ever wider than asked. Line breaks in the text are kept. Widths are terminal cells (wide characters
-// take two).
-import { displayWidth } from "../core/text.js";
+// ever wider than asked, and never inside a grapheme cluster. Line breaks in the text are kept. Widths
+// are terminal cells, as render/width.ts measures them.
+import { displayWidth, startWithin } from "./width.js";
 
 /**
  * Lines of `text`: the first at most `firstWidth` cells, the others at most `restWidth`, so the caller
@@ -36,6 +36,7 @@ export function wrapText(text: string, firstWidth: number, restWidth = firstWidt
         let rest = token;
         while (displayWidth(rest) > room()) {
           const head = fitting(rest, room());
+          if (head === rest) break; // one character wider than the line: it is the line
           lines.push(head);
           rest = rest.slice(head.length);
         }
@@ -48,14 +49,9 @@ export function wrapText(text: string, firstWidth: number, restWidth = firstWidt
   return lines;
 }
 
-/** The longest start of `word` that fits in `width` cells (at least one character, so the wrap moves on). */
+/** The longest start of `word` that fits in `width` cells (at least one grapheme cluster, so the wrap moves on). */
 function fitting(word: string, width: number): string {
-  let head = "";
-  for (const char of word) {
-    if (head !== "" && displayWidth(head + char) > width) break;
-    head += char;
-  }
-  return head;
+  return startWithin(word, width, true).text;
 }
 
 /** `first` before the first line and `indent` before the others: a hanging indent. */

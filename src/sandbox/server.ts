@@ -147,7 +147,7 @@ class RequestHandler {
   ) {
     this.api = new SandboxApi(plans, new CursorCodec(`msgstat-sandbox:${settings.seed}:${settings.nowMs}`), live);
     this.schedule = new FaultSchedule(options.faults ?? []);
-    this.bucket = settings.rateLimit === undefined ? undefined : new TokenBucket(settings.rateLimit, Date.now());
+    this.bucket = settings.rateLimit === undefined ? undefined : new TokenBucket(settings.rateLimit, settings.clock());
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -190,7 +190,7 @@ class RequestHandler {
    * Rate limit, then authentication, then random failure: the order a gateway in front of a flaky service applies them.
    */
   private gate(req: IncomingMessage, requestNumber: number): JsonReply | undefined {
-    const waitSeconds = this.bucket?.take(Date.now()) ?? 0;
+    const waitSeconds = this.bucket?.take(this.settings.clock()) ?? 0;
     if (waitSeconds > 0)
       return errorReply(429, "rate_limited", `More than ${this.settings.rateLimit} requests per second.`, {
         "Retry-After": String(waitSeconds),

@@ -3,7 +3,7 @@
 // falling back to the file with a one-line note, never a crash.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { startTestSandbox } from "../cli/cli-helpers.js";
+import { startTestSandbox } from "../support/cli-helpers.js";
 import { fakeKeyring } from "../support/fake-keyring.js";
 import { authorizations, configFolder } from "../support/profiles.js";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { splitCommand } from "../../src/config/command-line.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { startTestSandbox } from "../cli/cli-helpers.js";
+import { startTestSandbox } from "../support/cli-helpers.js";
 import { authorizations, configFolder } from "../support/profiles.js";
 import { scratchFolder } from "../support/scratch.js";
 

@@ -2,7 +2,6 @@
 // --since/--until read in the zone. Zones are named here; nothing depends on the TZ the tests run in.
 import { describe, expect, it } from "vitest";
 import { formatWallTime, isoInZone, parseTimeBound, spanText, TimeZone, timestampInZone } from "../../src/core/time.js";
-import { BucketClock, TimeTally } from "../../src/stats/time-buckets.js";
 
 const zone = (name: string) => TimeZone.named(name)!;
 const PARIS = zone("Europe/Paris");
@@ -11,6 +10,8 @@ const KOLKATA = zone("Asia/Kolkata");
 const UTC = zone("UTC");
 const NOW = Date.parse("2026-11-22T12:00:00.000Z");
 const HOUR = 3_600_000;
+/** The clock of the cases that came from the listing options' tests. */
+const EDGE_NOW = Date.parse("2025-05-01T12:00:00.000Z");
 
 describe("zones by name", () => {
   it.each([
@@ -142,41 +143,6 @@ describe("--since and --until in the zone", () => {
   });
 });
 
-describe("buckets of the zone's hours and days", () => {
-  const clock = (tz: TimeZone) => new BucketClock(tz);
-
-  it("a local day through a change of the clocks is 23 or 25 hours", () => {
-    const spring = clock(PARIS).start(Date.parse("2026-03-29T12:00:00Z"), "day");
-    expect(new Date(spring).toISOString()).toBe("2026-03-28T23:00:00.000Z");
-    expect(clock(PARIS).next(spring, "day") - spring).toBe(23 * HOUR);
-    const autumn = clock(NEW_YORK).start(Date.parse("2026-11-01T12:00:00Z"), "day");
-    expect(clock(NEW_YORK).next(autumn, "day") - autumn).toBe(25 * HOUR);
-  });
-
-  it("local hours start at the zone's :00, half past the UTC hour in India", () => {
-    expect(new Date(clock(KOLKATA).start(Date.parse("2026-11-22T10:10:00Z"), "hour")).toISOString()).toBe(
-      "2026-11-22T09:30:00.000Z",
-    );
-    // The repeated autumn hour is two buckets, an hour apart.
-    const first = clock(NEW_YORK).start(Date.parse("2026-11-01T05:10:00Z"), "hour");
-    const second = clock(NEW_YORK).start(Date.parse("2026-11-01T06:10:00Z"), "hour");
-    expect(second - first).toBe(HOUR);
-  });
-
-  it("hours folded into the zone's days add up, day by day", () => {
-    const tally = new TimeTally("hour", NEW_YORK);
-    // One message an hour across the autumn change: 2026-10-31 to 2026-11-02, New York time.
-    for (let at = Date.parse("2026-10-31T04:00:00Z"); at < Date.parse("2026-11-03T05:00:00Z"); at += HOUR)
-      tally.add(at + 60_000, false);
-    const days = tally.buckets("day").rows.map((row) => [isoInZone(row.start, NEW_YORK), row.messages]);
-    expect(days).toEqual([
-      ["2026-10-31T00:00:00.000-04:00", 24],
-      ["2026-11-01T00:00:00.000-04:00", 25],
-      ["2026-11-02T00:00:00.000-05:00", 24],
-    ]);
-  });
-});
-
 describe("spanText: how long, for a person", () => {
   it.each([
     [0, "0 s"],
@@ -189,5 +155,41 @@ describe("spanText: how long, for a person", () => {
     [7_500_000, "2 h 05 min"],
   ])("%d ms is %s", (ms, text) => {
     expect(spanText(ms)).toBe(text);
+  });
+});
+
+describe("impossible times are refused before anything is sent", () => {
+  it.each(["2026-02-30", "2026-11-31", "2026-11-30T24:00", "2026-11-30T23:60", "2026-13-01"])(
+    "the impossible time %s",
+    (text) => {
+      expect(parseTimeBound(text, "since", EDGE_NOW, UTC)).toBeUndefined();
+    },
+  );
+
+  it("still reads real ones, leap days included", () => {
+    expect(parseTimeBound("2024-02-29", "since", EDGE_NOW, UTC)).toBe(Date.parse("2024-02-29T00:00:00Z"));
+    expect(parseTimeBound("2026-11-30T23:59:59+02:00", "until", EDGE_NOW, UTC)).toBe(
+      Date.parse("2026-11-30T21:59:59Z"),
+    );
+  });
+});
+
+describe("parseTimeBound", () => {
+  it.each([
+    ["90m", "since", EDGE_NOW - 90 * 60_000],
+    ["24h", "since", EDGE_NOW - 24 * HOUR],
+    ["7d", "until", EDGE_NOW - 7 * 24 * HOUR],
+    ["1.5h", "since", EDGE_NOW - 1.5 * HOUR],
+    ["2026-11-01", "since", Date.parse("2026-11-01T00:00:00.000Z")],
+    ["2026-11-01", "until", Date.parse("2026-11-02T00:00:00.000Z") - 1],
+    ["2026-11-01T09:30:00+02:00", "since", Date.parse("2026-11-01T07:30:00.000Z")],
+    ["2026-11-01T09:30:00.250Z", "until", Date.parse("2026-11-01T09:30:00.250Z")],
+    ["2026-11-01T09:30", "since", Date.parse("2026-11-01T09:30:00.000Z")],
+  ] as const)("%s as --%s is %d", (text, bound, expected) => {
+    expect(parseTimeBound(text, bound, EDGE_NOW, UTC)).toBe(expected);
+  });
+
+  it.each(["yesterday", "24", "h", "2026-13-01", "2026-11-01T25:00", "-5h", ""])("%j is not a time", (text) => {
+    expect(parseTimeBound(text, "since", EDGE_NOW, UTC)).toBeUndefined();
   });
 });

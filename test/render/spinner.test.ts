@@ -58,3 +58,18 @@ describe("lines written while the spinner spins", () => {
     expect(await added(written, () => stderrLine({ stderr: stream }, "", "done"))).toBe("done\n");
   });
 });
+
+describe("odd terminals", () => {
+  it("no spinner on a terminal that reports no width (ora would spin forever)", async () => {
+    const stderr = Object.assign(new PassThrough(), { columns: 0, isTTY: true });
+    let written = "";
+    stderr.on("data", (chunk: Buffer) => (written += chunk.toString()));
+    const progress = await startProgress(
+      { stderr, stderrIsTTY: true, stderrColor: false, env: {}, now: () => 0 },
+      "Loading…",
+    );
+    progress.update("more");
+    progress.stop();
+    expect(written).toBe("");
+  });
+});

@@ -2,16 +2,49 @@
 // seconds; if the server closed idle connections on a timer of its own, such a client could write its
 // next request on a connection the server had just closed and get ECONNRESET. So the server leaves idle
 // connections to the client, the only side that knows when it will reuse one.
+// Whether the server would close an idle connection is read from the idle timer Node puts on the
+// server's side of it after each response, rather than by waiting out Node's default of 5 s.
+import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { FIXED_NOW } from "./http-helpers.js";
+
+/** The servers node:http made in this file (the sandbox's among them), to reach their side of a connection. */
+const servers = vi.hoisted(() => [] as Server[]);
+vi.mock("node:http", async (original) => {
+  const http = await original<typeof import("node:http")>();
+  const make = ((...args: Parameters<typeof http.createServer>) => {
+    const server = http.createServer(...args);
+    servers.push(server);
+    return server;
+  }) as typeof http.createServer;
+  return { ...http, default: { ...http, createServer: make }, createServer: make };
+});
 
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await startSandbox({ now: FIXED_NOW, messages: 100 });
 });
 afterAll(() => sandbox.close());
+
+/** The server's side of a connection `client` opened to a tracked server, once the server has accepted it. */
+async function serverSide(server: Server, client: Socket): Promise<Socket> {
+  for (;;) {
+    const found = accepted.get(server)!.find((socket) => socket.remotePort === client.localPort);
+    if (found) return found;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Each tracked server's accepted connections. */
+const accepted = new Map<Server, Socket[]>();
+function track(server: Server): void {
+  if (accepted.has(server)) return;
+  const sockets: Socket[] = [];
+  accepted.set(server, sockets);
+  server.on("connection", (socket: Socket) => sockets.push(socket));
+}
 
 /** A raw keep-alive connection that reads one response at a time and notes whether the server ended it. */
 class RawConnection {
@@ -72,17 +105,44 @@ describe("keep-alive", () => {
   });
 
   it("keeps an idle connection open past Node's default (5 s, closed at about 6 s) and answers on it", async () => {
+    const sandboxServer = servers.find((server) => server.listening && sandbox.url.endsWith(`:${port(server)}`));
+    expect(sandboxServer).toBeDefined();
+    track(sandboxServer!);
     const connection = await RawConnection.open(sandbox.url);
     try {
+      const accepted = serverSide(sandboxServer!, connection.socket);
       await connection.get("/campaigns/cmp-otp-alerts/messages?limit=1");
-      // Waiting out the old server timeout is the point of this test: it sleeps, it does not synchronise.
-      await new Promise((resolve) => setTimeout(resolve, 7_000));
+      // After a response Node arms an idle timer of keepAliveTimeout (+1 s) on the server's side, and
+      // closes the connection when it fires; the sandbox's side has none, so it never closes it.
+      expect((await accepted).timeout ?? 0).toBe(0);
       expect(connection.ended).toBe(false);
       const { head, body } = await connection.get("/campaigns/cmp-otp-alerts/messages?limit=2");
       expect(head).toMatch(/^HTTP\/1\.1 200 /);
       expect((JSON.parse(body) as { data: unknown[] }).data).toHaveLength(2);
+      expect((await accepted).timeout ?? 0).toBe(0);
     } finally {
       connection.socket.destroy();
     }
   });
+
+  it("(the check above can fail: a server with Node's defaults arms that timer, about 6 s)", async () => {
+    const plain = createServer((_req, res) => res.end("{}"));
+    track(plain);
+    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+    const connection = await RawConnection.open(`http://127.0.0.1:${port(plain)}`);
+    try {
+      const accepted = serverSide(plain, connection.socket);
+      await connection.get("/");
+      expect((await accepted).timeout).toBeGreaterThanOrEqual(5_000);
+    } finally {
+      connection.socket.destroy();
+      plain.closeAllConnections();
+      await new Promise((resolve) => plain.close(resolve));
+    }
+  });
 });
+
+function port(server: Server): number {
+  const address = server.address();
+  return typeof address === "object" && address !== null ? address.port : -1;
+}

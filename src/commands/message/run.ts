@@ -8,7 +8,6 @@ import { shellWord } from "../../core/text.js";
 import { fetchMessage } from "../../service/endpoints.js";
 import { waitForFinal, type WaitEvent } from "../../service/wait-for-message.js";
 import { renderJsonValue } from "../../render/json.js";
-import { renderMessage } from "../../render/message-view.js";
 import { loadPalette } from "../../render/palette.js";
 import { openOutput } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
@@ -34,7 +33,9 @@ export async function runMessage(options: MessageRun, ctx: Context): Promise<voi
       message = await fetchMessage(client, options.campaignId, options.messageId, options.format === "json");
     }
     if (options.format === "json") await renderJsonValue(message, sink, toTerminal);
-    else
+    else {
+      // Loaded here, not up front: it measures text with string-width, which --json never needs.
+      const { renderMessage } = await import("../../render/message-view.js");
       await renderMessage(message, sink, {
         palette: await loadPalette(ctx.color && toTerminal),
         tty: toTerminal,
@@ -42,6 +43,7 @@ export async function runMessage(options: MessageRun, ctx: Context): Promise<voi
         timeZone: ctx.timeZone,
         width: toTerminal ? ctx.columns : Number.POSITIVE_INFINITY,
       });
+    }
     await sink.finish();
   } catch (error) {
     await sink.discard();

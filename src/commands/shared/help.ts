@@ -1,6 +1,9 @@
 // Help that fits the terminal: commander lays out and wraps the options; the sections msgstat adds
 // after them (fields, exit codes, environment, examples) are laid out by the same helper, so every
-// line fits the width (80 when unknown) and every table is aligned.
+// line fits the width (80 when unknown) and every table is aligned. Widths are commander's
+// displayWidth (the length without colour codes): help is msgstat's own text, all printable ASCII
+// (test/cli/help.test.ts holds it), whose width string-width would give the same; loading string-width
+// here would put its 10-30 ms on every --help (render/width.ts).
 import { Help, type CommandUnknownOpts as Command } from "@commander-js/extra-typings";
 
 export interface Example {
@@ -56,7 +59,7 @@ function formatSection(section: HelpSection, helper: Help): string {
   if ("text" in section) {
     lines.push(helper.boxWrap(section.text, width - INDENT.length).replace(/^/gm, INDENT));
   } else if ("items" in section) {
-    const termWidth = Math.max(...section.items.map(([term]) => term.length));
+    const termWidth = Math.max(...section.items.map(([term]) => helper.displayWidth(term)));
     for (const [term, description] of section.items)
       lines.push(helper.formatItem(term, termWidth, description, helper));
   } else {
@@ -65,18 +68,18 @@ function formatSection(section: HelpSection, helper: Help): string {
         example.exitCode === undefined ? example.comment : `${example.comment ?? "ends"} (exit ${example.exitCode})`;
       if (comment !== undefined)
         lines.push(helper.boxWrap(comment, width - INDENT.length - 2).replace(/^/gm, `${INDENT}# `));
-      lines.push(...exampleLines(example.command, width));
+      lines.push(...exampleLines(example.command, width, helper));
     }
   }
   return `${lines.join("\n")}\n`;
 }
 
 /** `$ msgstat ...` on one line, or broken between words with " \" continuations when it is too wide. */
-function exampleLines(command: string, width: number): string[] {
+function exampleLines(command: string, width: number, helper: Help): string[] {
   const lines: string[] = [];
   let line = `${INDENT}$`;
   for (const word of command.split(" ")) {
-    if (line.length + 1 + word.length + 2 > width && line.trim() !== "$" && line !== CONTINUATION) {
+    if (helper.displayWidth(`${line} ${word} \\`) > width && line.trim() !== "$" && line !== CONTINUATION) {
       lines.push(`${line} \\`);
       line = `${CONTINUATION}${word}`;
     } else line = line === CONTINUATION ? `${line}${word}` : `${line} ${word}`;

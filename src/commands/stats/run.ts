@@ -4,7 +4,7 @@ import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import type { Context } from "../context.js";
 import { ThresholdError } from "../../core/errors.js";
-import { countText } from "../../core/numbers.js";
+import { countText, percentText } from "../../core/numbers.js";
 import { MessageSelector } from "../../service/select.js";
 import { csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
@@ -13,7 +13,6 @@ import { startProgress, type Progress } from "../../render/spinner.js";
 import { runAgainOnce } from "../shared/advice.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow } from "../shared/filters.js";
-import { percent, renderStatsReport } from "../../render/stats-report.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
 import { reportTable, type TableChoice } from "../../stats/tables.js";
@@ -86,7 +85,7 @@ export function alertOnThreshold(report: StatsReport): void {
   const { threshold, delivery } = report;
   if (threshold?.exceeded) {
     throw new ThresholdError(
-      `failure rate ${percent(delivery.failureRate)} (${countText(delivery.failure)} of ` +
+      `failure rate ${percentText(delivery.failureRate)} (${countText(delivery.failure)} of ` +
         `${countText(delivery.final)} final messages) is above --max-failure-rate ` +
         `${threshold.maxFailureRate}%`,
     );
@@ -138,6 +137,8 @@ export async function write(
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);
+      // Loaded here, not up front: it measures text with string-width, which --json and --csv never need.
+      const { renderStatsReport } = await import("../../render/stats-report.js");
       return sink.write(renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone }));
     }
   }

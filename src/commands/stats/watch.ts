@@ -5,11 +5,9 @@
 // A failing service is waited out, rounds go on when it recovers; --max-failure-rate ends the watch
 // with exit 5 on the first round above it.
 import { countText } from "../../core/numbers.js";
-import { cutToWidth } from "../../core/text.js";
 import { formatWallTime, spanText } from "../../core/time.js";
 import { LiveScreen } from "../../render/live-screen.js";
 import { loadPalette } from "../../render/palette.js";
-import { renderStatsReport } from "../../render/stats-report.js";
 import { streamSink, type Sink } from "../../render/sink.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import { throughOutages, type OutageEvent } from "../../service/outages.js";
@@ -96,6 +94,12 @@ async function frame(
   ctx: Context,
 ): Promise<string> {
   const palette = await loadPalette(ctx.color);
+  // Loaded here, not up front: they measure text with string-width, which --json never needs. The
+  // lines are cut to the terminal's width (fit): a frame must not wrap, or it would scroll the alternate screen.
+  const [{ renderStatsReport }, { cutToWidth: fit }] = await Promise.all([
+    import("../../render/stats-report.js"),
+    import("../../render/width.js"),
+  ]);
   const at = (iso: string) => formatWallTime(Date.parse(iso), ctx.timeZone, "second").slice(11);
   const heading =
     `Watching ${report.batchId ?? report.campaignId}: round ${round.round}, updated ` +
@@ -122,6 +126,3 @@ function fitRows(text: string, rows: number | undefined): string {
   const kept = lines.slice(0, Math.max(1, rows - 2));
   return `${kept.join("\n")}\n… ${lines.length - kept.length} more lines: a taller terminal shows the whole report\n`;
 }
-
-/** A line cut to the terminal's width: the frame must not wrap, or it would scroll the alternate screen. */
-const fit = cutToWidth;

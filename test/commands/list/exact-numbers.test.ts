@@ -1,0 +1,88 @@
+// JSON and JSONL give every number exactly as the server wrote it, also those a double cannot hold
+// (issue 11, item 5): every message is written from its own text, as sent (only the spaces and line
+// breaks between tokens may change), its escapes included.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../support/run-cli.js";
+
+const MESSAGE =
+  '{"id":"m1","numAttempts":1e400,"latestStatus":"success","createdAt":"2026-11-20T10:00:00.000+00:00","values":{"n":9007199254740993},"big":123456789012345678901234567890,"tiny":-1.00000000000000000000001e-400,"messageAttempts":[{"status":"success","createdAt":"2026-11-20T10:00:00.000+00:00","metadata":{"cost":0.1000000000000000055511151231257827}}]}';
+const SECOND = '{"id":"m2","escaped":"caf\\u00e9 \\/ \\ud83d\\ude00"}';
+// The same messages as a server that pretty-prints would send them.
+const PRETTY = '{\n  "id": "m3",\n  "n": [\n    9007199254740993,\n    1e400\n  ]\n}';
+
+let server: http.Server;
+let url: string;
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    if (request.url!.startsWith("/pretty/"))
+      return response.end(
+        `{\n"data": [\n${PRETTY},\n${PRETTY.replace('"m3"', '"m4"')}\n],\n"pageData": {"hasNextPage": false}\n}\n`,
+      );
+    if (request.url!.includes("/messages/")) return response.end(MESSAGE);
+    response.end(`{"data":[${MESSAGE},${SECOND}],"pageData":{"hasNextPage":false}}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe("numbers and strings exactly as sent", () => {
+  // The second message has no number: its escapes come out as sent too (JSON.stringify would write é).
+  const second = SECOND;
+
+  it("--jsonl: a message with such numbers as its own text", async () => {
+    expect(await runCli(["--base-url", url, "messages", "c", "--jsonl"])).toEqual({
+      code: 0,
+      stdout: `${MESSAGE}\n${second}\n`,
+      stderr: "",
+    });
+  });
+
+  it("--json, piped: the same, one message per line", async () => {
+    expect(await runCli(["--base-url", url, "messages", "c", "--json"])).toEqual({
+      code: 0,
+      stdout: `[\n${MESSAGE},\n${second}\n]\n`,
+      stderr: "",
+    });
+  });
+
+  it("--json on a terminal: indented, every number and escape still as sent", async () => {
+    const { code, stdout } = await runCli(["--base-url", url, "messages", "c", "--json"], { tty: true });
+    expect(code).toBe(0);
+    for (const text of [
+      '"numAttempts": 1e400',
+      '"n": 9007199254740993',
+      '"big": 123456789012345678901234567890',
+      '"tiny": -1.00000000000000000000001e-400',
+      '"cost": 0.1000000000000000055511151231257827',
+      '"escaped": "café / 😀"',
+    ]) {
+      expect(stdout).toContain(text);
+    }
+    expect(stdout.startsWith('[\n  {\n    "id": "m1",\n')).toBe(true);
+  });
+
+  it("message --json: the body as sent", async () => {
+    expect(await runCli(["--base-url", url, "message", "c", "m1", "--json"])).toEqual({
+      code: 0,
+      stdout: `${MESSAGE}\n`,
+      stderr: "",
+    });
+  });
+
+  it("a pretty-printed page: one line per message in JSONL, the numbers untouched", async () => {
+    const { code, stdout } = await runCli(["--base-url", `${url}/pretty`, "messages", "c", "--jsonl"]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('{"id":"m3","n":[9007199254740993,1e400]}\n{"id":"m4","n":[9007199254740993,1e400]}\n');
+  });
+
+  it("stats reads no infinite attempt count from 1e400", async () => {
+    const { code, stdout } = await runCli(["--base-url", url, "stats", "c", "--json"]);
+    expect(code).toBe(0);
+    expect(stdout).not.toMatch(/Infinity|∞/);
+    expect((JSON.parse(stdout) as { totals: { messages: number } }).totals.messages).toBe(2);
+  });
+});

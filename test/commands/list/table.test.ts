@@ -1,0 +1,470 @@
+// Tier 2: the table, piped (tab-separated, whole values as the server wrote them, no colour) and on a
+// terminal (fitted to 80 and 160 columns page by page, ids and recipients whole, the error code kept,
+// empty columns left out, times in --tz with the zone in the header, coloured only when wanted), and
+// the spinner beside it.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { scratchFolder } from "../../support/scratch.js";
+import type { Message } from "../../../src/core/message.js";
+import { inlineSafe } from "../../../src/core/text.js";
+import type { Sandbox } from "../../../src/sandbox/index.js";
+import {
+  cli,
+  moreHint,
+  newestFailedAttempt,
+  PIPED_TABLE_HEADER,
+  serverListing,
+  serverPage,
+  startTestSandbox,
+  useListingSandbox,
+} from "../../support/cli-helpers.js";
+
+const CAMPAIGN = "/campaigns/cmp-spring-sale/messages";
+const ANSI = /\u001b\[[0-9;]*m/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|\p{Extended_Pictographic}/u;
+const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** Cells a line takes on a terminal that draws each grapheme cluster (an emoji ZWJ sequence, a flag) as one glyph. */
+function terminalWidth(line: string): number {
+  let width = 0;
+  for (const { segment } of segmenter.segment(line)) width += WIDE.test(segment) ? 2 : 1;
+  return width;
+}
+
+const batchIdOf = (m: Message) => m.batchId ?? m.batches?.[0]?.id ?? "";
+/** The table's rows: the lines that start with a message id. */
+const rowsOf = (stdout: string) => stdout.split("\n").filter((line) => /^msg-/.test(line));
+/** A header line's column names (two spaces or more apart). */
+const names = (line: string) => line.trim().split(/ {2,}/);
+
+let sandbox: Sandbox;
+let all: Message[];
+
+useListingSandbox(CAMPAIGN, (started, messages) => {
+  sandbox = started;
+  all = messages;
+});
+
+describe("piped", () => {
+  it("tab-separated rows under a header, every value whole and as the server wrote it, no colour (even with FORCE_COLOR)", async () => {
+    const { code, stdout, stderr } = await cli(
+      sandbox,
+      ["messages", "cmp-spring-sale", "--all", "--tz", "Europe/Paris"],
+      { env: { FORCE_COLOR: "1" } },
+    );
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout.startsWith(PIPED_TABLE_HEADER)).toBe(true);
+    expect(stdout).not.toMatch(ANSI);
+    const rows = stdout.slice(PIPED_TABLE_HEADER.length).split("\n");
+    expect(rows.pop()).toBe("");
+    expect(rows).toHaveLength(all.length);
+    rows.forEach((row, i) => {
+      const m = all[i]!;
+      const cells = row.split("\t");
+      expect(cells).toHaveLength(9);
+      const [id, recipient, status, attempts, error, created, batch, file, text] = cells;
+      expect({ id, recipient, status, attempts, error, created, batch, file }).toEqual({
+        id: m.id,
+        recipient: m.recipient,
+        status: m.latestStatus,
+        attempts: String(m.numAttempts),
+        error: newestFailedAttempt(m)?.errorCode ?? "",
+        // The server's text, whatever --tz says: a pipe is for programs.
+        created: m.createdAt,
+        batch: batchIdOf(m),
+        file: m.batches?.[0]?.originalFileName ?? "",
+      });
+      // Control characters (newlines, tabs, escapes) become visible escapes; other text is never cut.
+      if (CONTROL.test(m.fullMessage)) expect(text!.length).toBeGreaterThan(m.fullMessage.length);
+      else expect(text).toBe(m.fullMessage);
+      expect(text).not.toMatch(CONTROL);
+    });
+    expect(all.some((m) => CONTROL.test(m.fullMessage))).toBe(true);
+    expect(all.some((m) => batchIdOf(m) !== "")).toBe(true);
+  });
+
+  it("--no-headers: the rows alone", async () => {
+    const withHeader = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "5"]);
+    const without = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "5", "--no-headers"]);
+    // The next command repeats the flags given, --no-headers included.
+    expect(without).toEqual({
+      ...withHeader,
+      stdout: withHeader.stdout.slice(PIPED_TABLE_HEADER.length),
+      stderr: withHeader.stderr.replace(" -n 5 --after ", " -n 5 --no-headers --after "),
+    });
+    expect(without.stdout.split("\n")[0]).toMatch(/^msg-/);
+  });
+
+  it("--fields chooses the columns; the header names them", async () => {
+    const page = await serverPage(sandbox, CAMPAIGN, { limit: 3 });
+    const result = await cli(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "-n",
+      "3",
+      "--fields",
+      "id,values.first_name,lastAttemptStatus",
+    ]);
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "id\tvalues.first_name\tlastAttemptStatus\n" +
+        page.data.map((m) => `${m.id}\t${m.values.first_name ?? ""}\t${m.messageAttempts!.at(-1)!.status}\n`).join(""),
+      stderr: moreHint(
+        [
+          "--base-url",
+          sandbox.url,
+          "messages",
+          "cmp-spring-sale",
+          "-n",
+          "3",
+          "--fields",
+          "id,values.first_name,lastAttemptStatus",
+        ],
+        3,
+        "after",
+        page.pageData.endCursor!,
+      ),
+    });
+  });
+});
+
+describe("on a terminal", () => {
+  it("exact layout for a small table: columns as wide as their content, two spaces apart", async () => {
+    const otp = await serverListing(sandbox, "/campaigns/cmp-otp-alerts/messages");
+    const width = Math.max(2, ...otp.map((m) => m.id.length));
+    const expected =
+      ["id".padEnd(width + 2) + "latestStatus", ...otp.map((m) => m.id.padEnd(width + 2) + m.latestStatus)].join("\n") +
+      "\n";
+    const result = await cli(sandbox, ["messages", "cmp-otp-alerts", "--fields", "id,latestStatus", "--no-color"], {
+      tty: true,
+      columns: 80,
+    });
+    expect(result).toEqual({ code: 0, stdout: expected, stderr: "" });
+  });
+
+  describe.each([80, 160])("at %i columns", (columns) => {
+    it.each<[string, string[], (m: Message) => boolean]>([
+      ["without filters", [], () => true],
+      ["with --status failure", ["--status", "failure"], (m) => m.latestStatus === "failure"],
+      ["with --status created", ["--status", "created"], (m) => m.latestStatus === "created"],
+    ])(
+      "%s: no line wider, ids and recipients whole, every error code whole, the zone in the header",
+      async (_name, args, keep) => {
+        const expected = all.filter(keep).slice(0, 30);
+        const { code, stdout } = await cli(
+          sandbox,
+          ["messages", "cmp-spring-sale", "-n", "30", "--tz", "America/New_York", "--no-color", ...args],
+          { tty: true, columns },
+        );
+        expect(code).toBe(0);
+        const lines = stdout.trimEnd().split("\n");
+        for (const line of lines) {
+          expect(terminalWidth(line), line).toBeLessThanOrEqual(columns);
+          expect(line).not.toMatch(CONTROL);
+        }
+        const rows = rowsOf(stdout);
+        expect(rows).toHaveLength(expected.length);
+        rows.forEach((row, i) => {
+          const m = expected[i]!;
+          expect(row).toMatch(new RegExp(`^${m.id} +${m.recipient} +${m.latestStatus} `));
+          const error = newestFailedAttempt(m)?.errorCode;
+          if (error) expect(row).toContain(` ${error} `);
+        });
+        // The zone is named in the header: beside CREATED when there is room, else on the line under it.
+        const header = lines.slice(0, lines.indexOf(rows[0]!)).join("\n");
+        expect(header).toMatch(/CREATED \(America\/New_York\)|CREATED\n.*America\/New_York|CREATED\n.* New_York/);
+      },
+    );
+  });
+
+  it("a wider terminal shows more: message text and files at 160, not at 80", async () => {
+    const narrow = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "30", "--no-color"], {
+      tty: true,
+      columns: 80,
+    });
+    const wide = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "30", "--no-color"], {
+      tty: true,
+      columns: 160,
+    });
+    expect(names(wide.stdout.split("\n")[0]!)).toEqual([
+      "ID",
+      "RECIPIENT",
+      "STATUS",
+      "TRIES",
+      "ERROR",
+      "CREATED (UTC)",
+      "BATCH",
+      "FILE",
+      "MESSAGE",
+    ]);
+    expect(names(narrow.stdout.split("\n")[0]!)).toEqual(["ID", "RECIPIENT", "STATUS", "ERROR", "CREATED"]);
+    expect(narrow.stdout.split("\n")[1]!.trim()).toBe("UTC");
+  });
+
+  it("a column with nothing in it on the page is left out", async () => {
+    const otp = await serverListing(sandbox, "/campaigns/cmp-otp-alerts/messages");
+    expect(otp.every((m) => batchIdOf(m) === "")).toBe(true);
+    const { stdout } = await cli(sandbox, ["messages", "cmp-otp-alerts", "--no-color"], { tty: true, columns: 160 });
+    const header = names(stdout.split("\n")[0]!);
+    expect(header).not.toContain("BATCH");
+    expect(header).not.toContain("FILE");
+    expect(header.includes("ERROR")).toBe(otp.some((m) => newestFailedAttempt(m)?.errorCode));
+  });
+
+  it("BATCH is the batch id in both listings, so it can be copied from one into the other; the file name beside it", async () => {
+    const member = all.find((m) => m.batches?.length)!;
+    const batch = member.batches![0]!;
+    const campaignRow = rowsOf(
+      (await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "--no-color"], { tty: true, columns: 200 })).stdout,
+    ).find((row) => row.startsWith(`${member.id} `))!;
+    const batchRow = rowsOf(
+      (await cli(sandbox, ["batch", "cmp-spring-sale", batch.id, "--all", "--no-color"], { tty: true, columns: 200 }))
+        .stdout,
+    ).find((row) => row.startsWith(`${member.id} `))!;
+    expect(campaignRow).toMatch(new RegExp(` ${batch.id} +${batch.originalFileName} `));
+    expect(batchRow).toContain(` ${batch.id} `);
+  });
+
+  it("--wide: every column and every text whole, however narrow the terminal", async () => {
+    const { code, stdout } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "30", "--wide", "--no-color"], {
+      tty: true,
+      columns: 80,
+    });
+    expect(code).toBe(0);
+    expect(names(stdout.split("\n")[0]!)).toEqual([
+      "ID",
+      "RECIPIENT",
+      "STATUS",
+      "TRIES",
+      "ERROR",
+      "CREATED (UTC)",
+      "BATCH",
+      "FILE",
+      "MESSAGE",
+    ]);
+    // Empty columns too: cmp-otp-alerts has no batches.
+    const otp = await cli(sandbox, ["messages", "cmp-otp-alerts", "--wide", "--no-color"], { tty: true, columns: 80 });
+    expect(names(otp.stdout.split("\n")[0]!)).toContain("FILE");
+    expect(stdout).not.toContain("…");
+    rowsOf(stdout).forEach((row, i) =>
+      expect(row.endsWith(`  ${inlineSafe(all[i]!.fullMessage)}`.trimEnd())).toBe(true),
+    );
+  });
+
+  it("--fields at 80 columns cuts other text, never an id", async () => {
+    const { stdout } = await cli(
+      sandbox,
+      [
+        "messages",
+        "cmp-spring-sale",
+        "-n",
+        "20",
+        "--fields",
+        "id,recipient,batchId,templateBody.body,fullMessage",
+        "--no-color",
+      ],
+      { tty: true, columns: 80 },
+    );
+    const rows = rowsOf(stdout);
+    expect(rows).toHaveLength(20);
+    rows.forEach((row, i) => {
+      expect(terminalWidth(row)).toBeLessThanOrEqual(80);
+      expect(row).toMatch(new RegExp(`^${all[i]!.id} +${all[i]!.recipient} +${batchIdOf(all[i]!)}`));
+    });
+    expect(stdout).toContain("…");
+  });
+
+  it("--no-headers: rows only", async () => {
+    const { stdout } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "5", "--no-headers", "--no-color"], {
+      tty: true,
+      columns: 80,
+    });
+    expect(
+      stdout
+        .split("\n")
+        .filter(Boolean)
+        .every((line) => /^msg-/.test(line)),
+    ).toBe(true);
+  });
+
+  it.each<[string, string[], Record<string, string>, boolean]>([
+    ["by default", [], {}, true],
+    ["with FORCE_COLOR=1", [], { FORCE_COLOR: "1" }, true],
+    ["with FORCE_COLOR=1 over --no-color", ["--no-color"], { FORCE_COLOR: "1" }, true],
+    ["not with NO_COLOR=1", [], { NO_COLOR: "1" }, false],
+    ["not with --no-color", ["--no-color"], {}, false],
+    ["not with FORCE_COLOR=0", [], { FORCE_COLOR: "0" }, false],
+    ["not with TERM=dumb", [], { TERM: "dumb" }, false],
+  ])("status is coloured %s", async (_name, args, env, coloured) => {
+    const { code, stdout } = await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "10", ...args], {
+      tty: true,
+      columns: 160,
+      env,
+    });
+    expect(code).toBe(0);
+    if (coloured) {
+      expect(stdout).toContain("\u001b[32msuccess\u001b[39m");
+      expect(stdout).toContain("\u001b[33mcreated\u001b[39m");
+    } else {
+      expect(stdout).not.toMatch(ANSI);
+    }
+  });
+
+  it("an empty result shows the header, fitted, and a note on stderr", async () => {
+    const result = await cli(sandbox, ["messages", "cmp-empty", "--no-color"], { tty: true });
+    expect(result).toEqual({
+      code: 0,
+      stdout: "ID  RECIPIENT  STATUS  TRIES  ERROR  CREATED (UTC)  BATCH  FILE  MESSAGE\n",
+      stderr: "No messages found.\n",
+    });
+  });
+});
+
+describe("page by page", () => {
+  const PAGE = 10;
+  /** A sandbox whose pages after the first are changed by `later`. */
+  async function withLaterPages(
+    later: (m: Record<string, unknown>, index: number) => Record<string, unknown>,
+    first: (m: Record<string, unknown>) => Record<string, unknown> = (m) => m,
+  ): Promise<Sandbox> {
+    return startTestSandbox({
+      transform: (body, request) => {
+        const page = body as { data?: Array<Record<string, unknown>> };
+        if (!Array.isArray(page.data)) return body;
+        const change = request.query.has("after") ? later : first;
+        return { ...page, data: page.data.map((m, i) => change(m, i)) };
+      },
+    });
+  }
+
+  it("a longer recipient on a later page is whole: the column grows and the header is printed again above it", async () => {
+    const long = "123456789012345678901234";
+    const changed = await withLaterPages((m, i) => (i === 3 ? { ...m, recipient: long } : m));
+    try {
+      const { code, stdout } = await cli(
+        changed,
+        ["messages", "cmp-spring-sale", "-n", String(2 * PAGE), "--page-size", String(PAGE), "--no-color"],
+        { tty: true, columns: 80 },
+      );
+      expect(code).toBe(0);
+      for (const line of stdout.trimEnd().split("\n")) expect(terminalWidth(line)).toBeLessThanOrEqual(80);
+      expect(rowsOf(stdout).some((row) => row.includes(` ${long} `))).toBe(true);
+      const headers = stdout.split("\n").filter((line) => line.startsWith("ID "));
+      expect(headers).toHaveLength(2);
+      expect(headers[1]!.indexOf("STATUS")).toBeGreaterThan(headers[0]!.indexOf("STATUS"));
+    } finally {
+      await changed.close();
+    }
+  });
+
+  it("TRIES shows once a page has attempts, even when the first page had none", async () => {
+    const bare = (m: Record<string, unknown>) => {
+      const { numAttempts: _n, messageAttempts: _a, ...rest } = m;
+      return rest;
+    };
+    const changed = await withLaterPages((m) => m, bare);
+    try {
+      const { stdout } = await cli(
+        changed,
+        ["messages", "cmp-spring-sale", "-n", String(2 * PAGE), "--page-size", String(PAGE), "--no-color"],
+        { tty: true, columns: 160 },
+      );
+      const headers = stdout.split("\n").filter((line) => line.startsWith("ID "));
+      expect(headers).toHaveLength(2);
+      expect(names(headers[0]!)).not.toContain("TRIES");
+      expect(names(headers[1]!)).toContain("TRIES");
+    } finally {
+      await changed.close();
+    }
+  });
+});
+
+describe("spinner", () => {
+  const SGR = /\u001b\[\d+m/;
+
+  it("appears on stderr only when stderr is a terminal (and stdout is not a pipe's), never in the output", async () => {
+    const dir = scratchFolder("msgstat-spin-");
+    const args = ["messages", "cmp-spring-sale", "--all", "--jsonl", "--page-size", "50"];
+    const piped = await cli(sandbox, args);
+    const toFile = await cli(sandbox, [...args, "-o", path.join(dir, "a.jsonl")], { stderrTty: true });
+    const toFileQuiet = await cli(sandbox, [...args, "-o", path.join(dir, "b.jsonl")]);
+    const pipedOnTerminal = await cli(sandbox, args, { stderrTty: true });
+    expect(toFile.stderr).toContain("Loading messages");
+    expect({ code: toFile.code, stdout: toFile.stdout }).toEqual({ code: 0, stdout: "" });
+    expect(readFileSync(path.join(dir, "a.jsonl"), "utf8")).toBe(piped.stdout);
+    expect(toFileQuiet.stderr).toBe(`wrote 200 messages to ${path.join(dir, "b.jsonl")}\n`);
+    // Piped stdout: its reader likely prints to the same screen, so no spinner (as gh does).
+    expect(pipedOnTerminal).toEqual(piped);
+  });
+
+  it("says how far the whole run got, with filters too: pages read, messages seen and kept, after rows were printed", async () => {
+    const failures = all.filter((m) => m.latestStatus === "failure");
+    const { code, stdout, stderr } = await cli(
+      sandbox,
+      ["messages", "cmp-spring-sale", "--status", "failure", "--page-size", "20", "--all", "--no-color"],
+      { tty: true, stderrTty: true, columns: 160 },
+    );
+    expect(code).toBe(0);
+    expect(rowsOf(stdout)).toHaveLength(failures.length);
+    const pages = Math.ceil(all.length / 20);
+    const kept = (page: number) => all.slice(0, page * 20).filter((m) => m.latestStatus === "failure").length;
+    for (const page of [1, 2, pages])
+      expect(stderr).toContain(
+        `Loading messages… ${page} ${page === 1 ? "page" : "pages"}, ${Math.min(all.length, page * 20)} seen, ${kept(page)} kept`,
+      );
+  });
+
+  it.each<[string, string[], Record<string, string>, boolean]>([
+    ["coloured by default", [], {}, true],
+    ["not coloured with NO_COLOR=1", [], { NO_COLOR: "1" }, false],
+    ["not coloured with --no-color", ["--no-color"], {}, false],
+  ])("is %s", async (_name, args, env, coloured) => {
+    const dir = scratchFolder("msgstat-spin-");
+    const { code, stderr } = await cli(
+      sandbox,
+      ["messages", "cmp-spring-sale", "--all", "--csv", "-o", path.join(dir, "a.csv"), ...args],
+      { stderrTty: true, env },
+    );
+    expect(code).toBe(0);
+    expect(stderr).toContain("Loading messages");
+    expect(SGR.test(stderr)).toBe(coloured);
+    if (coloured) expect(stderr).toContain("\u001b[36m");
+  });
+
+  it("on a dumb terminal: no animation and no escapes, a plain line at most every few seconds", async () => {
+    const dir = scratchFolder("msgstat-spin-");
+    // A clock that moves two seconds each time it is read: a line every third page or so.
+    let now = Date.parse("2025-05-01T12:00:00.000Z");
+    const clock = () => (now += 2_000);
+    const { code, stderr } = await cli(
+      sandbox,
+      [
+        "messages",
+        "cmp-spring-sale",
+        "--status",
+        "failure",
+        "--all",
+        "--page-size",
+        "10",
+        "--csv",
+        "-o",
+        path.join(dir, "a.csv"),
+      ],
+      { stderrTty: true, env: { TERM: "dumb" }, clock },
+    );
+    expect(code).toBe(0);
+    expect(stderr).not.toContain("\u001b");
+    const [wrote, ...progressLines] = stderr.split("\n").filter(Boolean).reverse();
+    expect(wrote).toBe(
+      `wrote ${all.filter((m) => m.latestStatus === "failure").length.toLocaleString("en-US")} messages to ${path.join(dir, "a.csv")}`,
+    );
+    const lines = progressLines.reverse();
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.length).toBeLessThan(Math.ceil(all.length / 10));
+    for (const line of lines) expect(line).toMatch(/^Loading messages… \d+ pages, [\d,]+ seen, [\d,]+ kept$/);
+  });
+});

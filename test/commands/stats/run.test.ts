@@ -1,0 +1,384 @@
+// `msgstat stats` against a real sandbox: every figure of the JSON and CSV checked against counts
+// worked out independently from the raw pages (expected.ts), the exit code of --max-failure-rate,
+// and the terminal report's width, colour and honesty.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchFolder } from "../../support/scratch.js";
+import type { Message } from "../../../src/core/message.js";
+import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
+import { displayWidth } from "../../../src/render/width.js";
+import { FIXED_NOW } from "../../sandbox/http-helpers.js";
+import { runCli } from "../../support/run-cli.js";
+import {
+  expectedAttemptRows,
+  expectedBatchRows,
+  expectedFailureRows,
+  expectedReport,
+  expectedStatusRows,
+  expectedTimeRows,
+  fetchSelected,
+  type Scope,
+} from "./expected.js";
+
+const CAMPAIGN = "cmp-spring-sale";
+const BATCH = "bat-spring-w1";
+const DAY = 86_400_000;
+const ANSI = /\u001b\[[0-9;]*m/;
+
+let sandbox: Sandbox;
+let campaign: Message[];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 7, messages: 3000, now: FIXED_NOW });
+  campaign = await fetchSelected(sandbox.url, { campaignId: CAMPAIGN });
+});
+afterAll(() => sandbox.close());
+
+const stats = (args: string[], options: Parameters<typeof runCli>[1] = {}) =>
+  runCli(["--base-url", sandbox.url, "stats", ...args], { now: FIXED_NOW, ...options });
+
+async function jsonReport(args: string[]) {
+  const result = await stats([...args, "--json"]);
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+  const { generatedAt, ...report } = JSON.parse(result.stdout) as Record<string, unknown>;
+  expect(generatedAt).toBe(new Date(FIXED_NOW).toISOString());
+  return report;
+}
+
+const readCsv = (text: string) => parse<Record<string, string>>(text, { columns: true });
+const cells = (rows: Array<Record<string, unknown>>) =>
+  rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([key, value]) => [
+        key,
+        value === null ? "" : String(value as string | number | boolean),
+      ]),
+    ),
+  );
+
+describe("--json holds every figure, as counted independently from the pages", () => {
+  it("for a whole campaign", async () => {
+    expect(campaign.length).toBe(3000);
+    expect(await jsonReport([CAMPAIGN])).toEqual(expectedReport(campaign, { campaignId: CAMPAIGN }));
+  });
+
+  it("for one batch (no batch table: a batch listing carries no batch fields)", async () => {
+    const scope: Scope = { campaignId: CAMPAIGN, batchId: BATCH };
+    const members = await fetchSelected(sandbox.url, scope);
+    expect(members.length).toBe(sandbox.campaigns[0]!.batches.find((batch) => batch.id === BATCH)!.size);
+    expect(await jsonReport([CAMPAIGN, "--batch", BATCH])).toEqual(expectedReport(members, scope));
+  });
+
+  it("with --search, --status, --since and --until", async () => {
+    const scope: Scope = {
+      campaignId: CAMPAIGN,
+      search: "44",
+      statuses: ["failure", "created"],
+      since: FIXED_NOW - 10 * DAY,
+      until: FIXED_NOW - DAY,
+    };
+    const selected = await fetchSelected(sandbox.url, scope);
+    expect(selected.length).toBeGreaterThan(10);
+    const report = await jsonReport([
+      CAMPAIGN,
+      "--search",
+      "+44",
+      "--status",
+      "failure,created",
+      "--since",
+      "10d",
+      "--until",
+      "1d",
+    ]);
+    expect(report).toEqual(expectedReport(selected, scope));
+  });
+
+  it("per hour when asked, over a span of days", async () => {
+    const scope: Scope = { campaignId: CAMPAIGN, since: FIXED_NOW - 3 * DAY, interval: "hour" };
+    const selected = await fetchSelected(sandbox.url, scope);
+    const report = await jsonReport([CAMPAIGN, "--since", "3d", "--interval", "hour"]);
+    expect(report).toEqual(expectedReport(selected, scope));
+    expect((report.overTime as { buckets: unknown[] }).buckets.length).toBeGreaterThan(48);
+  });
+
+  it("per hour and per day of --tz (India: hours start half past the UTC hour)", async () => {
+    const zone = { name: "Asia/Kolkata", offset: "+05:30" } as const;
+    for (const interval of ["hour", "day"] as const) {
+      const scope: Scope = { campaignId: CAMPAIGN, since: FIXED_NOW - 3 * DAY, interval, zone };
+      const selected = await fetchSelected(sandbox.url, scope);
+      const report = await jsonReport([CAMPAIGN, "--since", "3d", "--interval", interval, "--tz", "Asia/Kolkata"]);
+      expect(report).toEqual(expectedReport(selected, scope));
+    }
+  });
+
+  it("picks hours by itself for a span of a day", async () => {
+    const report = await jsonReport([CAMPAIGN, "--since", "20h"]);
+    expect((report.overTime as { interval: string }).interval).toBe("hour");
+  });
+
+  it("for an empty campaign: zeros, no rates, exit 0", async () => {
+    const report = await jsonReport(["cmp-empty"]);
+    expect(report).toEqual(expectedReport([], { campaignId: "cmp-empty" }));
+    expect(report.delivery).toEqual({
+      final: 0,
+      success: 0,
+      failure: 0,
+      notFinal: 0,
+      deliveryRate: null,
+      failureRate: null,
+    });
+  });
+});
+
+describe("--csv --by reads back as the same tables", () => {
+  it.each([
+    ["status", () => expectedStatusRows(campaign)],
+    ["error", () => expectedFailureRows(campaign)],
+    ["batch", () => expectedBatchRows(campaign)],
+    ["attempts", () => expectedAttemptRows(campaign)],
+    [
+      "time",
+      () =>
+        expectedTimeRows(campaign, "day").map((row) => ({
+          start: row.start,
+          interval: "day",
+          messages: row.messages,
+          failures: row.failures,
+        })),
+    ],
+  ])("--by %s", async (by, expected) => {
+    const result = await stats([CAMPAIGN, "--csv", "--by", by]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\r\n")[0]).toBe(Object.keys(expected()[0]!).join(","));
+    expect(readCsv(result.stdout)).toEqual(cells(expected()));
+  });
+
+  it("an empty result is a header alone", async () => {
+    const result = await stats(["cmp-empty", "--csv", "--by", "error"]);
+    expect(result).toEqual({ code: 0, stdout: "errorType,errorCode,count,share\r\n", stderr: "" });
+  });
+});
+
+describe("--max-failure-rate", () => {
+  const failureRate = () => {
+    const failures = campaign.filter((m) => m.latestStatus === "failure").length;
+    return (
+      (100 * failures) / campaign.filter((m) => m.latestStatus === "failure" || m.latestStatus === "success").length
+    );
+  };
+
+  it("exits 5 above the limit, after printing the whole report", async () => {
+    const limit = Math.floor(failureRate()) - 1;
+    const result = await stats([CAMPAIGN, "--max-failure-rate", String(limit)]);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toContain("Delivery report: campaign cmp-spring-sale");
+    expect(result.stdout).toContain(`above the limit of ${limit}%`);
+    expect(result.stdout).toContain("Messages per day (UTC)");
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^msgstat: failure rate \\d+\\.\\d% \\([\\d,]+ of [\\d,]+ final messages\\) is above --max-failure-rate ${limit}%\\n$`,
+      ),
+    );
+  });
+
+  it("exits 0 at or below the limit", async () => {
+    const result = await stats([CAMPAIGN, "--max-failure-rate", `${Math.ceil(failureRate())}%`]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("within the limit");
+    expect(result.stderr).toBe("");
+  });
+
+  it("with --json the data is complete and says it was exceeded", async () => {
+    const result = await stats([CAMPAIGN, "--max-failure-rate", "1", "--json"]);
+    expect(result.code).toBe(5);
+    const report = JSON.parse(result.stdout) as { threshold: unknown };
+    expect(report.threshold).toEqual({ maxFailureRate: 1, exceeded: true });
+  });
+
+  it("never fires without a final message", async () => {
+    const result = await stats([CAMPAIGN, "--status", "created", "--max-failure-rate", "0"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("nothing to check without a final message");
+  });
+
+  it("takes a percentage: 5 and 5% are the same threshold, 5 %", async () => {
+    const bare = await stats([CAMPAIGN, "--max-failure-rate", "5", "--json"]);
+    const signed = await stats([CAMPAIGN, "--max-failure-rate", "5%", "--json"]);
+    expect(bare).toEqual(signed);
+    expect(JSON.parse(bare.stdout)).toMatchObject({ threshold: { maxFailureRate: 5 } });
+  });
+
+  it("a bare value below 1 (a fraction copied from the JSON) is taken as a percent, with a warning that spells it out", async () => {
+    const result = await stats([CAMPAIGN, "--max-failure-rate", "0.05", "--json"]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ threshold: { maxFailureRate: 0.05, exceeded: true } });
+    expect(result.stderr.split("\n")[0]).toBe("warning: --max-failure-rate 0.05 means 0.05 %; for 5 % write 5");
+    expect(result.code).toBe(5);
+    // Written with %, it is plainly meant: no warning.
+    expect((await stats([CAMPAIGN, "--max-failure-rate", "0.5%", "--json"])).stderr).not.toContain("warning");
+  });
+});
+
+describe("-o", () => {
+  it("writes the report to the file, atomically, and leaves stdout empty", async () => {
+    const folder = scratchFolder("msgstat-stats-");
+    const target = path.join(folder, "report.json");
+    const result = await stats([CAMPAIGN, "--json", "-o", target]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: `wrote the report of ${campaign.length.toLocaleString("en-US")} messages to ${target}\n`,
+    });
+    expect(JSON.parse(readFileSync(target, "utf8"))).toMatchObject({
+      campaignId: CAMPAIGN,
+      totals: { messages: campaign.length },
+    });
+    expect(readdirSync(folder)).toEqual(["report.json"]);
+  });
+
+  it("leaves the target as it was when the listing fails", async () => {
+    const folder = scratchFolder("msgstat-stats-");
+    const target = path.join(folder, "report.json");
+    writeFileSync(target, "yesterday's report\n");
+    const result = await stats(["no-such-campaign", "--json", "-o", target]);
+    expect(result.code).toBe(3);
+    expect(readFileSync(target, "utf8")).toBe("yesterday's report\n");
+    expect(readdirSync(folder)).toEqual(["report.json"]);
+  });
+
+  it("the extension sets the format: .json is the JSON report, .csv a table (chosen with --by)", async () => {
+    const folder = scratchFolder("msgstat-stats-");
+    expect((await stats([CAMPAIGN, "-o", path.join(folder, "r.json")])).code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(folder, "r.json"), "utf8"))).toMatchObject({ campaignId: CAMPAIGN });
+    expect((await stats([CAMPAIGN, "--by", "status", "-o", path.join(folder, "s.csv")])).code).toBe(0);
+    expect(readFileSync(path.join(folder, "s.csv"), "utf8").split("\r\n")[0]).toBe(
+      (await stats([CAMPAIGN, "--csv", "--by", "status"])).stdout.split("\r\n")[0],
+    );
+    expect(await stats([CAMPAIGN, "-o", path.join(folder, "t.csv")])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `msgstat: -o ${path.join(folder, "t.csv")} writes one table: choose it with --by status|error|batch|attempts|time\n`,
+    });
+    const contradiction = await stats([CAMPAIGN, "--json", "-o", path.join(folder, "u.csv")]);
+    expect({ code: contradiction.code, first: contradiction.stderr.split("\n")[0] }).toEqual({
+      code: 2,
+      first: `msgstat: --json contradicts -o ${path.join(folder, "u.csv")}: a .csv file is csv`,
+    });
+  });
+
+  it("a report for a person in a file has no colour even from a terminal", async () => {
+    const folder = scratchFolder("msgstat-stats-");
+    const target = path.join(folder, "report.txt");
+    await stats([CAMPAIGN, "-o", target], { tty: true, env: { FORCE_COLOR: "1" } });
+    expect(readFileSync(target, "utf8")).toContain("Delivery report: campaign cmp-spring-sale");
+    expect(readFileSync(target, "utf8")).not.toMatch(ANSI);
+  });
+});
+
+describe("the terminal report", () => {
+  it.each([40, 80, 160])("fits %i columns, without and with colour", async (columns) => {
+    for (const env of [{ NO_COLOR: "1" }, { FORCE_COLOR: "1" }]) {
+      const result = await stats([CAMPAIGN], { tty: true, columns, env });
+      expect(result.code).toBe(0);
+      const lines = result.stdout.replace(/\u001b\[[0-9;]*m/g, "").split("\n");
+      for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+      expect(ANSI.test(result.stdout)).toBe(env.FORCE_COLOR === "1");
+    }
+  });
+
+  it("says the figures in words and numbers, not in colour alone", async () => {
+    const result = await stats([CAMPAIGN], { columns: 100 });
+    const success = campaign.filter((m) => m.latestStatus === "success").length;
+    const final = campaign.filter((m) => m.latestStatus === "success" || m.latestStatus === "failure").length;
+    expect(result.stdout).not.toMatch(ANSI);
+    for (const row of expectedStatusRows(campaign))
+      expect(result.stdout).toMatch(new RegExp(`^  ${row.status} +${row.count.toLocaleString("en-US")} `, "m"));
+    expect(result.stdout).toContain(
+      `${success.toLocaleString("en-US")} of ${final.toLocaleString("en-US")} final messages succeeded`,
+    );
+    expect(result.stdout).toContain("final = success or failure");
+    expect(result.stdout).toContain("(no batch)");
+    expect(result.stdout).toContain("▒ failed");
+  });
+
+  it("an empty campaign is a report that says there is nothing", async () => {
+    const result = await stats(["cmp-empty"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: "Delivery report: campaign cmp-empty\n\nNo messages found: nothing to report.\n",
+      stderr: "",
+    });
+  });
+
+  it("draws many buckets as a sparkline that fits", async () => {
+    const result = await stats([CAMPAIGN, "--interval", "hour"], { columns: 80 });
+    expect(result.stdout).toMatch(/^ {2}messages {2}[ ▁▂▃▄▅▆▇█]+ {2}max \d+$/m);
+    expect(result.stdout).toMatch(/one mark per \d+ hours/);
+  });
+});
+
+describe("server text and unknown values", () => {
+  it("gives an unknown status a row of its own, not final, and makes control characters inert", async () => {
+    const hostile = await startSandbox({
+      seed: 3,
+      messages: 200,
+      now: FIXED_NOW,
+      transform: (body) => {
+        const page = body as { data?: Message[] };
+        for (const message of page.data ?? []) {
+          if (message.id.endsWith("1")) message.latestStatus = "queued\u001b[2J";
+          if (message.latestStatus === "failure")
+            for (const attempt of message.messageAttempts ?? [])
+              if (attempt.errorCode) attempt.errorCode = "=evil\u202e";
+        }
+        return body;
+      },
+    });
+    try {
+      const result = await runCli(["--base-url", hostile.url, "stats", CAMPAIGN], { now: FIXED_NOW, columns: 100 });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^ {2}queued\\x1b\[2J +\d+ /m);
+      expect(result.stdout).toContain("=evil\\u202e");
+      expect(result.stdout).not.toMatch(/[\u001b\u202e]/);
+      const csv = await runCli(["--base-url", hostile.url, "stats", CAMPAIGN, "--csv", "--by", "error"], {
+        now: FIXED_NOW,
+      });
+      expect(readCsv(csv.stdout).every((row) => row.errorCode === "'=evil\u202e")).toBe(true);
+      const json = JSON.parse(
+        (await runCli(["--base-url", hostile.url, "stats", CAMPAIGN, "--json"], { now: FIXED_NOW })).stdout,
+      ) as { byStatus: Array<{ status: string; final: boolean }> };
+      expect(json.byStatus.find((row) => row.status === "queued\u001b[2J")).toMatchObject({ final: false });
+    } finally {
+      await hostile.close();
+    }
+  });
+});
+
+describe("usage errors (nothing is sent)", () => {
+  it.each([
+    [["--csv"], /--csv writes one table: choose it with --by/],
+    [["--by", "status"], /--by chooses the table --csv writes/],
+    [["--csv", "--by", "batch", "--batch", BATCH], /--by batch is the per-batch table of a campaign/],
+    [["--json", "--csv", "--by", "status"], /choose one output format/],
+    [["--max-failure-rate", "lots"], /--max-failure-rate must be a percent from 0 to 100/],
+    [["--max-failure-rate", "120"], /--max-failure-rate must be a percent/],
+    [["--interval", "week"], /--interval must be one of hour, day, not "week"/],
+  ])("%j", async (args, message) => {
+    const before = sandbox.requests.length;
+    const result = await stats([CAMPAIGN, ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(sandbox.requests.length).toBe(before);
+  });
+});
+
+describe("colour", () => {
+  it("stats does not colour a pipe, even with FORCE_COLOR", async () => {
+    const s = sandbox;
+    const result = await runCli(["--base-url", s.url, "stats", "cmp-spring-sale"], { env: { FORCE_COLOR: "1" } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/\u001b\[/);
+  });
+});

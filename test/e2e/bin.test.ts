@@ -1,0 +1,232 @@
+// Tier 3: the real executable, bin/msgstat.js over dist/, as a user runs it.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
+import { FIXED_NOW } from "../sandbox/http-helpers.js";
+import { runBin } from "../support/run-cli.js";
+import {
+  jsonlText,
+  moreHint,
+  PIPED_TABLE_HEADER,
+  serverPage,
+  startTestSandbox,
+  useTestSandbox,
+} from "../support/cli-helpers.js";
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+let sandbox: Sandbox;
+useTestSandbox((started) => {
+  sandbox = started;
+});
+
+describe("bin/msgstat.js", () => {
+  it("--help explains every command, the exit codes and the environment, with examples", async () => {
+    const { code, stdout, stderr } = await runBin(["--help"]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    for (const text of [
+      "Usage: msgstat",
+      "messages",
+      "batch",
+      "message",
+      "sandbox",
+      "--base-url",
+      "--token",
+      "--no-color",
+      "--verbose",
+      "Exit codes:",
+      "  0    success",
+      "  2    usage error",
+      "  3    not found",
+      "  4    not authorised",
+      "  130  interrupted",
+      "  143  terminated",
+      "MSGSTAT_BASE_URL",
+      "MSGSTAT_TOKEN",
+      "Examples:",
+    ]) {
+      expect(stdout).toContain(text);
+    }
+  });
+
+  it.each([
+    [
+      ["messages", "--help"],
+      [
+        "--search",
+        "--status",
+        "--since",
+        "--until",
+        "--limit",
+        "--all",
+        "--page-size",
+        "--after",
+        "--before",
+        "--format",
+        "--json",
+        "--jsonl",
+        "--csv",
+        "--fields",
+        "--output",
+        "--no-formula-guard",
+        "Examples:",
+        "msgstat messages cmp-spring-sale",
+      ],
+    ],
+    [
+      ["batch", "--help"],
+      ["<campaignId>", "<batchId>", "--fields", "Examples:", "msgstat batch cmp-spring-sale"],
+    ],
+    [
+      ["message", "--help"],
+      ["<campaignId>", "<messageId>", "--json", "Examples:", "msgstat message cmp-spring-sale"],
+    ],
+    [
+      ["sandbox", "--help"],
+      ["--port", "--token", "--fault", "Examples:", "msgstat sandbox"],
+    ],
+  ])("%j explains the command with examples", async (args, texts) => {
+    const { code, stdout, stderr } = await runBin(args);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    for (const text of texts) expect(stdout).toContain(text);
+  });
+
+  it("--version prints the package version", async () => {
+    expect(await runBin(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+  });
+
+  it("a listing: exact JSONL and the hint, exit 0", async () => {
+    const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 5 });
+    const result = await runBin(["messages", "cmp-spring-sale", "-n", "5", "--jsonl"], {
+      env: { MSGSTAT_BASE_URL: sandbox.url },
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout: jsonlText(page.data),
+      stderr: moreHint(["messages", "cmp-spring-sale", "-n", "5", "--jsonl"], 5, "after", page.pageData.endCursor!),
+    });
+  });
+
+  it("a piped table has no colour even though the child's env has none of the colour switches", async () => {
+    const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-otp-alerts"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.startsWith(PIPED_TABLE_HEADER)).toBe(true);
+    expect(result.stdout).not.toContain("\u001b[");
+  });
+
+  it("an error: exit 3 for a campaign that does not exist", async () => {
+    const result = await runBin(["--base-url", sandbox.url, "messages", "cmp-nope"]);
+    expect(result).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: `msgstat: not found: GET ${sandbox.url}/campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n`,
+    });
+  });
+
+  it("a usage error: exit 2 and no request", async () => {
+    const before = sandbox.requests.length;
+    const result = await runBin([
+      "--base-url",
+      sandbox.url,
+      "messages",
+      "cmp-spring-sale",
+      "--after",
+      "a",
+      "--before",
+      "b",
+    ]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "msgstat: --after and --before cannot be used together: page forward or back, not both\n",
+    });
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it("SIGINT while waiting on the service: exit 130", async () => {
+    const stalling = await startTestSandbox({ messages: 10, faults: [{ kind: "stall", ms: 20_000 }] });
+    try {
+      const result = await runBin(["--base-url", stalling.url, "messages", "cmp-otp-alerts"], {
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (stalling.requests.length > 0) {
+              clearInterval(poll);
+              child.kill("SIGINT");
+            }
+          }, 10);
+          child.on("close", () => clearInterval(poll));
+        },
+      });
+      expect(result).toEqual({ code: 130, stdout: "", stderr: "msgstat: interrupted\n" });
+    } finally {
+      await stalling.close();
+    }
+  });
+});
+
+// From commands/stats/run.test.ts (--max-failure-rate), with that file's sandbox.
+describe("stats", () => {
+  const CAMPAIGN = "cmp-spring-sale";
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 7, messages: 3000, now: FIXED_NOW });
+  });
+  afterAll(() => sandbox.close());
+
+  it("is exit 5 from the real executable too", async () => {
+    const result = await runBin(["--base-url", sandbox.url, "stats", CAMPAIGN, "--max-failure-rate", "0", "--json"]);
+    expect(result.code).toBe(5);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      campaignId: CAMPAIGN,
+      threshold: { maxFailureRate: 0, exceeded: true },
+    });
+  });
+});
+
+async function loadedFiles(args: string[]): Promise<{ code: number; files: string[] }> {
+  const { code, stderr } = await runBin(args, { env: { NODE_DEBUG: "module" } });
+  const files = new Set<string>();
+  for (const match of stderr.matchAll(/^MODULE \d+: load "([^"]+)"/gm)) {
+    const at = match[1]!.lastIndexOf("/dist/");
+    if (at >= 0) files.add(match[1]!.slice(at + 1));
+  }
+  return { code, files: [...files].sort() };
+}
+
+const commandChunks = (files: string[]) => files.filter((file) => file.startsWith("dist/chunks/command"));
+
+// What the built program loads for a run (the start-up rows of docs/bench.md): the program's --help
+// no command's code, a command only its own, and every file through Node's CommonJS loader, which
+// names each file it loads when NODE_DEBUG=module (a file the ES module loader took would be missing).
+describe("what a run of bin/msgstat.js loads", () => {
+  it("--version: none of dist/", async () => {
+    expect(await loadedFiles(["--version"])).toEqual({ code: 0, files: [] });
+  });
+
+  it("--help: the program and commander, no command's code, no ora, cli-table3 or undici", async () => {
+    const { code, files } = await loadedFiles(["--help"]);
+    expect(code).toBe(0);
+    expect(files).toContain("dist/cli.js");
+    expect(commandChunks(files)).toEqual([]);
+    expect(files.filter((file) => /ora|cli-table3|proxy-transport|source/.test(file))).toEqual([]);
+    expect(files.length).toBeLessThanOrEqual(4);
+  });
+
+  it("a usage error of the program loads no command's code either", async () => {
+    const { code, files } = await loadedFiles(["--no-such-option"]);
+    expect(code).toBe(2);
+    expect(commandChunks(files)).toEqual([]);
+  });
+
+  it("a command named loads its own module and no other command's", async () => {
+    for (const name of ["messages", "message", "stats", "sandbox", "auth", "config", "completion"]) {
+      const { code, files } = await loadedFiles([name, "--help"]);
+      expect({ name, code, commands: commandChunks(files) }).toEqual({
+        name,
+        code: 0,
+        commands: [expect.stringMatching(/^dist\/chunks\/command-\w+\.js$/)],
+      });
+    }
+  });
+});

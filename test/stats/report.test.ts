@@ -1,0 +1,203 @@
+// The report built from a tally: every section of what `msgstat stats --json` prints (docs/stats.md),
+// its order and its rates, written out by hand for a handful of messages.
+import { describe, expect, it } from "vitest";
+import type { CheckedMessage } from "../../src/core/message.js";
+import { TimeZone } from "../../src/core/time.js";
+import { StatsAccumulator } from "../../src/stats/accumulator.js";
+import { buildReport, type ReportScope } from "../../src/stats/report.js";
+
+const UTC = TimeZone.named("UTC")!;
+const NOW = Date.parse("2025-05-01T12:00:00.000Z");
+
+function failedWith(errorType: string | null, errorCode: string | null) {
+  return [{ status: "failure", createdAt: "2025-05-01T10:00:00.000Z", errorType, errorCode }];
+}
+
+function tallyOf(messages: Partial<CheckedMessage>[], byBatch = true, timeZone = UTC): StatsAccumulator {
+  const tally = new StatsAccumulator({ byBatch, timeZone });
+  messages.forEach((fields, i) =>
+    tally.add({ id: `m${i}`, createdAt: "2025-05-01T10:15:00.000Z", numAttempts: 1, batches: [], ...fields }),
+  );
+  return tally;
+}
+
+const scope = (more: Partial<ReportScope> = {}): ReportScope => ({
+  campaignId: "cmp",
+  generatedAt: NOW,
+  timeZone: UTC,
+  ...more,
+});
+
+describe("buildReport", () => {
+  it("a small campaign, section by section", () => {
+    const batch = { id: "b1", originalFileName: "one.csv", totalMessages: 3 };
+    const tally = tallyOf([
+      { latestStatus: "success", createdAt: "2025-05-01T09:10:00.000Z", batches: [batch] },
+      { latestStatus: "success", numAttempts: 3, createdAt: "2025-05-01T10:20:00.000Z", batches: [batch] },
+      {
+        latestStatus: "failure",
+        numAttempts: 2,
+        createdAt: "2025-05-01T10:40:00.000Z",
+        messageAttempts: failedWith("delivery_error", "unreachable"),
+      },
+      { latestStatus: "pending", numAttempts: 0, createdAt: "2025-05-01T11:05:00.000Z" },
+    ]);
+    expect(buildReport(tally, scope({ search: "1555", since: NOW - 6 * 3_600_000 }))).toEqual({
+      version: 1,
+      campaignId: "cmp",
+      batchId: null,
+      generatedAt: "2025-05-01T12:00:00.000Z",
+      filters: { search: "1555", statuses: null, since: "2025-05-01T06:00:00.000Z", until: null },
+      totals: {
+        messages: 4,
+        attempts: 6,
+        firstCreatedAt: "2025-05-01T09:10:00.000Z",
+        lastCreatedAt: "2025-05-01T11:05:00.000Z",
+        undated: 0,
+      },
+      byStatus: [
+        { status: "success", count: 2, share: 0.5, final: true },
+        { status: "failure", count: 1, share: 0.25, final: true },
+        { status: "pending", count: 1, share: 0.25, final: false },
+      ],
+      delivery: { final: 3, success: 2, failure: 1, notFinal: 1, deliveryRate: 2 / 3, failureRate: 1 / 3 },
+      failures: [{ errorType: "delivery_error", errorCode: "unreachable", count: 1, share: 1 }],
+      attempts: {
+        buckets: [
+          { attempts: "0", count: 1, share: 0.25, success: 0, failure: 0 },
+          { attempts: "1", count: 1, share: 0.25, success: 1, failure: 0 },
+          { attempts: "2", count: 1, share: 0.25, success: 0, failure: 1 },
+          { attempts: "3", count: 1, share: 0.25, success: 1, failure: 0 },
+          { attempts: "4+", count: 0, share: 0, success: 0, failure: 0 },
+        ],
+        succeededAfterRetry: 1,
+      },
+      batches: [
+        { batchId: "b1", fileName: "one.csv", totalMessages: 3, messages: 2, success: 2, failure: 0, deliveryRate: 1 },
+        { batchId: null, fileName: null, totalMessages: null, messages: 2, success: 0, failure: 1, deliveryRate: 0 },
+      ],
+      overTime: {
+        interval: "hour",
+        timeZone: "UTC",
+        buckets: [
+          { start: "2025-05-01T09:00:00.000Z", messages: 1, failures: 0 },
+          { start: "2025-05-01T10:00:00.000Z", messages: 2, failures: 1 },
+          { start: "2025-05-01T11:00:00.000Z", messages: 1, failures: 0 },
+        ],
+        unplotted: 0,
+      },
+      threshold: null,
+    });
+  });
+
+  it("an empty tally: zeros, no rates, no time buckets", () => {
+    const built = buildReport(tallyOf([]), scope({ batchId: "b9", maxFailureRate: 5 }));
+    expect(built.batchId).toBe("b9");
+    expect(built.totals).toEqual({ messages: 0, attempts: 0, firstCreatedAt: null, lastCreatedAt: null, undated: 0 });
+    expect(built.byStatus).toEqual([]);
+    expect(built.delivery).toEqual({
+      final: 0,
+      success: 0,
+      failure: 0,
+      notFinal: 0,
+      deliveryRate: null,
+      failureRate: null,
+    });
+    expect(built.attempts.buckets.map((row) => row.attempts)).toEqual(["1", "2", "3", "4+"]);
+    expect(built.attempts.buckets.every((row) => row.share === 0)).toBe(true);
+    expect(built.overTime.buckets).toEqual([]);
+    // No final message: no rate to alert on.
+    expect(built.threshold).toEqual({ maxFailureRate: 5, exceeded: false });
+  });
+
+  it("statuses and errors by count, then by name; the statuses filter as a list", () => {
+    const built = buildReport(
+      tallyOf([
+        { latestStatus: "queued" },
+        { latestStatus: "failure", messageAttempts: failedWith("b", "2") },
+        { latestStatus: "failure", messageAttempts: failedWith("a", "9") },
+        { latestStatus: "failure", messageAttempts: failedWith("b", "2") },
+        { latestStatus: "failure", messageAttempts: failedWith("a", "1") },
+        { latestStatus: "accepted" },
+      ]),
+      scope({ statuses: new Set(["failure", "queued", "accepted"]) }),
+    );
+    expect(built.filters.statuses).toEqual(["failure", "queued", "accepted"]);
+    expect(built.byStatus.map((row) => [row.status, row.count, row.final])).toEqual([
+      ["failure", 4, true],
+      ["accepted", 1, false],
+      ["queued", 1, false],
+    ]);
+    expect(built.failures.map((row) => [row.errorType, row.errorCode, row.count, row.share])).toEqual([
+      ["b", "2", 2, 0.5],
+      ["a", "1", 1, 0.25],
+      ["a", "9", 1, 0.25],
+    ]);
+  });
+
+  it("a batch's report has no batch table", () => {
+    expect(buildReport(tallyOf([{ latestStatus: "success" }], false), scope({ batchId: "b1" })).batches).toBeNull();
+  });
+
+  it("over time in the zone asked for: buckets start at the zone's hours, written with its offset", () => {
+    const kolkata = TimeZone.named("Asia/Kolkata")!;
+    const tally = tallyOf(
+      [
+        { latestStatus: "failure", createdAt: "2025-05-01T10:15:00.000Z" },
+        { latestStatus: "success", createdAt: "2025-05-01T10:45:00.000Z" },
+      ],
+      false,
+      kolkata,
+    );
+    expect(buildReport(tally, scope({ timeZone: kolkata })).overTime).toEqual({
+      interval: "hour",
+      timeZone: "Asia/Kolkata",
+      buckets: [
+        { start: "2025-05-01T15:00:00.000+05:30", messages: 1, failures: 1 },
+        { start: "2025-05-01T16:00:00.000+05:30", messages: 1, failures: 0 },
+      ],
+      unplotted: 0,
+    });
+  });
+
+  it("--interval day is kept even for a span of hours", () => {
+    const tally = tallyOf([{ latestStatus: "success" }], false);
+    const built = buildReport(tally, scope({ interval: "day" }));
+    expect(built.overTime.interval).toBe("day");
+    expect(built.overTime.buckets).toEqual([{ start: "2025-05-01T00:00:00.000Z", messages: 1, failures: 0 }]);
+  });
+
+  it.each([
+    [50, 1, 2, false],
+    [49.9, 1, 2, true],
+    [0, 0, 3, false],
+    [0, 1, 3, true],
+  ])("--max-failure-rate %s with %i failure(s) of %i final messages: exceeded %s", (limit, failed, final, exceeded) => {
+    const messages = Array.from({ length: final }, (_, i) => ({ latestStatus: i < failed ? "failure" : "success" }));
+    const built = buildReport(tallyOf([...messages, { latestStatus: "pending" }]), scope({ maxFailureRate: limit }));
+    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
+  });
+});
+
+// From stats/accumulator.test.ts.
+describe("--max-failure-rate at the limit", () => {
+  // 7 of 100 is 0.07, and 0.07 * 100 is 7.000000000000001 in floating point: the comparison is in counts.
+  const sevenOfHundred = () => {
+    return tallyOf(
+      Array.from({ length: 100 }, (_, i) => ({ latestStatus: i < 7 ? "failure" : "success" })),
+      false,
+    );
+  };
+  it.each([
+    [7, false],
+    [6.99, true],
+  ])("limit %s%%: exceeded %s", (limit, exceeded) => {
+    const built = buildReport(sevenOfHundred(), {
+      campaignId: "c",
+      generatedAt: NOW,
+      maxFailureRate: limit,
+      timeZone: UTC,
+    });
+    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
+  });
+});
