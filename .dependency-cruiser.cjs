@@ -67,12 +67,12 @@ module.exports = {
       from: { path: "^src/", pathNot: "^src/sandbox/|^src/commands/sandbox/" },
       to: { path: "^src/sandbox/" },
     },
-    packagesAbove("core", ["undici", "commander", "chalk", "ora", "string-width"]),
+    packagesAbove("core", ["commander", "chalk", "ora", "string-width"]),
     packagesAbove("http", ["commander", "chalk", "ora", "string-width"]),
     packagesAbove("service", ["commander", "chalk", "ora", "string-width"]),
-    packagesAbove("stats", ["undici", "commander", "chalk", "ora", "string-width"]),
-    packagesAbove("render", ["undici", "commander"]),
-    packagesAbove("config", ["undici", "commander", "chalk", "ora", "string-width"]),
+    packagesAbove("stats", ["commander", "chalk", "ora", "string-width"]),
+    packagesAbove("render", ["commander"]),
+    packagesAbove("config", ["commander", "chalk", "ora", "string-width"]),
     {
       name: "keyring-at-one-boundary",
       comment:

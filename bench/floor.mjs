@@ -1,5 +1,5 @@
 // The floors msgstat is measured against: the same pages, fetched (all but `fetch`) with the same HTTP
-// client and agent settings as msgstat (undici request, one keep-alive agent), in the least work each needs.
+// client and agent settings as msgstat (node:http, one keep-alive agent), in the least work each needs.
 //   raw             fetch every page and discard the body; the cursor comes from the body's tail
 //   parse           fetch, decode and JSON.parse each page in a plain sequential loop, nothing else
 //   parse-prefetch  as parse, but the next request leaves as soon as the cursor is read from the
@@ -10,7 +10,10 @@
 // Prints one JSON line: {"messages":…, "pages":…, "bytes":…, "tailCursorMisses":…, "firstPageMs":…}
 // (fetch adds "wireBytes", the Content-Length as sent, and "encoding"). firstPageMs is the first
 // page alone: from its request to its body read (and parsed, except raw), without the process's start.
-import { Agent, request } from "undici";
+import https from "node:https";
+
+// As msgstat does (src/http/transport.ts): an ES module import of node:http loads Node's own undici on Node 22+.
+const http = process.getBuiltinModule("node:http");
 
 const MODES = ["raw", "parse", "parse-prefetch", "fetch"];
 const [mode, baseUrl, campaignId, maxPagesText] = process.argv.slice(2);
@@ -19,14 +22,14 @@ if (!MODES.includes(mode) || !baseUrl || !campaignId) {
   process.exit(2);
 }
 const maxPages = maxPagesText ? Number(maxPagesText) : Number.POSITIVE_INFINITY;
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 4 });
+const client = baseUrl.startsWith("https:") ? https : http;
+const agent = new client.Agent({ keepAlive: true, maxSockets: 4, timeout: 4_000 });
 const listing = `${baseUrl.replace(/\/+$/, "")}/campaigns/${encodeURIComponent(campaignId)}/messages?limit=1000`;
 
 async function fetchBody(after) {
-  const { statusCode, body } = await request(
-    after === undefined ? listing : `${listing}&after=${encodeURIComponent(after)}`,
-    { dispatcher: agent },
-  );
+  const url = after === undefined ? listing : `${listing}&after=${encodeURIComponent(after)}`;
+  const body = await new Promise((resolve, reject) => client.get(url, { agent }, resolve).on("error", reject));
+  const { statusCode } = body;
   const chunks = [];
   let size = 0;
   for await (const chunk of body) {
@@ -117,7 +120,7 @@ if (mode === "raw") {
     pageDone();
   }
 }
-await agent.close();
+agent.destroy();
 const fetched =
   mode === "fetch"
     ? { wireBytes: Number.isFinite(wireBytes) ? wireBytes : null, encoding: [...encodings].join(",") }

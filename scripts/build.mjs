@@ -2,36 +2,11 @@
 // `msgstat --help` loads commander and little else, a command loads its own code, and heavy
 // dependencies load only when a run uses them.
 import { build, transform } from "esbuild";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const slimUndici = path.join(root, "scripts", "undici-slim.mjs");
-
-/** Names src/ imports from "undici" (type-only imports aside) must all come from the slim entry. */
-async function checkSlimUndici() {
-  const exported = new Set(Object.keys(await import(pathToFileURL(slimUndici).href)));
-  const files = readdirSync(path.join(root, "src"), { recursive: true }).filter((file) => String(file).endsWith(".ts"));
-  for (const file of files) {
-    const text = readFileSync(path.join(root, "src", String(file)), "utf8");
-    for (const match of text.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"undici"/g)) {
-      if (match[1]) continue;
-      for (const part of match[2].split(",")) {
-        const name = part.trim();
-        if (name === "" || name.startsWith("type ")) continue;
-        const imported = name.split(/\s+as\s+/)[0];
-        if (!exported.has(imported))
-          throw new Error(
-            `src/${file} imports ${imported} from "undici", which scripts/undici-slim.mjs does not export`,
-          );
-      }
-    }
-    if (/import\s+\*\s+as\s+\w+\s+from\s+"undici"|import\s+\w+\s+from\s+"undici"/.test(text))
-      throw new Error(`src/${file}: import named exports from "undici" (scripts/undici-slim.mjs)`);
-  }
-}
-await checkSlimUndici();
 
 // Chunk names carry content hashes: without a clean start, old chunks would pile up in dist/.
 rmSync(path.join(root, "dist"), { recursive: true, force: true });
@@ -55,14 +30,6 @@ const { outputFiles } = await build({
   chunkNames: "chunks/[name]-[hash]",
   // A native module (it loads a prebuilt binary for the platform): required from node_modules at run time.
   external: ["@napi-rs/keyring"],
-  plugins: [
-    {
-      name: "slim-undici",
-      setup(builder) {
-        builder.onResolve({ filter: /^undici$/ }, () => ({ path: slimUndici }));
-      },
-    },
-  ],
   logLevel: "warning",
   write: false,
 });

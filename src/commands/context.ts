@@ -1,6 +1,7 @@
 // What a command's run function is given instead of reaching for process globals, so tests can
 // inject streams, a terminal or not, a clock, and an abort signal; and how a command's action builds
 // it from what cli.ts hands the command (Run) and the global options in force.
+import type { LookupFunction } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import type { Command, CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
 import { ApiClient } from "../http/client.js";
@@ -26,6 +27,8 @@ export interface Io {
   signal: AbortSignal;
   /** How the live modes wait between polls; real timers unless a test runs a virtual clock. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How host names are resolved: Node's own lookup unless a test gives one. */
+  lookup?: LookupFunction;
   /**
    * Read only by `auth login` (a piped token, or a prompt on a terminal). A function: Node makes
    * process.stdin's stream when it is first asked for, which `--help` then never pays for (a command
@@ -46,7 +49,7 @@ export interface Context extends Io {
   verbose: boolean;
   /** `now` and how to wait, for the live modes (waiting, following, watching). */
   timer: Timer;
-  /** Built on first use, so usage errors are found before any connection and --help never loads undici. */
+  /** Built on first use, so usage errors are found before any connection and --help never loads the HTTP client. */
   client: () => Promise<ApiClient>;
   /** A warning line on stderr (server text in it is made inert). */
   warn: (line: string) => void;
@@ -103,7 +106,13 @@ export function contextFor(command: AnyCommand, run: Run): Context {
         note,
         log,
       });
-      run.client = new ApiClient({ ...settings, signal: io.signal, warn, log });
+      run.client = new ApiClient({
+        ...settings,
+        network: { ...settings.network, lookup: io.lookup },
+        signal: io.signal,
+        warn,
+        log,
+      });
       return run.client;
     },
   };

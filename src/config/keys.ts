@@ -198,7 +198,7 @@ export function settingKey(name: string): SettingKey | undefined {
 // Headers a profile may set are the non-secret ones: these names carry credentials.
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|passw|api-?key|auth/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// What a header value cannot hold, found here rather than refused by undici once connected: control
+// What a header value cannot hold, found here rather than refused by Node's client at the request: control
 // characters (they would end the header), and characters above U+00FF (a header value is bytes,
 // Latin-1 at most: `€` cannot be sent). The problem is named, never the value: it may be a credential.
 export const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -210,7 +210,7 @@ export function checkHeaderName(name: string): string | undefined {
 
 // Headers that frame the message or steer the connection, which msgstat's HTTP client sets itself:
 // one given by hand desynchronises the connection (a Content-Length on a GET makes the server read the
-// next request on it as this one's body), or is refused by undici through a proxy and not directly.
+// next request on it as this one's body).
 const FRAMING_HEADERS: ReadonlySet<string> = new Set([
   "content-length",
   "transfer-encoding",

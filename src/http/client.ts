@@ -62,8 +62,6 @@ export class ApiClient {
   private readonly policy: RetryPolicy;
   private readonly credentials: Record<string, string>;
   private readonly maxBodyBytes: number;
-  /** A request was given up on while the transport still had it (untilAborted). */
-  private abandoned = false;
 
   constructor(private readonly options: ClientOptions) {
     this.transport = createTransport({ ...options.network, timeoutMs: options.timeoutMs });
@@ -98,12 +96,10 @@ export class ApiClient {
     }
   }
 
-  async close(): Promise<void> {
-    // Through a proxy, undici's close waits for every request still under way; one given up on
-    // (untilAborted) may wait behind a proxy that never answers until its own timeout, and an
-    // interrupted run waits for nothing.
-    if (this.abandoned || this.options.signal?.aborted) await this.transport.destroy();
-    else await this.transport.close();
+  /** Closes every connection at once (transport.ts says why); a promise, as callers end a run with it. */
+  close(): Promise<void> {
+    this.transport.close();
+    return Promise.resolve();
   }
 
   /** One request, redirects included, bounded from connect to last byte by the timeout. */
@@ -134,7 +130,7 @@ export class ApiClient {
           failure: { kind: "timeout", timeoutMs, proxy: proxy === undefined ? undefined : proxyName(proxy) },
           target: hop,
         };
-      return { failure: networkFailure(error, hop, proxy), target: hop };
+      return { failure: networkFailure(error, proxy), target: hop };
     }
   }
 
@@ -162,11 +158,7 @@ export class ApiClient {
     try {
       // Origin and path are given apart: a URL string would be normalised, turning an id of ".."
       // (sent as %2E%2E) back into a dot segment that climbs to another endpoint.
-      response = await untilAborted(
-        this.transport.request({ origin: target.origin, path: target.path, headers, signal }),
-        signal,
-        () => (this.abandoned = true),
-      );
+      response = await this.transport.request({ origin: target.origin, path: target.path, headers, signal });
       if (isRedirect(response.statusCode, response.headers.location)) {
         await discard(response.body);
         log(String(response.statusCode));
@@ -225,27 +217,6 @@ async function discard(body: Readable): Promise<void> {
 }
 
 const DISCARD_LIMIT = 64 * 1024;
-
-/**
- * Settles as `request` does, or rejects with the signal's reason as soon as it aborts. undici sees an
- * abort only once a request has its connection, so a request queued behind a proxy that accepts the
- * connection and never answers the CONNECT would otherwise outlast --timeout and Ctrl-C alike.
- */
-function untilAborted<T>(request: Promise<T>, signal: AbortSignal, onAbandon: () => void): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise((resolve, reject) => {
-    const abort = () => {
-      onAbandon();
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener("abort", abort, { once: true });
-    const settle = () => signal.removeEventListener("abort", abort);
-    request.then(
-      (value) => (settle(), resolve(value)),
-      (error: unknown) => (settle(), reject(error as Error)),
-    );
-  });
-}
 
 /** For the verbose line: the decoded size, and with a coding what crossed the wire. */
 function sizesOf(read: ResponseBodyRead): string {

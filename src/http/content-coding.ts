@@ -25,6 +25,10 @@ const MAX_CODINGS = 2;
 
 // zlib hands its output over in pieces of this size: fewer, larger pieces for a 1-3 MB page.
 const DECODED_CHUNK = 64 * 1024;
+// How much a decoder holds on each side before it asks the body to wait: msgstat's numbers, not Node's
+// defaults (16 KiB on Node 20, 64 KiB from 22), so that how much of a "decompression bomb" is taken in
+// and decoded before the cap stops it is the same on every Node line.
+const BUFFERED = { writableHighWaterMark: 16 * 1024, readableHighWaterMark: DECODED_CHUNK };
 
 export type CodingsOfBody = { readonly codings: readonly Coding[] } | { readonly refused: string };
 
@@ -82,7 +86,7 @@ export function decoding(body: Readable, codings: readonly Coding[], wireCap: nu
   // pipeline passes it on to the decoders, so it is not taken for a decoder's complaint.
   body.once("error", (error) => (bodyError = error));
   const decoders = codings.toReversed().map((coding) => {
-    const decoder = DECODERS[coding]({ chunkSize: DECODED_CHUNK });
+    const decoder = DECODERS[coding]({ chunkSize: DECODED_CHUNK, ...BUFFERED });
     decoder.once("error", (error) => {
       // zlib's own complaints carry an errno; a stream closed early (the cap, the body) does not.
       if (error !== bodyError && typeof (error as { errno?: unknown }).errno === "number")

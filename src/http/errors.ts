@@ -121,23 +121,21 @@ const NETWORK_PHRASES: Readonly<Record<string, string>> = {
   ECONNRESET: "connection reset by the server",
   ENOTFOUND: "host not found (DNS)",
   EAI_AGAIN: "DNS lookup failed",
-  UND_ERR_SOCKET: "connection closed before the response was complete",
-  UND_ERR_HEADERS_TIMEOUT: "timed out waiting for response headers",
-  UND_ERR_BODY_TIMEOUT: "timed out waiting for the response body",
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: "response body cut short",
   ETIMEDOUT: "timed out",
 };
 
 // Node's client says ECONNRESET both for a reset and for a server that closed the connection before
-// its response was whole ("socket hang up" before any of it, "aborted" part way): the latter is what
-// undici calls UND_ERR_SOCKET, and is said the same way.
+// its response was whole ("socket hang up" before any of it, "aborted" part way): the latter is said so.
 const CLOSED_EARLY: ReadonlySet<string> = new Set(["socket hang up", "aborted"]);
+const CLOSED_EARLY_PHRASE = "connection closed before the response was complete";
 
-// What undici (7.30.2), which carries requests through a proxy, says when a response starts with
-// `100 Continue`: it drops the connection rather than skip the interim response as RFC 9110 §15.2
-// asks (nodejs/undici#197, open, "wontfix"). Other 1xx responses (102, 103) it skips, and Node's own
-// client (direct requests) skips them all. Every attempt would end the same way: not retried.
-const INTERIM_100_REFUSED = "bad response";
+/** A proxy's own refusal: its answer to CONNECT was not 2xx, or it answered a forwarded request with 407. */
+export class ProxyRefusedError extends Error {
+  readonly code = "ERR_PROXY_REFUSED";
+  constructor(readonly status: number) {
+    super(`the proxy answered HTTP ${status}`);
+  }
+}
 
 /** What is wrong with a server's certificate, by the code Node gives its check. */
 export type CertificateProblem =
@@ -193,42 +191,20 @@ const CONNECT_CODES: ReadonlySet<string> = new Set([
   "ETIMEDOUT",
   "EHOSTUNREACH",
   "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
 /**
- * A proxy's own refusal: undici words it "Proxy response (407) !== 200 when HTTP Tunneling" or "Proxy Authentication
- * Required (407)".
- */
-function proxyRefusal(error: { code?: string; message?: string } | null): number | undefined {
-  if (error?.code !== "UND_ERR_ABORTED" && error?.code !== "UND_ERR_INVALID_ARG") return undefined;
-  const status = /^Proxy (?:response|Authentication Required) \((\d{3})\)/.exec(error.message ?? "");
-  return status === null ? undefined : Number(status[1]);
-}
-
-/**
- * A network error as a failure: its code (undici's or the system's) and a phrase for it. `via`, the
+ * A network error as a failure: its code (Node's or the system's) and a phrase for it. `via`, the
  * proxy the request went through, if any: it is named by host:port, never with its credentials.
  */
-export function networkFailure(error: unknown, target: RequestTarget, via?: URL): Failure {
+export function networkFailure(error: unknown, via?: URL): Failure {
   const err = error as NetworkError | null;
   const message = err?.cause?.message ?? err?.message ?? String(error);
   const code = tlsCodeIn(message) ?? err?.code ?? err?.cause?.code;
-  if (code === "UND_ERR_SOCKET" && message === INTERIM_100_REFUSED) {
-    return {
-      kind: "final",
-      error: bodyError(
-        target,
-        'began with an interim "100 Continue" that msgstat\'s HTTP client for proxies (undici) cannot ' +
-          "read past (nodejs/undici#197); msgstat never asks for one, so the server or a proxy in between " +
-          "sent it unasked",
-      ),
-    };
-  }
   const said = (phrase: string) => (code !== undefined ? `${phrase} (${code})` : phrase);
   if (via === undefined) return { kind: "network", code, text: said(phraseOf(err, code)) };
   const proxy = proxyName(via);
-  const refused = proxyRefusal(err);
+  const refused = error instanceof ProxyRefusedError ? error.status : undefined;
   if (refused !== undefined)
     return {
       kind: "network",
@@ -245,7 +221,7 @@ export function networkFailure(error: unknown, target: RequestTarget, via?: URL)
       proxy: { name: proxy, unreachable: true },
       text: `could not reach the proxy ${proxy}: ${said(phraseOf(err, code))}`,
     };
-  // Through an https:// proxy, a refused certificate may be the proxy's own: undici's error does not say whose.
+  // Through an https:// proxy, a refused certificate may be the proxy's own: Node's error does not say whose.
   const phrase = phraseOf(err, code);
   if (certificateProblem(code) !== undefined && via.protocol === "https:") {
     return {
@@ -285,7 +261,7 @@ function phraseOf(err: NetworkError | null, code: string | undefined): string {
   if (isNotTls(code)) return "the server did not answer in TLS: the port may speak plain HTTP";
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- null, or an error without a message
   const message = err?.cause?.message ?? err?.message ?? String(err);
-  if (code === "ECONNRESET" && CLOSED_EARLY.has(message)) return NETWORK_PHRASES.UND_ERR_SOCKET!;
+  if (code === "ECONNRESET" && CLOSED_EARLY.has(message)) return CLOSED_EARLY_PHRASE;
   if (code === "ETIMEDOUT" && err?.message?.startsWith("could not connect")) return inlineSafe(err.message);
   // llhttp's own words, as Node's client gives them: "Parse Error: Expected HTTP/, RTSP/ or ICE/".
   if (code === "HPE_INVALID_CONSTANT") return "the reply is not HTTP: it does not begin with HTTP/1.1";

@@ -66,7 +66,7 @@ export async function readBody(
 ): Promise<ResponseBodyRead> {
   const coded = codingsOf(headers["content-encoding"]);
   if ("refused" in coded) {
-    // undici's body reports its own destruction as an error: nobody is left to hear it.
+    // A body destroyed before its end may report that as an error: nobody is left to hear it.
     body.once("error", () => undefined).destroy();
     return { unreadable: coded.refused };
   }

@@ -17,13 +17,6 @@ const RETRYABLE_CODES: ReadonlySet<string> = new Set([
   "EAI_AGAIN",
   "ENETUNREACH",
   "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
-  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
-  "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH",
 ]);
 
 /** The longest wait msgstat accepts from a Retry-After header; a longer one is cut to this, with a warning. */
@@ -47,7 +40,7 @@ export function isRetryable(failure: Failure): boolean {
     case "status":
       return RETRYABLE_STATUSES.has(failure.status);
     case "network":
-      // A failure without a code is one undici did not classify: a dropped connection more often than not.
+      // A failure without a code is one Node did not classify: a dropped connection more often than not.
       return failure.code === undefined || RETRYABLE_CODES.has(failure.code);
     case "timeout":
       return true;

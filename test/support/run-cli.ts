@@ -1,8 +1,9 @@
 // Runs msgstat in-process with injected streams (the run-function tier), or as a child process
 // from bin/msgstat.js (the end-to-end tier), and collects exactly what it wrote.
 // In the vitest project "bundle" (MSGSTAT_TEST_BUNDLE=1), the in-process runs use the built
-// dist/cli.js instead of src/cli.ts: the same tests then check what users run, slim undici included.
+// dist/cli.js instead of src/cli.ts: the same tests then check what users run.
 import { spawn } from "node:child_process";
+import type { LookupFunction } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -52,6 +53,8 @@ export interface CliOptions {
   onStdout?: (text: string) => void;
   /** How the live modes wait: with a virtual clock, a sleep that moves it at once. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How host names are resolved (Node's own lookup unless given). */
+  lookup?: LookupFunction;
   signal?: AbortSignal;
   /** What msgstat reads on stdin (a piped token); a stream for a terminal of the test's own making. */
   stdin?: string | (Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown });
@@ -86,6 +89,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     now: options.clock ?? (() => options.now ?? Date.now()),
     signal: signalFor(options.signal),
     sleep: options.sleep,
+    lookup: options.lookup,
     stdin: () =>
       Object.assign(
         typeof options.stdin === "string"

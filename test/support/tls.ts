@@ -89,7 +89,7 @@ export function makeCertificates(): TestCertificates {
   return {
     dir,
     ca,
-    leaf: issued("leaf", "IP:127.0.0.1,DNS:localhost", "2"),
+    leaf: issued("leaf", "IP:127.0.0.1,DNS:localhost,DNS:api.msgstat.test", "2"),
     selfSigned: selfSigned("self-signed", "/CN=127.0.0.1", ["subjectAltName=IP:127.0.0.1"]),
     // A negative -days puts the end a day before the start: expired from the moment it is made.
     expired: issued("expired", "IP:127.0.0.1", "-1"),

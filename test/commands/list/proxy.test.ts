@@ -144,7 +144,7 @@ describe("the environment's proxies, as curl reads them", () => {
         await listing({ HTTP_PROXY: secure.url }, ["--ca-file", certs.ca.certFile]),
       ]);
       expect(result.map(data)).toEqual([{ code: 0, stdout: TLS_PAGE }, direct]);
-      // undici forwards only through an http:// proxy; through an https:// one, http:// targets tunnel too.
+      // http:// targets are forwarded only through an http:// proxy; through an https:// one they tunnel too.
       expect(seen).toEqual([[`CONNECT 127.0.0.1:${tls.port}`, `CONNECT 127.0.0.1:${new URL(sandbox.url).port}`]]);
       const untrusted = await tlsListing({ HTTPS_PROXY: secure.url.replace("127.0.0.1", "localhost") }, [
         "--ca-file",
@@ -340,14 +340,22 @@ describe("end to end: bin/msgstat.js behind a proxy", () => {
 });
 
 describe("a proxy that takes the connection and never answers the CONNECT", () => {
-  // The request waits for a connection that never comes, where undici does not look at its abort signal.
-  async function silentProxy(): Promise<{ url: string; connections: () => number; close: () => Promise<void> }> {
+  // The request waits for a connection that never comes, and Node's client looks at its abort signal only once it has one.
+  async function silentProxy(): Promise<{
+    url: string;
+    connections: () => number;
+    open: () => number;
+    close: () => Promise<void>;
+  }> {
     const open = new Set<Socket>();
     let connections = 0;
     const server = createServer((socket) => {
       connections++;
       open.add(socket);
+      socket.on("close", () => open.delete(socket));
       socket.on("error", () => undefined);
+      // Read (and ignore) the CONNECT: a socket that reads nothing never hears its peer close.
+      socket.resume();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -356,7 +364,7 @@ describe("a proxy that takes the connection and never answers the CONNECT", () =
         for (const socket of open) socket.destroy();
         server.close(() => resolve());
       });
-    return { url, connections: () => connections, close };
+    return { url, connections: () => connections, open: () => open.size, close };
   }
 
   it("is given up on after --timeout, and the error names the proxy", async () => {
@@ -372,6 +380,8 @@ describe("a proxy that takes the connection and never answers the CONNECT", () =
         stderr: `msgstat: GET https://api.example.com/campaigns/c/messages?limit=50 failed after 1 attempt: no complete response within 0.5 s, through the proxy ${proxy.url.slice("http://".length)}\n  Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.\n  Nothing was written. Run the same command again once the service recovers.\n`,
       });
       expect(proxy.connections()).toBe(1);
+      // msgstat's close ends the tunnel it was still opening: the proxy sees the connection go.
+      await waitFor(() => proxy.open() === 0, "msgstat to close its connection to the proxy");
     } finally {
       await proxy.close();
     }
@@ -388,6 +398,7 @@ describe("a proxy that takes the connection and never answers the CONNECT", () =
       await waitFor(() => proxy.connections() === 1, "the CONNECT to reach the proxy");
       controller.abort(new InterruptedError("SIGTERM"));
       expect(await run).toEqual({ code: 143, stdout: "", stderr: "msgstat: terminated\n" });
+      await waitFor(() => proxy.open() === 0, "msgstat to close its connection to the proxy");
     } finally {
       await proxy.close();
     }
