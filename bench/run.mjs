@@ -607,7 +607,7 @@ function targetsFor(rows) {
   const node = byId.get("startup-node");
   if (node) {
     for (const [id, limit] of [
-      ["startup-version", 1.5],
+      ["startup-version", 1.2],
       ["startup-help", 1.5],
       ["startup-message-json", 3],
     ]) {

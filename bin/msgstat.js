@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The executable: real process streams and signals in, an exit code out. Everything else is in dist/cli.js.
-// CommonJS (bin/package.json says so): `msgstat --version` is answered before Node's ES module loader
-// starts, which is most of what that answer would cost (docs/bench.md); dist/ is loaded by import().
+// CommonJS (bin/package.json says so), as dist/ is (scripts/build.mjs): Node's ES module loader never
+// starts, which on Node 20 is most of what `msgstat --version` would cost (docs/bench.md).
 "use strict";
 
 const argv = process.argv.slice(2);
 
 async function run() {
-  const { main, InterruptedError } = await import("../dist/cli.js");
+  const { main, InterruptedError } = require("../dist/cli.js");
   const controller = new AbortController();
   let signalled = false;
   for (const name of ["SIGINT", "SIGTERM"]) {

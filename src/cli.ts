@@ -1,14 +1,13 @@
 // Assembles the program and is the one place where errors become exit codes and messages.
-// A command's code is loaded only when a command is named on the command line (commands/runtime.ts),
-// so that `msgstat --help` and `--version` cost little more than commander.
+// A command's code is loaded only when the command is named on the command line (COMMANDS below),
+// so that `msgstat --help` costs little more than commander.
 import { Command, CommanderError, type CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
-import type { ApiClient } from "./http/client.js";
-import { colorWanted, type Context, type Io } from "./commands/context.js";
+import type { CommandDefinition, Io, Run } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
-import { addGlobalOptions, globalOptionsOf } from "./commands/shared/global-options.js";
+import { addGlobalOptions } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
-import { COMMANDS, type CommandEntry } from "./commands/catalogue.js";
-import type { CommandDefinition, CommandSetup } from "./commands/shared/setup.js";
+import { advise } from "./commands/shared/advice.js";
+import { stderrLine } from "./commands/stderr-line.js";
 import packageJson from "../package.json" with { type: "json" };
 
 // Program-wide help sections, laid out to the terminal's width by shared/help.ts.
@@ -67,51 +66,54 @@ const PROGRAM_HELP: HelpSection[] = [
   },
 ];
 
-type Runtime = typeof import("./commands/runtime.js");
-
-interface RunState {
-  client?: ApiClient;
-  verbose: boolean;
-  /**
-   * The commands' code: loaded with the definitions of the commands named (definitions), or to report an error; never
-   * for the program's --help or --version.
-   */
-  runtime?: Runtime;
-}
-
-const loadRuntime = (state: RunState): Promise<Runtime> | Runtime =>
-  state.runtime ?? import("./commands/runtime.js").then((runtime) => (state.runtime = runtime));
-
-/** The whole command line: the program, its commands and their options (for tests and completion). */
-export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<AnyCommand> {
-  const state: RunState = { verbose: false };
-  return assemble(io, state, argv, await definitions(state, () => true));
-}
+/**
+ * Every command by name: the description the program lists it with, and the function that defines the
+ * rest of it (arguments, options, help, and the action that runs it), loaded only when the command is
+ * named on the command line, so that `msgstat --help` loads no command's code.
+ */
+const COMMANDS: Record<string, { description: string; load: () => Promise<CommandDefinition> }> = {
+  messages: {
+    description: "list a campaign's messages, newest first",
+    load: () => import("./commands/list/command.js").then((module) => module.defineMessages),
+  },
+  batch: {
+    description: "list the messages of one batch (uploaded file) of a campaign, newest first",
+    load: () => import("./commands/list/command.js").then((module) => module.defineBatch),
+  },
+  message: {
+    description: "show one message: status, recipient, batches, template, values, text and attempts",
+    load: () => import("./commands/message/command.js").then((module) => module.defineMessage),
+  },
+  stats: {
+    description:
+      "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time",
+    load: () => import("./commands/stats/command.js").then((module) => module.defineStats),
+  },
+  sandbox: {
+    description:
+      "run a local delivery-status service with generated campaigns (prints its URL, then the ids it serves)",
+    load: () => import("./commands/sandbox/command.js").then((module) => module.defineSandbox),
+  },
+  auth: {
+    description: "store, show and remove the token of a profile (OS keyring, else a private file)",
+    load: () => import("./commands/auth/command.js").then((module) => module.defineAuth),
+  },
+  config: {
+    description: "read and change the settings of profiles in the config file (the token never: see msgstat auth)",
+    load: () => import("./commands/config/command.js").then((module) => module.defineConfig),
+  },
+  completion: {
+    description: "print a shell completion script: commands, options and their values",
+    load: () => import("./commands/completion/command.js").then((module) => module.defineCompletion),
+  },
+};
 
 /**
- * The definitions of the commands `wanted` names, with the commands' code loaded for them (none is
- * loaded when none is wanted): a command's action, which builds its context from that code, runs only
- * once its definition is here.
+ * The program, with every command listed by name and description, and `define`, which defines one of
+ * them in full. Positional: the program's options come before a command's name; after it, the
+ * command's own (which include the global ones where the command talks to the service).
  */
-async function definitions(
-  state: RunState,
-  wanted: (entry: CommandEntry) => boolean,
-): Promise<Map<string, CommandDefinition>> {
-  const chosen = COMMANDS.filter(wanted);
-  if (chosen.length === 0) return new Map();
-  const runtime = await loadRuntime(state);
-  return new Map(chosen.map((entry) => [entry.name, entry.definition(runtime)]));
-}
-
-/**
- * The program, with each command listed by name and description and defined in full (arguments,
- * options, action, help) where `defined` has its definition, or once the whole program is asked for
- * (completion). A command that runs, or whose help is shown, is named in argv as it stands: main
- * loads the definitions of those.
- */
-function assemble(io: Io, state: RunState, argv: readonly string[], defined: ReadonlyMap<string, CommandDefinition>) {
-  // Positional: the program's options come before a command's name; after it, the command's own
-  // (which include the global ones where the command talks to the service).
+function assemble(io: Io, argv: readonly string[]) {
   const program = addGlobalOptions(new Command("msgstat"))
     .description("Inspect the delivery status of messaging campaigns.")
     .version(packageJson.version, "-V, --version")
@@ -127,72 +129,49 @@ function assemble(io: Io, state: RunState, argv: readonly string[], defined: Rea
     configureHelp(command, () => io.columns);
     command.commands.forEach(settle);
   };
-  const pending = new Map<string, Command>();
-  const define = (name: string, definition: CommandDefinition) => {
-    const command = pending.get(name);
+  const undefinedCommands = new Map<string, Command>();
+  for (const [name, { description }] of Object.entries(COMMANDS)) {
+    const command = new Command(name).description(description);
+    program.addCommand(command);
+    undefinedCommands.set(name, command);
+  }
+  settle(program);
+
+  const define = async (name: string) => {
+    const command = undefinedCommands.get(name);
     if (command === undefined) return;
-    pending.delete(name);
-    definition.define(command, setup);
+    undefinedCommands.delete(name);
+    const definition = await COMMANDS[name]!.load().catch((error: unknown) => {
+      // A damaged install: said as such, not as a failure of the command.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`cannot load msgstat's own code (${reason}); reinstall msgstat`);
+    });
+    definition(command, run);
     settle(command);
   };
-  const setup: CommandSetup = {
-    context: (command) => contextFor(command, io, state, argv),
+  const run: Run = {
+    io,
+    argv,
+    verbose: argv.includes("-v") || argv.includes("--verbose"),
     wholeProgram: async () => {
-      for (const [name, definition] of await definitions(state, (entry) => pending.has(entry.name)))
-        define(name, definition);
+      for (const name of Object.keys(COMMANDS)) await define(name);
       return program;
     },
   };
-  for (const entry of COMMANDS) {
-    const command = new Command(entry.name).description(entry.description);
-    program.addCommand(command);
-    pending.set(entry.name, command);
-  }
-  settle(program);
-  for (const [name, definition] of defined) define(name, definition);
-  return program;
+  return { program, run, define };
 }
 
-function contextFor(command: AnyCommand, io: Io, state: RunState, argv: readonly string[]): Context {
-  const globals = globalOptionsOf(command);
-  state.verbose = globals.verbose === true;
-  const { stderrLine, chosenTimeZone, clientSettings, ApiClient, sleep } = state.runtime!;
-  const warn = (line: string) => stderrLine(io, "warning: ", line);
-  return {
-    ...io,
-    argv,
-    color: colorWanted(io, globals.color === false),
-    stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
-    timeZone: chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
-    timer: { now: io.now, sleep: io.sleep ?? sleep },
-    verbose: state.verbose,
-    warn,
-    note: (line) => stderrLine(io, "", line),
-    client: async () => {
-      if (state.client) return state.client;
-      const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), {
-        env: io.env,
-        signal: io.signal,
-        note: (line) => stderrLine(io, "", line),
-        log: state.verbose ? (line) => stderrLine(io, "", line) : undefined,
-      });
-      state.client = new ApiClient({
-        ...settings,
-        network: { ...settings.network, lookup: io.lookup },
-        signal: io.signal,
-        warn,
-        log: state.verbose ? (line) => stderrLine(io, "", line) : undefined,
-      });
-      return state.client;
-    },
-  };
+/** The whole command line: the program, its commands and their options (for tests and completion). */
+export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<AnyCommand> {
+  return await assemble(io, argv).run.wholeProgram();
 }
 
 /** Runs msgstat with these arguments (without node and the script) and returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-  const state: RunState = { verbose: argv.includes("-v") || argv.includes("--verbose") };
-  const program = assemble(io, state, argv, await definitions(state, (entry) => argv.includes(entry.name)));
+  const { program, run, define } = assemble(io, argv);
   try {
+    // Commander needs a command defined before it parses its arguments: each command named is.
+    for (const word of argv) if (Object.hasOwn(COMMANDS, word)) await define(word);
     if (argv.length === 0) {
       program.outputHelp();
       return ExitCode.usage;
@@ -200,32 +179,19 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     await program.parseAsync([...argv], { from: "user" });
     return ExitCode.ok;
   } catch (error) {
-    return await report(error, io, state);
+    return report(error, run);
   } finally {
-    await state.client?.close().catch(() => undefined);
+    await run.client?.close().catch(() => undefined);
   }
 }
 
-async function report(error: unknown, io: Io, state: RunState): Promise<number> {
+function report(error: unknown, { io, verbose }: Run): number {
   if (error instanceof CommanderError) {
     // Help and version are not failures; every other complaint of commander's is a usage error.
-    // Commander has written its own words: the program's --help loads none of the commands' code.
+    // Commander has written its own words.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (error instanceof OutputClosedError) return ExitCode.ok;
-  let runtime: Runtime;
-  try {
-    runtime = await loadRuntime(state);
-  } catch (loading) {
-    // msgstat's own code cannot be loaded (a damaged install): that is the error to report. (Not the
-    // first one: it may hold server text, which only the line writer makes safe for a terminal.)
-    io.stderr.write(
-      `msgstat: cannot load msgstat's own code ` +
-        `(${loading instanceof Error ? loading.message : String(loading)}); reinstall msgstat\n`,
-    );
-    return ExitCode.failure;
-  }
-  const { stderrLine, advise } = runtime;
   const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
   if (interrupted) {
     stderrLine(io, "msgstat: ", interrupted.message);
@@ -235,12 +201,12 @@ async function report(error: unknown, io: Io, state: RunState): Promise<number> 
     advise(error);
     stderrLine(io, "msgstat: ", error.message);
     for (const hint of error.hints) for (const line of hint.split("\n")) stderrLine(io, "  ", line);
-    if (state.verbose && error.stack) io.stderr.write(`${error.stack}\n`);
+    if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
   stderrLine(io, "msgstat: unexpected error: ", message);
-  if (state.verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   else stderrLine(io, "  ", "run again with --verbose for details");
   return ExitCode.failure;
 }

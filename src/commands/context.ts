@@ -1,10 +1,16 @@
 // What a command's run function is given instead of reaching for process globals, so tests can
-// inject streams, a terminal or not, a clock, and an abort signal.
+// inject streams, a terminal or not, a clock, and an abort signal; and how a command's action builds
+// it from what cli.ts hands the command (Run) and the global options in force.
 import type { LookupFunction } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import type { ApiClient } from "../http/client.js";
+import type { Command, CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
+import { ApiClient } from "../http/client.js";
 import type { TimeZone } from "../core/time.js";
-import type { Timer } from "../core/timer.js";
+import { sleep, type Timer } from "../core/timer.js";
+import { clientSettings } from "./shared/client-config.js";
+import { globalOptionsOf } from "./shared/global-options.js";
+import { chosenTimeZone } from "./shared/time-zone.js";
+import { stderrLine } from "./stderr-line.js";
 
 export interface Io {
   stdout: Writable;
@@ -57,4 +63,57 @@ export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: bo
   if (noColorFlag) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
   return io.stdoutIsTTY && io.env.TERM !== "dumb";
+}
+
+/** What cli.ts hands every command it defines: one run of msgstat. */
+export interface Run {
+  readonly io: Io;
+  readonly argv: readonly string[];
+  /** --verbose, as the command's context found it (cli.ts reports an error with its stack then). */
+  verbose: boolean;
+  /** The client, once a command asked for it: cli.ts closes it when the run ends. */
+  client?: ApiClient;
+  /** The program with every command defined in full, as completion describes it. */
+  wholeProgram(): Promise<AnyCommand>;
+}
+
+/** Defines a command's arguments, options, help and action on the command the program lists by name. */
+export type CommandDefinition = (command: Command, run: Run) => void;
+
+/** The context of a command's run, from the global options in force for `command`. */
+export function contextFor(command: AnyCommand, run: Run): Context {
+  const { io } = run;
+  const globals = globalOptionsOf(command);
+  run.verbose = globals.verbose === true;
+  const log = run.verbose ? (line: string) => stderrLine(io, "", line) : undefined;
+  const warn = (line: string) => stderrLine(io, "warning: ", line);
+  const note = (line: string) => stderrLine(io, "", line);
+  return {
+    ...io,
+    argv: run.argv,
+    color: colorWanted(io, globals.color === false),
+    stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
+    timeZone: chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
+    timer: { now: io.now, sleep: io.sleep ?? sleep },
+    verbose: run.verbose,
+    warn,
+    note,
+    client: async () => {
+      if (run.client) return run.client;
+      const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), {
+        env: io.env,
+        signal: io.signal,
+        note,
+        log,
+      });
+      run.client = new ApiClient({
+        ...settings,
+        network: { ...settings.network, lookup: io.lookup },
+        signal: io.signal,
+        warn,
+        log,
+      });
+      return run.client;
+    },
+  };
 }

@@ -183,3 +183,51 @@ describe("stats", () => {
     });
   });
 });
+
+async function loadedFiles(args: string[]): Promise<{ code: number; files: string[] }> {
+  const { code, stderr } = await runBin(args, { env: { NODE_DEBUG: "module" } });
+  const files = new Set<string>();
+  for (const match of stderr.matchAll(/^MODULE \d+: load "([^"]+)"/gm)) {
+    const at = match[1]!.lastIndexOf("/dist/");
+    if (at >= 0) files.add(match[1]!.slice(at + 1));
+  }
+  return { code, files: [...files].sort() };
+}
+
+const commandChunks = (files: string[]) => files.filter((file) => file.startsWith("dist/chunks/command"));
+
+// What the built program loads for a run (the start-up rows of docs/bench.md): the program's --help
+// no command's code, a command only its own, and every file through Node's CommonJS loader, which
+// names each file it loads when NODE_DEBUG=module (a file the ES module loader took would be missing).
+describe("what a run of bin/msgstat.js loads", () => {
+  it("--version: none of dist/", async () => {
+    expect(await loadedFiles(["--version"])).toEqual({ code: 0, files: [] });
+  });
+
+  it("--help: the program and commander, no command's code, no ora, cli-table3 or undici", async () => {
+    const { code, files } = await loadedFiles(["--help"]);
+    expect(code).toBe(0);
+    expect(files).toContain("dist/cli.js");
+    expect(commandChunks(files)).toEqual([]);
+    expect(files.filter((file) => /ora|cli-table3|proxy-transport|source/.test(file))).toEqual([]);
+    // dist/cli.js and the chunks it shares with the commands (docs/bench.md, the --help target).
+    expect(files.length).toBeLessThanOrEqual(5);
+  });
+
+  it("a usage error of the program loads no command's code either", async () => {
+    const { code, files } = await loadedFiles(["--no-such-option"]);
+    expect(code).toBe(2);
+    expect(commandChunks(files)).toEqual([]);
+  });
+
+  it("a command named loads its own module and no other command's", async () => {
+    for (const name of ["messages", "message", "stats", "sandbox", "auth", "config", "completion"]) {
+      const { code, files } = await loadedFiles([name, "--help"]);
+      expect({ name, code, commands: commandChunks(files) }).toEqual({
+        name,
+        code: 0,
+        commands: [expect.stringMatching(/^dist\/chunks\/command-\w+\.js$/)],
+      });
+    }
+  });
+});

@@ -1,8 +1,9 @@
 // `msgstat stats <campaignId> [--batch <batchId>]`: a delivery report of a campaign or one batch of it.
+import type { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections } from "../shared/help.js";
-import type { CommandDefinition } from "../shared/setup.js";
+import { contextFor, type Run } from "../context.js";
 import { addStatsOptions } from "./flags.js";
 import { parseStatsOptions } from "./options.js";
 import { runStats } from "./run.js";
@@ -15,35 +16,33 @@ const REPORT_HELP =
   "message; each batch (campaign stats only); messages and failures per hour or day of --tz. " +
   "--json gives the same figures as data (see docs/stats.md); --csv --by gives one of the tables.";
 
-export const statsCommand: CommandDefinition = {
-  define(command, setup) {
-    const stats = addGlobalOptions(
-      addStatsOptions(command.argument("<campaignId>", "the campaign")),
-      GLOBAL_OPTIONS_HEADING,
-    ).action(async (campaignId, raw, cmd) => {
-      const ctx = setup.context(cmd);
-      requireId("campaignId", campaignId);
-      const options = parseStatsOptions(raw, ctx.now(), ctx.timeZone);
-      if (options.watch) await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
-      else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
-    });
-    addHelpSections(
-      stats,
-      { heading: "The report:", text: REPORT_HELP },
-      {
-        heading: "Examples:",
-        examples: [
-          { command: "msgstat stats cmp-spring-sale" },
-          { command: "msgstat stats cmp-spring-sale --batch bat-spring-w1" },
-          { command: "msgstat stats cmp-spring-sale --since 7d --interval day" },
-          { command: "msgstat stats cmp-spring-sale --csv --by error > errors.csv" },
-          {
-            command: "msgstat stats cmp-spring-sale --since 7d --max-failure-rate 5 --json",
-            comment: "alert when more than 5 % of the final messages failed",
-            exitCode: 5,
-          },
-        ],
-      },
-    );
-  },
-};
+export function defineStats(command: Command, run: Run): void {
+  const stats = addGlobalOptions(
+    addStatsOptions(command.argument("<campaignId>", "the campaign")),
+    GLOBAL_OPTIONS_HEADING,
+  ).action(async (campaignId, raw, cmd) => {
+    const ctx = contextFor(cmd, run);
+    requireId("campaignId", campaignId);
+    const options = parseStatsOptions(raw, ctx.now(), ctx.timeZone);
+    if (options.watch) await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
+    else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
+  });
+  addHelpSections(
+    stats,
+    { heading: "The report:", text: REPORT_HELP },
+    {
+      heading: "Examples:",
+      examples: [
+        { command: "msgstat stats cmp-spring-sale" },
+        { command: "msgstat stats cmp-spring-sale --batch bat-spring-w1" },
+        { command: "msgstat stats cmp-spring-sale --since 7d --interval day" },
+        { command: "msgstat stats cmp-spring-sale --csv --by error > errors.csv" },
+        {
+          command: "msgstat stats cmp-spring-sale --since 7d --max-failure-rate 5 --json",
+          comment: "alert when more than 5 % of the final messages failed",
+          exitCode: 5,
+        },
+      ],
+    },
+  );
+}

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../../src/render/width.js";
 import { isGlobalOption } from "../../../src/commands/shared/global-options.js";
 import { COMMANDS, helpOf, SUBCOMMANDS } from "../../support/help-texts.js";
+import { runCli } from "../../support/run-cli.js";
 
 const SERVICE_COMMANDS = SUBCOMMANDS.filter((command) => command.options.some(isGlobalOption)).map((command) =>
   command.name(),
@@ -42,6 +43,19 @@ describe("help layout", () => {
 
   it.each(OTHER_COMMANDS)("%s talks to no service and lists no global options", async (name) => {
     expect(await helpOf([name], 80)).not.toContain("Global options:");
+  });
+
+  it.each([
+    ["help messages", ["help", "messages"], ["messages"]],
+    ["help config", ["help", "config"], ["config"]],
+    ["auth help login", ["auth", "help", "login"], ["auth", "login"]],
+  ])("msgstat %s shows the same help as --help (the command is defined when named)", async (_name, asked, command) => {
+    const viaHelp = await runCli(asked, { columns: 80 });
+    expect({ code: viaHelp.code, stderr: viaHelp.stderr, stdout: viaHelp.stdout }).toEqual({
+      code: 0,
+      stderr: "",
+      stdout: await helpOf(command, 80),
+    });
   });
 
   it("the commands that talk to the service take the global options", () => {
