@@ -6,8 +6,6 @@ import type { CommandDefinition, Io, Run } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions } from "./commands/shared/global-options.js";
 import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
-import { advise } from "./commands/shared/advice.js";
-import { stderrLine } from "./commands/stderr-line.js";
 import packageJson from "../package.json" with { type: "json" };
 
 // Program-wide help sections, laid out to the terminal's width by shared/help.ts.
@@ -121,21 +119,22 @@ function assemble(io: Io, argv: readonly string[]) {
   addHelpSections(program, ...PROGRAM_HELP);
 
   // Every command, the ones under auth and config too.
-  const settle = (command: AnyCommand) => {
+  const settle = (command: AnyCommand, withSubcommands = true) => {
     command
       .exitOverride()
       .showHelpAfterError("(add --help for usage)")
       .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
     configureHelp(command, () => io.columns);
-    command.commands.forEach(settle);
+    if (withSubcommands) for (const subcommand of command.commands) settle(subcommand);
   };
+  // A command is settled when it is defined: until then only the program's help shows it, by name.
   const undefinedCommands = new Map<string, Command>();
   for (const [name, { description }] of Object.entries(COMMANDS)) {
     const command = new Command(name).description(description);
     program.addCommand(command);
     undefinedCommands.set(name, command);
   }
-  settle(program);
+  settle(program, false);
 
   const define = async (name: string) => {
     const command = undefinedCommands.get(name);
@@ -179,19 +178,24 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     await program.parseAsync([...argv], { from: "user" });
     return ExitCode.ok;
   } catch (error) {
-    return report(error, run);
+    return await report(error, run);
   } finally {
     await run.client?.close().catch(() => undefined);
   }
 }
 
-function report(error: unknown, { io, verbose }: Run): number {
+async function report(error: unknown, { io, verbose }: Run): Promise<number> {
   if (error instanceof CommanderError) {
     // Help and version are not failures; every other complaint of commander's is a usage error.
     // Commander has written its own words.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (error instanceof OutputClosedError) return ExitCode.ok;
+  // Loaded only to report an error: `msgstat --help` then loads no HTTP, spinner or advice code.
+  const [{ advise }, { stderrLine }] = await Promise.all([
+    import("./commands/shared/advice.js"),
+    import("./commands/stderr-line.js"),
+  ]);
   const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
   if (interrupted) {
     stderrLine(io, "msgstat: ", interrupted.message);
