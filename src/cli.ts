@@ -141,9 +141,7 @@ function assemble(io: Io, argv: readonly string[]) {
     if (command === undefined) return;
     undefinedCommands.delete(name);
     const definition = await COMMANDS[name]!.load().catch((error: unknown) => {
-      // A damaged install: said as such, not as a failure of the command.
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(`cannot load msgstat's own code (${reason}); reinstall msgstat`);
+      throw new DamagedInstallError(error);
     });
     definition(command, run);
     settle(command);
@@ -163,6 +161,19 @@ function assemble(io: Io, argv: readonly string[]) {
 /** The whole command line: the program, its commands and their options (for tests and completion). */
 export async function buildProgram(io: Io, argv: readonly string[] = []): Promise<AnyCommand> {
   return await assemble(io, argv).run.wholeProgram();
+}
+
+/** A module of msgstat's own could not be loaded: a damaged or half-copied install, said in one line. */
+class DamagedInstallError extends Error {
+  constructor(cause: unknown) {
+    const reason =
+      cause instanceof DamagedInstallError
+        ? cause.reason
+        : (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!;
+    super(`cannot load msgstat's own code (${reason}); reinstall msgstat`);
+    this.reason = reason;
+  }
+  readonly reason: string;
 }
 
 /** Runs msgstat with these arguments (without node and the script) and returns the exit code. */
@@ -192,10 +203,20 @@ async function report(error: unknown, { io, verbose }: Run): Promise<number> {
   }
   if (error instanceof OutputClosedError) return ExitCode.ok;
   // Loaded only to report an error: `msgstat --help` then loads no HTTP, spinner or advice code.
-  const [{ advise }, { stderrLine }] = await Promise.all([
-    import("./commands/shared/advice.js"),
-    import("./commands/stderr-line.js"),
-  ]);
+  let advise: typeof import("./commands/shared/advice.js").advise;
+  let stderrLine: typeof import("./commands/stderr-line.js").stderrLine;
+  try {
+    if (error instanceof DamagedInstallError) throw error;
+    [{ advise }, { stderrLine }] = await Promise.all([
+      import("./commands/shared/advice.js"),
+      import("./commands/stderr-line.js"),
+    ]);
+  } catch (loading) {
+    // A damaged install is the error to report, in one line. (Not the first error, if another came
+    // first: it may hold server text, which only the line writer makes safe for a terminal.)
+    io.stderr.write(`msgstat: ${new DamagedInstallError(loading).message}\n`);
+    return ExitCode.failure;
+  }
   const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
   if (interrupted) {
     stderrLine(io, "msgstat: ", interrupted.message);

@@ -1,9 +1,13 @@
 // Tier 3: the real executable, bin/msgstat.js over dist/, as a user runs it.
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { FIXED_NOW } from "../sandbox/http-helpers.js";
 import { runBin } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
 import {
   jsonlText,
   moreHint,
@@ -229,5 +233,34 @@ describe("what a run of bin/msgstat.js loads", () => {
         commands: [expect.stringMatching(/^dist\/chunks\/command-\w+\.js$/)],
       });
     }
+  });
+});
+
+describe("a damaged install", () => {
+  // bin/, package.json and dist/ less some of its chunks: what a half-finished copy of the package leaves.
+  const runDamaged = (missing: RegExp) => {
+    const root = fileURLToPath(new URL("../../", import.meta.url));
+    const copy = scratchFolder("msgstat-damaged-");
+    for (const part of ["bin", "package.json", "dist"])
+      cpSync(path.join(root, part), path.join(copy, part), { recursive: true });
+    const chunks = path.join(copy, "dist", "chunks");
+    const removed = readdirSync(chunks).filter((name) => missing.test(name));
+    expect(removed.length).toBeGreaterThan(0);
+    for (const name of removed) rmSync(path.join(chunks, name));
+    // No service URL: a usage error, which is reported through the chunks that may be missing.
+    return spawnSync(process.execPath, [path.join(copy, "bin", "msgstat.js"), "messages", "cmp-x"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: copy, MSGSTAT_CONFIG_DIR: copy },
+    });
+  };
+
+  it.each([
+    ["the commands' code", /^command-/],
+    ["the code that reports an error", /^(advice|stderr-line)-/],
+  ])("without %s: says so in one line, exit 1", (_what, missing) => {
+    const run = runDamaged(missing);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^msgstat: cannot load msgstat's own code \(.+\); reinstall msgstat\n$/);
+    expect(run.status).toBe(1);
   });
 });
