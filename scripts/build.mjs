@@ -15,6 +15,24 @@ rmSync(path.join(root, "dist"), { recursive: true, force: true });
 // for each set of them that share code, and each file is then made CommonJS, which Node loads without
 // its ES module loader (on Node 20 that loader's start and its cost per file were a fifth of
 // `msgstat --help`, docs/bench.md). Each command is a chunk of its own (src/cli.ts loads it by name).
+// commander requires node:child_process when it loads, for executable subcommands msgstat never has;
+// that module and node:net under it were about 2 ms of CPU of every `msgstat --help` (docs/bench.md,
+// issue 20). Commander is given a stand-in that loads the real module if it is ever called.
+const childProcessOnDemand = {
+  name: "child-process-on-demand",
+  setup(build) {
+    build.onResolve({ filter: /^node:child_process$/ }, ({ importer }) =>
+      importer.includes(`${path.sep}node_modules${path.sep}commander${path.sep}`)
+        ? { path: "child-process-on-demand", namespace: "msgstat" }
+        : undefined,
+    );
+    build.onLoad({ filter: /^child-process-on-demand$/, namespace: "msgstat" }, () => ({
+      contents: 'exports.spawn = (...args) => require("node:child_process").spawn(...args);',
+      loader: "js",
+    }));
+  },
+};
+
 const { outputFiles } = await build({
   absWorkingDir: root,
   entryPoints: { cli: "src/cli.ts", sandbox: "src/sandbox/index.ts" },
@@ -31,6 +49,7 @@ const { outputFiles } = await build({
   // A native module (it loads a prebuilt binary for the platform): required from node_modules at run time.
   external: ["@napi-rs/keyring"],
   logLevel: "warning",
+  plugins: [childProcessOnDemand],
   write: false,
 });
 for (const file of outputFiles) {

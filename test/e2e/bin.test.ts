@@ -1,6 +1,6 @@
 // Tier 3: the real executable, bin/msgstat.js over dist/, as a user runs it.
 import { spawnSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -216,6 +216,19 @@ describe("what a run of bin/msgstat.js loads", () => {
     expect(files.filter((file) => /ora|cli-table3|proxy-transport|source/.test(file))).toEqual([]);
     // dist/cli.js and the chunks it shares with the commands (docs/bench.md, the --help target).
     expect(files.length).toBeLessThanOrEqual(5);
+  });
+
+  it("--help: no node:child_process (commander's is loaded on demand)", () => {
+    // Node's own modules are not files: process.moduleLoadList names each, as it is loaded. (node:net is
+    // loaded all the same here: a piped stdout is a socket.)
+    const folder = scratchFolder("msgstat-loaded-");
+    const preload = path.join(folder, "report-builtins.cjs");
+    writeFileSync(preload, 'process.on("exit", () => process.stderr.write(process.moduleLoadList.join("\\n")));\n');
+    const bin = fileURLToPath(new URL("../../bin/msgstat.js", import.meta.url));
+    const run = spawnSync(process.execPath, ["--require", preload, bin, "--help"], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("NativeModule fs");
+    expect(run.stderr.split("\n").filter((name) => /child_process/.test(name))).toEqual([]);
   });
 
   it("a usage error of the program loads no command's code either", async () => {
