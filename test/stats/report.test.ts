@@ -106,8 +106,8 @@ describe("buildReport", () => {
     expect(built.attempts.buckets.map((row) => row.attempts)).toEqual(["1", "2", "3", "4+"]);
     expect(built.attempts.buckets.every((row) => row.share === 0)).toBe(true);
     expect(built.overTime.buckets).toEqual([]);
-    // No final message: no rate to alert on.
-    expect(built.threshold).toEqual({ maxFailureRate: 5, exceeded: false });
+    // No final message: no rate to alert on, and the threshold says it was not checked.
+    expect(built.threshold).toEqual({ maxFailureRate: 5, exceeded: false, checked: false });
   });
 
   it("statuses and errors by count, then by name; the statuses filter as a list", () => {

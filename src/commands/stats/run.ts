@@ -3,7 +3,7 @@
 import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import type { Context } from "../context.js";
-import { ThresholdError } from "../../core/errors.js";
+import { ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
 import { countText, percentText } from "../../core/numbers.js";
 import { PARSED_MESSAGES } from "../../service/endpoints.js";
 import { MessageSelector } from "../../service/select.js";
@@ -40,6 +40,7 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   }
   if (toFile) ctx.note(`wrote the report of ${countOf(report.totals.messages, "message")} to ${options.outputFile}`);
   alertOnThreshold(report);
+  refuseUncheckedThreshold(report);
 }
 
 /** Reads the whole listing through the same selector as `messages --all` and builds the report. */
@@ -89,6 +90,25 @@ export function alertOnThreshold(report: StatsReport): void {
       `failure rate ${percentText(delivery.failureRate)} (${countText(delivery.failure)} of ` +
         `${countText(delivery.final)} final messages) is above --max-failure-rate ` +
         `${threshold.maxFailureRate}%`,
+    );
+  }
+}
+
+/**
+ * --max-failure-rate with no final message: no rate, so the threshold was not checked. A run of its own
+ * says so with exit 8, so a cron job or monitor does not read an empty window as a pass. (--watch goes
+ * on instead: final messages may yet come.)
+ */
+export function refuseUncheckedThreshold(report: StatsReport): void {
+  const { threshold } = report;
+  if (threshold && !threshold.checked) {
+    throw new ThresholdUncheckedError(
+      `--max-failure-rate ${threshold.maxFailureRate}% was not checked: no message is final (success or failure)`,
+    ).withHint(
+      (report.totals.messages === 0
+        ? "Nothing was counted (an empty campaign, or a window or filter that holds no message)."
+        : `${countOf(report.totals.messages, "message")} counted, none final yet.`) +
+        " The report was written; exit 8 means the threshold was not checked.",
     );
   }
 }

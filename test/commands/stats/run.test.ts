@@ -195,13 +195,14 @@ describe("--max-failure-rate", () => {
     const result = await stats([CAMPAIGN, "--max-failure-rate", "1", "--json"]);
     expect(result.code).toBe(5);
     const report = JSON.parse(result.stdout) as { threshold: unknown };
-    expect(report.threshold).toEqual({ maxFailureRate: 1, exceeded: true });
+    expect(report.threshold).toEqual({ maxFailureRate: 1, exceeded: true, checked: true });
   });
 
-  it("never fires without a final message", async () => {
+  it("never fires without a final message, and says the threshold was not checked (exit 8)", async () => {
     const result = await stats([CAMPAIGN, "--status", "created", "--max-failure-rate", "0"]);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain("nothing to check without a final message");
+    expect(result.code).toBe(8);
+    expect(result.stdout).toContain("not checked: no message is final yet");
+    expect(result.stdout).not.toContain("above the limit");
   });
 
   it("takes a percentage: 5 and 5% are the same threshold, 5 %", async () => {
