@@ -175,7 +175,7 @@ describe("buildReport", () => {
   ])("--max-failure-rate %s with %i failure(s) of %i final messages: exceeded %s", (limit, failed, final, exceeded) => {
     const messages = Array.from({ length: final }, (_, i) => ({ latestStatus: i < failed ? "failure" : "success" }));
     const built = buildReport(tallyOf([...messages, { latestStatus: "pending" }]), scope({ maxFailureRate: limit }));
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
+    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded, checked: true });
   });
 });
 
@@ -198,6 +198,6 @@ describe("--max-failure-rate at the limit", () => {
       maxFailureRate: limit,
       timeZone: UTC,
     });
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
+    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded, checked: true });
   });
 });
