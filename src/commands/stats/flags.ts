@@ -40,6 +40,7 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     )
     .option("--json", "the report as JSON (structure in docs/stats.md)")
     .option("--csv", "one table of the report as CSV (the summary row unless --by chooses another)")
+    .option("--bom", "CSV: start with a UTF-8 byte-order mark, so Excel reads accented letters right")
     .addOption(choiceOption("--by <table>", "the table --csv writes (default: summary)", TABLE_CHOICES))
     .addOption(
       textOption(

@@ -7,7 +7,7 @@ import { ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
 import { countText, percentText } from "../../core/numbers.js";
 import { PARSED_MESSAGES } from "../../service/endpoints.js";
 import { MessageSelector } from "../../service/select.js";
-import { csvRow } from "../../render/csv.js";
+import { BYTE_ORDER_MARK, csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
 import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
@@ -154,7 +154,7 @@ export async function write(
     case "json":
       return sink.write(JSON.stringify(report, null, toTerminal ? 2 : undefined) + "\n");
     case "csv":
-      return sink.write(csvText(report, options.format.by));
+      return sink.write((options.format.bom ? BYTE_ORDER_MARK : "") + csvText(report, options.format.by));
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);

@@ -41,6 +41,8 @@ describe("parseListingOptions", () => {
       fields: undefined,
       outputFile: undefined,
       guardFormulas: true,
+      bom: false,
+      csvTimes: "server",
       wide: false,
       headers: true,
     });
