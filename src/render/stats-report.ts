@@ -133,7 +133,7 @@ function deliveryLines(report: StatsReport, width: number, palette: Palette): st
     if (threshold)
       lines.push(
         palette.dim(
-          fit(`--max-failure-rate ${threshold.maxFailureRate}%: not checked: no message is final yet (exit 8)`, width),
+          fit(`--max-failure-rate ${threshold.maxFailureRate}%: not checked, no message is final yet`, width),
         ),
       );
     return lines;

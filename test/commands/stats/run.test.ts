@@ -213,7 +213,7 @@ describe("--max-failure-rate", () => {
   it("never fires without a final message, and says the threshold was not checked (exit 8)", async () => {
     const result = await stats([CAMPAIGN, "--status", "created", "--max-failure-rate", "0"]);
     expect(result.code).toBe(8);
-    expect(result.stdout).toContain("not checked: no message is final yet");
+    expect(result.stdout).toContain("--max-failure-rate 0%: not checked, no message is final yet");
     expect(result.stdout).not.toContain("above the limit");
   });
 
