@@ -20,20 +20,19 @@ export function addFilterOptions<Args extends unknown[], Opts extends OptionValu
     .addOption(
       listOption(
         "--status <list>",
-        `keep messages whose latestStatus is one of these: ${MESSAGE_STATUSES.join(", ")} (comma-separated, ` +
-          "repeatable; meanings: msgstat help statuses)",
+        `keep messages whose latestStatus is one of: ${MESSAGE_STATUSES.join(", ")} (comma-separated, ` +
+          "repeatable; msgstat help statuses)",
       ),
     )
     .option(
       "--since <time>",
-      "createdAt at or after: a date (a whole day in --tz), a date-time (2026-11-01T09:30, in --tz " +
-        "unless it has an offset), a duration back from now (90m, 24h, 7d), or today, yesterday, monday.., " +
-        '"this week", "last week", "this month", "last month" (msgstat help dates)',
+      "createdAt at or after: a date or date-time (in --tz unless it has an offset), a duration back " +
+        'from now (24h, 7d), or today, yesterday, monday.., "last week", "this month" (msgstat help dates)',
     )
     .option(
       "--until <time>",
-      "createdAt at or before: a date or a calendar word (to its end: --until yesterday ends at midnight), " +
-        "a date-time or a duration back from now",
+      "createdAt at or before, in the same forms; a date or a word up to its end (--until yesterday: " +
+        "its last instant)",
     );
 }
 
