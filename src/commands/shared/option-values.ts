@@ -102,9 +102,7 @@ export function onceTextOption<const Usage extends string>(
   return new Option(flags, description).argParser((text: string, previous: string | undefined) => {
     if (text.trim() === "") refuse(flag, what, text);
     if (previous !== undefined && previous !== text)
-      throw new UsageError(`${flag} was given twice ("${previous}" and "${text}"): it takes one value`).withHint(
-        oneAtATime,
-      );
+      throw new UsageError(`${flag} takes one value, not "${previous}" and "${text}"`).withHint(oneAtATime);
     return text;
   });
 }

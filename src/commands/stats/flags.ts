@@ -21,8 +21,7 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
         "--batch <batchId>",
         "report on this one batch of the campaign only",
         "a batch id",
-        "A report covers one batch: run stats once per batch, or leave out --batch (the campaign's " +
-          "report has a By batch table).",
+        "Run stats once per batch, or leave out --batch for a row per batch.",
       ),
     )
     .addOption(

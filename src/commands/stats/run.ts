@@ -103,13 +103,14 @@ export function refuseUncheckedThreshold(report: StatsReport): void {
   const { threshold } = report;
   if (threshold && !threshold.checked) {
     throw new ThresholdUncheckedError(
-      `--max-failure-rate ${threshold.maxFailureRate}% was not checked: no message is final (success or failure)`,
-    ).withHint(
-      (report.totals.messages === 0
-        ? "Nothing was counted (an empty campaign, or a window or filter that holds no message)."
-        : `${countOf(report.totals.messages, "message")} counted, none final yet.`) +
-        " The report was written; exit 8 means the threshold was not checked.",
-    );
+      `--max-failure-rate ${threshold.maxFailureRate}% not checked: no message is final`,
+    )
+      .withHint(
+        report.totals.messages === 0
+          ? "Nothing was counted: an empty campaign, or no message in the window or filters."
+          : `${countOf(report.totals.messages, "message")} counted, none final yet (success or failure).`,
+      )
+      .withHint("The report was written; exit 8 says the threshold could not be checked.");
   }
 }
 
