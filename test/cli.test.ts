@@ -50,8 +50,8 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     ["two formats", ["--json", "--csv"], "msgstat: choose one output format, not json and csv\n"],
     [
       "--since nonsense",
-      ["--since", "last week"],
-      'msgstat: --since "last week" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)\n',
+      ["--since", "last fortnight"],
+      'msgstat: --since "last fortnight" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00), a duration (90m, 24h, 7d) or a calendar word (today, yesterday, monday, "this week", "last month")\n  Every form, with examples: msgstat help dates\n',
     ],
     [
       "--since after --until",
@@ -133,7 +133,10 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     [["--retries", "-1", "messages", "c"], '--retries must be a whole number from 0 to 20, not "-1"'],
     [["message", "c", "m", "--retries", "1.5"], '--retries must be a whole number from 0 to 20, not "1.5"'],
     [["stats", "c", "--interval", "week"], '--interval must be one of hour, day, not "week"'],
-    [["stats", "c", "--csv", "--by", "nope"], '--by must be one of status, error, batch, attempts, time, not "nope"'],
+    [
+      ["stats", "c", "--csv", "--by", "nope"],
+      '--by must be one of summary, status, error, batch, attempts, time, not "nope"',
+    ],
     [["stats", "c", "--batch", ""], '--batch must be a batch id, not ""'],
     [["sandbox", "--port", "70000"], '--port must be a whole number from 0 to 65535, not "70000"'],
     [["sandbox", "--fail-rate", "2"], '--fail-rate must be a number from 0 to 1, not "2"'],

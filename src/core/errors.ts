@@ -9,6 +9,7 @@ export const ExitCode = {
   thresholdExceeded: 5,
   messageFailed: 6,
   notFinalInTime: 7,
+  thresholdUnchecked: 8,
   interrupted: 130,
   terminated: 143,
 } as const;
@@ -73,6 +74,14 @@ export class InterruptedError extends MsgstatError {
 /** `stats --max-failure-rate` was exceeded: the report was printed, the exit code raises the alarm. */
 export class ThresholdError extends MsgstatError {
   readonly exitCode = ExitCode.thresholdExceeded;
+}
+
+/**
+ * `stats --max-failure-rate` had nothing to measure (no message in a final state): the report was
+ * printed, but an alert that passed silently would read as "all is well" to a monitor.
+ */
+export class ThresholdUncheckedError extends MsgstatError {
+  readonly exitCode = ExitCode.thresholdUnchecked;
 }
 
 /** `message --wait`: the message ended in `failure` (it was printed; the exit code says how it ended). */

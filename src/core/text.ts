@@ -3,11 +3,12 @@
 // what a reader sees. Each such character becomes a visible, inert escape like `\x1b` or `\u202e`.
 // Data formats (JSON, JSONL, CSV) never go through here: they keep the text exact.
 
-// C0 controls but tab/newline (CR stays unsafe: it could return the cursor and overwrite a line), DEL and C1, the bidi
+// C0 controls but newline (CR stays unsafe: it could return the cursor and overwrite a line; a tab is shown as \t, as
+// it is in one-line places, so one value reads the same under Values and in "Message sent"), DEL and C1, the bidi
 // embeddings/overrides/isolates, and lone surrogates.
 const C1_AND_BIDI = String.raw`\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069`;
 const LONE_SURROGATE = String.raw`[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]`;
-const UNSAFE = new RegExp(String.raw`[\u0000-\u0008\u000b-\u001f${C1_AND_BIDI}]|${LONE_SURROGATE}`, "g");
+const UNSAFE = new RegExp(String.raw`[\u0000-\u0009\u000b-\u001f${C1_AND_BIDI}]|${LONE_SURROGATE}`, "g");
 const UNSAFE_OR_LAYOUT = new RegExp(String.raw`[\u0000-\u001f${C1_AND_BIDI}]|${LONE_SURROGATE}`, "g");
 
 const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
@@ -34,7 +35,7 @@ export function inlineSafe(text: string): string {
   return UNSAFE_OR_LAYOUT.test(text) ? text.replace(UNSAFE_OR_LAYOUT, visible) : text;
 }
 
-/** For blocks of text (the rendered message in `msgstat message`): newlines and tabs kept, the rest made visible. */
+/** For blocks of text (the rendered message in `msgstat message`): newlines kept, the rest (tabs too) made visible. */
 export function blockSafe(text: string): string {
   UNSAFE.lastIndex = 0;
   return UNSAFE.test(text) ? text.replace(UNSAFE, visible) : text;

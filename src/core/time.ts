@@ -263,15 +263,75 @@ export function spanText(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
 }
 
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
+
+/** The calendar words --since and --until accept, for help and error messages. */
+export const CALENDAR_WORDS = [
+  "today",
+  "yesterday",
+  ...WEEKDAYS.slice(1),
+  WEEKDAYS[0],
+  "this week",
+  "last week",
+  "this month",
+  "last month",
+] as const;
+
+/** A stretch of local time: from `start` (its first instant) up to `end` (the first instant after it). */
+export interface CalendarWindow {
+  start: number;
+  end: number;
+}
+
+/**
+ * A calendar word as a window of local days in the zone: `today`, `yesterday`, a weekday (`monday` or
+ * `mon`: the most recent one, today if today is one), `this week` and `last week` (ISO weeks, Monday
+ * first), `this month` and `last month`. Words may be joined by a space, `-` or `_`, in any case.
+ * Local midnights come from the zone, so a day is 23 or 25 hours long when the clocks change in it.
+ */
+export function calendarWindow(text: string, now: number, zone: TimeZone): CalendarWindow | undefined {
+  const words = text
+    .trim()
+    .toLowerCase()
+    .split(/[\s_-]+/);
+  const { year, month, day, weekday } = zone.wall(now);
+  const days = (from: number, count: number): CalendarWindow => ({
+    start: zone.instantOf(utcOf(year, month, day + from)),
+    end: zone.instantOf(utcOf(year, month, day + from + count)),
+  });
+  const months = (from: number): CalendarWindow => ({
+    start: zone.instantOf(utcOf(year, month + from, 1)),
+    end: zone.instantOf(utcOf(year, month + from + 1, 1)),
+  });
+  const sinceMonday = (weekday + 6) % 7;
+  if (words.length === 1) {
+    const [word] = words as [string];
+    if (word === "today") return days(0, 1);
+    if (word === "yesterday") return days(-1, 1);
+    const named = word.length >= 3 ? WEEKDAYS.findIndex((name) => name.startsWith(word)) : -1;
+    // "mon", "tues", "wednesday": a prefix of one weekday's name, three letters at least.
+    if (named !== -1) return days(-((weekday - named + 7) % 7), 1);
+    return undefined;
+  }
+  if (words.length !== 2 || (words[0] !== "this" && words[0] !== "last")) return undefined;
+  const back = words[0] === "last" ? 1 : 0;
+  if (words[1] === "week") return days(-sinceMonday - 7 * back, 7);
+  if (words[1] === "month") return months(-back);
+  return undefined;
+}
+
 /**
  * Milliseconds since the epoch, or undefined when the text is not a time. A date alone is a whole day
  * in the zone: `--since 2026-11-01` starts at its first instant, `--until 2026-11-01` ends at its last;
+ * a calendar word (`yesterday`, `last week`) is read the same way, as the stretch of days it names;
  * a date-time without an offset is a wall-clock time in the zone. Durations count back from now.
  */
 export function parseTimeBound(text: string, bound: Bound, now: number, zone: TimeZone): number | undefined {
   const trimmed = text.trim();
   const ago = durationWithUnit(trimmed);
   if (ago !== undefined) return now - ago;
+  const window = calendarWindow(trimmed, now, zone);
+  if (window) return bound === "since" ? window.start : window.end - 1;
   const date = DATE_ONLY.exec(trimmed);
   if (date) {
     if (!isCalendarDate(date)) return undefined;

@@ -2,11 +2,42 @@
 // with the OWASP guard against formula injection on by default: a cell a spreadsheet would run as a
 // formula gets a leading apostrophe.
 import { stringifyAtAnyDepth } from "../core/json-stringify.js";
+import { instantOf, isoInZone, type TimeZone } from "../core/time.js";
 import type { Field } from "./fields.js";
 import type { Sink } from "./sink.js";
 import type { Chunks } from "./chunks.js";
 
 const NEEDS_QUOTES = /[",\r\n]/;
+
+/**
+ * --bom: a UTF-8 byte-order mark before the header. Excel opens a CSV without one in the system's legacy
+ * code page, so "Chloé" reads "ChloÃ©"; with it, as UTF-8. Off by default: most programs read UTF-8 as
+ * it is, and some (older awk, a shell `read`) would take the mark for part of the first column's name.
+ */
+export const BYTE_ORDER_MARK = "\ufeff";
+
+/** How CSV writes timestamps: the service's exact text, or converted to the --tz zone (ISO 8601 with its offset). */
+export const CSV_TIMES = ["server", "tz"] as const;
+export type CsvTimes = (typeof CSV_TIMES)[number];
+
+/**
+ * The fields with their timestamps in the zone (`2026-11-22T09:30:00.000+01:00`): for --csv-times tz. A
+ * value that is not a readable time is written as it was sent, so nothing the service said is lost.
+ */
+export function fieldsInZone(fields: readonly Field[], zone: TimeZone): Field[] {
+  return fields.map((field) => {
+    if (!field.time) return field;
+    const get = field.get;
+    return {
+      ...field,
+      get: (message) => {
+        const value = get(message);
+        const at = instantOf(value);
+        return at === undefined ? value : isoInZone(at, zone);
+      },
+    };
+  });
+}
 
 /** = + - @ tab CR: what a spreadsheet may run as a formula when a cell starts with it. */
 function startsFormula(text: string): boolean {
@@ -39,15 +70,17 @@ export function csvRow(cells: readonly unknown[], guardFormulas: boolean): strin
 export async function renderCsv(
   chunks: Chunks,
   sink: Sink,
-  options: { fields: readonly Field[]; guardFormulas: boolean },
+  options: { fields: readonly Field[]; guardFormulas: boolean; bom?: boolean },
 ): Promise<void> {
   const { fields, guardFormulas } = options;
   // The header goes out with the first rows (or at the end of an empty listing), so a listing that
   // fails before any message leaves stdout empty rather than a header that looks like an empty result.
-  let header = csvRow(
-    fields.map((field) => field.name),
-    false,
-  );
+  let header =
+    (options.bom ? BYTE_ORDER_MARK : "") +
+    csvRow(
+      fields.map((field) => field.name),
+      false,
+    );
   for await (const chunk of chunks) {
     for (const message of chunk) {
       const flushing = sink.write(header + csvLine(fields.length, (i) => fields[i]!.get(message), guardFormulas));

@@ -133,7 +133,7 @@ function deliveryLines(report: StatsReport, width: number, palette: Palette): st
     if (threshold)
       lines.push(
         palette.dim(
-          fit(`--max-failure-rate ${threshold.maxFailureRate}%: nothing to check without a final message`, width),
+          fit(`--max-failure-rate ${threshold.maxFailureRate}%: not checked, no message is final yet`, width),
         ),
       );
     return lines;
@@ -220,12 +220,17 @@ function attemptLines(report: StatsReport, width: number, palette: Palette): str
 function batchLines(report: StatsReport, width: number, palette: Palette): string[] {
   if (report.batches === null || report.batches.length === 0) return [];
   const shown = report.batches.slice(0, MAX_ROWS);
+  // The id first, padded so the file names line up: it is what --batch takes, and what survives when
+  // a narrow terminal cuts the label.
+  const idWidth = Math.max("batch id".length, ...shown.map((row) => displayWidth(inlineSafe(row.batchId ?? ""))));
+  const withFile = (id: string, file: string | null) =>
+    file === null || file === id ? id : `${id}${" ".repeat(idWidth - displayWidth(id))}${GAP}${file}`;
   const rows = shown.map((row): Row => ({
     label: row.other
       ? "(other batches)"
       : row.batchId === null
         ? "(no batch)"
-        : inlineSafe(row.fileName ?? row.batchId),
+        : withFile(inlineSafe(row.batchId), row.fileName === null ? null : inlineSafe(row.fileName)),
     figures: [
       row.totalMessages === null ? "–" : count(row.totalMessages),
       count(row.messages),
@@ -236,7 +241,10 @@ function batchLines(report: StatsReport, width: number, palette: Palette): strin
     fraction: row.deliveryRate ?? undefined,
     barStyle: (text) => palette.bar("success", text),
   }));
-  const header = { label: "file", figures: ["size", "counted", "success", "failure", "delivered"] };
+  const header = {
+    label: withFile("batch id", "file"),
+    figures: ["size", "counted", "success", "failure", "delivered"],
+  };
   const lines = [palette.heading("By batch"), ...drawRows(rows, width, header, palette)];
   return [...lines, ...more(report.batches.length - shown.length, "batch", "--csv --by batch", palette)];
 }

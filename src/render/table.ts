@@ -93,6 +93,15 @@ function withTimeForms(column: Column, name: string, zone: TimeZone): Column {
   return Object.defineProperty(column, "forms", { get: () => (forms ??= timeForms(name, zone)), enumerable: true });
 }
 
+/**
+ * Why a message failed: the error of its newest failed attempt, on a `failure` row only. On any other row
+ * (a retry that succeeded, or one under way) that error is an earlier attempt's, and support staff read a
+ * code beside `success` as "it failed"; it stays in `msgstat message`, in --json and in lastErrorCode.
+ */
+function errorCell(m: CheckedMessage): string {
+  return read(MESSAGE, m, "latestStatus") === "failure" ? text(newestFailedAttempt(m)?.errorCode) : "";
+}
+
 function defaultColumns(options: TableOptions): Column[] {
   const createdAt = (m: CheckedMessage) => read(MESSAGE, m, "createdAt");
   return [
@@ -103,7 +112,9 @@ function defaultColumns(options: TableOptions): Column[] {
     // Why a message failed matters more at a glance than when, how often it was tried or where it came from.
     {
       header: "ERROR",
-      cell: (m) => text(newestFailedAttempt(m)?.errorCode),
+      cell: errorCell,
+      // Piped, the newest failed attempt's code on every row, as before: a pipe is for programs (STATUS is beside it).
+      plain: (m) => text(newestFailedAttempt(m)?.errorCode),
       max: 32,
       min: 12,
       rank: 1,

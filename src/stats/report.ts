@@ -88,7 +88,8 @@ export interface StatsReport {
   attempts: { buckets: AttemptRow[]; succeededAfterRetry: number };
   batches: BatchRow[] | null;
   overTime: { interval: Interval; timeZone: string; buckets: TimeRow[]; unplotted: number };
-  threshold: { maxFailureRate: number; exceeded: boolean } | null;
+  /** `checked` is false when no message was final: there was no rate to compare (exit 8 without --watch). */
+  threshold: { maxFailureRate: number; exceeded: boolean; checked: boolean } | null;
 }
 
 const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
@@ -128,7 +129,11 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
     threshold:
       scope.maxFailureRate === undefined
         ? null
-        : { maxFailureRate: scope.maxFailureRate, exceeded: exceeds(delivery, scope.maxFailureRate) },
+        : {
+            maxFailureRate: scope.maxFailureRate,
+            exceeded: exceeds(delivery, scope.maxFailureRate),
+            checked: delivery.final > 0,
+          },
   };
 }
 

@@ -1,7 +1,15 @@
 // The one time zone for people: wall clocks, local days and hours through daylight saving time, and
 // --since/--until read in the zone. Zones are named here; nothing depends on the TZ the tests run in.
 import { describe, expect, it } from "vitest";
-import { formatWallTime, isoInZone, parseTimeBound, spanText, TimeZone, timestampInZone } from "../../src/core/time.js";
+import {
+  calendarWindow,
+  formatWallTime,
+  isoInZone,
+  parseTimeBound,
+  spanText,
+  TimeZone,
+  timestampInZone,
+} from "../../src/core/time.js";
 
 const zone = (name: string) => TimeZone.named(name)!;
 const PARIS = zone("Europe/Paris");
@@ -189,7 +197,81 @@ describe("parseTimeBound", () => {
     expect(parseTimeBound(text, bound, EDGE_NOW, UTC)).toBe(expected);
   });
 
-  it.each(["yesterday", "24", "h", "2026-13-01", "2026-11-01T25:00", "-5h", ""])("%j is not a time", (text) => {
+  it.each(["tomorrow", "24", "h", "2026-13-01", "2026-11-01T25:00", "-5h", ""])("%j is not a time", (text) => {
     expect(parseTimeBound(text, "since", EDGE_NOW, UTC)).toBeUndefined();
   });
+});
+
+describe("calendar words for --since and --until (issue 21)", () => {
+  const iso = (at: number | undefined) => (at === undefined ? undefined : new Date(at).toISOString());
+  const window = (text: string, now: number, zone: TimeZone) => {
+    const found = calendarWindow(text, now, zone);
+    return found && [iso(found.start), iso(found.end)];
+  };
+  // Sunday 22 November 2026, 12:00 UTC.
+  const SUNDAY = NOW;
+
+  it.each([
+    ["today", ["2026-11-22T00:00:00.000Z", "2026-11-23T00:00:00.000Z"]],
+    ["yesterday", ["2026-11-21T00:00:00.000Z", "2026-11-22T00:00:00.000Z"]],
+    // The most recent one, today when today is one.
+    ["sunday", ["2026-11-22T00:00:00.000Z", "2026-11-23T00:00:00.000Z"]],
+    ["Sat", ["2026-11-21T00:00:00.000Z", "2026-11-22T00:00:00.000Z"]],
+    ["monday", ["2026-11-16T00:00:00.000Z", "2026-11-17T00:00:00.000Z"]],
+    ["thurs", ["2026-11-19T00:00:00.000Z", "2026-11-20T00:00:00.000Z"]],
+    // ISO weeks: Monday first, so Sunday is the last day of "this week".
+    ["this week", ["2026-11-16T00:00:00.000Z", "2026-11-23T00:00:00.000Z"]],
+    ["last-week", ["2026-11-09T00:00:00.000Z", "2026-11-16T00:00:00.000Z"]],
+    ["LAST_WEEK", ["2026-11-09T00:00:00.000Z", "2026-11-16T00:00:00.000Z"]],
+    ["this month", ["2026-11-01T00:00:00.000Z", "2026-12-01T00:00:00.000Z"]],
+    ["last month", ["2026-10-01T00:00:00.000Z", "2026-11-01T00:00:00.000Z"]],
+  ])("%s in UTC on Sunday 2026-11-22", (text, expected) => {
+    expect(window(text, SUNDAY, UTC)).toEqual(expected);
+  });
+
+  it("is read in the zone: in Auckland it is already Monday the 23rd", () => {
+    const auckland = zone("Pacific/Auckland");
+    expect(window("today", SUNDAY, auckland)).toEqual(["2026-11-22T11:00:00.000Z", "2026-11-23T11:00:00.000Z"]);
+    expect(window("monday", SUNDAY, auckland)).toEqual(window("today", SUNDAY, auckland));
+    expect(window("this week", SUNDAY, auckland)).toEqual(["2026-11-22T11:00:00.000Z", "2026-11-29T11:00:00.000Z"]);
+  });
+
+  it("has days of 25 and 23 hours where the clocks change", () => {
+    // Paris went back from +02:00 to +01:00 on Sunday 25 October 2026.
+    const mondayAfter = Date.parse("2026-10-26T10:00:00Z");
+    expect(window("yesterday", mondayAfter, PARIS)).toEqual(["2026-10-24T22:00:00.000Z", "2026-10-25T23:00:00.000Z"]);
+    expect(window("last week", mondayAfter, PARIS)).toEqual(["2026-10-18T22:00:00.000Z", "2026-10-25T23:00:00.000Z"]);
+    expect(window("this month", mondayAfter, PARIS)).toEqual(["2026-09-30T22:00:00.000Z", "2026-10-31T23:00:00.000Z"]);
+    // New York went forward from -05:00 to -04:00 on Sunday 8 March 2026.
+    const mondayAfterSpring = Date.parse("2026-03-09T15:00:00Z");
+    expect(window("yesterday", mondayAfterSpring, NEW_YORK)).toEqual([
+      "2026-03-08T05:00:00.000Z",
+      "2026-03-09T04:00:00.000Z",
+    ]);
+    expect(window("last month", mondayAfterSpring, NEW_YORK)).toEqual([
+      "2026-02-01T05:00:00.000Z",
+      "2026-03-01T05:00:00.000Z",
+    ]);
+  });
+
+  it("last month in January is December of the year before", () => {
+    expect(window("last month", Date.parse("2026-01-15T12:00:00Z"), UTC)).toEqual([
+      "2025-12-01T00:00:00.000Z",
+      "2026-01-01T00:00:00.000Z",
+    ]);
+  });
+
+  it("--since is the first instant of the window, --until its last", () => {
+    expect(iso(parseTimeBound("yesterday", "since", SUNDAY, KOLKATA))).toBe("2026-11-20T18:30:00.000Z");
+    expect(iso(parseTimeBound("yesterday", "until", SUNDAY, KOLKATA))).toBe("2026-11-21T18:29:59.999Z");
+    expect(iso(parseTimeBound(" Last Week ", "until", SUNDAY, UTC))).toBe("2026-11-15T23:59:59.999Z");
+  });
+
+  it.each(["tomorrow", "next week", "this year", "last", "mo", "th", "monday week", "2026-W47"])(
+    "%j is not a calendar word",
+    (text) => {
+      expect(calendarWindow(text, SUNDAY, UTC)).toBeUndefined();
+      expect(parseTimeBound(text, "since", SUNDAY, UTC)).toBeUndefined();
+    },
+  );
 });

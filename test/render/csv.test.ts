@@ -2,7 +2,8 @@
 // Expected text is written out by hand; the listing tests read it back with csv-parse against the server.
 import { describe, expect, it } from "vitest";
 import type { CheckedMessage } from "../../src/core/message.js";
-import { csvCell, csvRow, renderCsv } from "../../src/render/csv.js";
+import { csvCell, csvRow, fieldsInZone, renderCsv } from "../../src/render/csv.js";
+import { TimeZone } from "../../src/core/time.js";
 import type { Field } from "../../src/render/fields.js";
 import type { Sink } from "../../src/render/sink.js";
 
@@ -138,5 +139,29 @@ describe("renderCsv", () => {
     };
     await renderCsv(chunksOf(messages), sink, { fields: [FIELDS[0]!], guardFormulas: true });
     expect(order).toEqual(["write m1", "flushed", "write m2", "flushed"]);
+  });
+});
+
+describe("--bom and --csv-times (issue 21)", () => {
+  it("an empty listing with --bom is the mark and the header", async () => {
+    const sink = recordingSink();
+    await renderCsv(chunksOf([]), sink, { fields: FIELDS, guardFormulas: true, bom: true });
+    expect(sink.writes).toEqual(["\ufeffid,recipient\r\n"]);
+  });
+
+  it("fieldsInZone converts readable timestamps only: other text is written as the service sent it", () => {
+    const [createdAt, id] = fieldsInZone(
+      [
+        { name: "createdAt", get: (m) => (m as unknown as { createdAt: unknown }).createdAt, time: true },
+        { name: "id", get: (m) => m.id },
+      ],
+      TimeZone.named("Asia/Kolkata")!,
+    );
+    const message = (at: unknown) => ({ id: "2026-01-01T00:00:00Z", createdAt: at }) as unknown as CheckedMessage;
+    expect(createdAt!.get(message("2026-01-01T00:00:00.000Z"))).toBe("2026-01-01T05:30:00.000+05:30");
+    expect(createdAt!.get(message("not a time"))).toBe("not a time");
+    expect(createdAt!.get(message(null))).toBeNull();
+    // Not a time field: untouched, even when it looks like one.
+    expect(id!.get(message("x"))).toBe("2026-01-01T00:00:00Z");
   });
 });

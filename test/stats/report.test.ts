@@ -106,8 +106,8 @@ describe("buildReport", () => {
     expect(built.attempts.buckets.map((row) => row.attempts)).toEqual(["1", "2", "3", "4+"]);
     expect(built.attempts.buckets.every((row) => row.share === 0)).toBe(true);
     expect(built.overTime.buckets).toEqual([]);
-    // No final message: no rate to alert on.
-    expect(built.threshold).toEqual({ maxFailureRate: 5, exceeded: false });
+    // No final message: no rate to alert on, and the threshold says it was not checked.
+    expect(built.threshold).toEqual({ maxFailureRate: 5, exceeded: false, checked: false });
   });
 
   it("statuses and errors by count, then by name; the statuses filter as a list", () => {
@@ -175,7 +175,7 @@ describe("buildReport", () => {
   ])("--max-failure-rate %s with %i failure(s) of %i final messages: exceeded %s", (limit, failed, final, exceeded) => {
     const messages = Array.from({ length: final }, (_, i) => ({ latestStatus: i < failed ? "failure" : "success" }));
     const built = buildReport(tallyOf([...messages, { latestStatus: "pending" }]), scope({ maxFailureRate: limit }));
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
+    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded, checked: true });
   });
 });
 
@@ -198,6 +198,6 @@ describe("--max-failure-rate at the limit", () => {
       maxFailureRate: limit,
       timeZone: UTC,
     });
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded });
+    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded, checked: true });
   });
 });

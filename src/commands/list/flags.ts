@@ -1,6 +1,7 @@
 // Flags of the listing commands, for commander. Their values are typed and checked as they are read
 // (shared/option-values.ts); what needs several flags at once is checked in options.ts.
 import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
+import { CSV_TIMES } from "../../render/csv.js";
 import { addFilterOptions } from "../shared/filters.js";
 import {
   choiceOption,
@@ -59,6 +60,14 @@ export function addListingOptions<Args extends unknown[], Opts extends OptionVal
         minMs: 1_000,
         maxMs: 3_600_000,
       }),
+    )
+    .option("--bom", "CSV: start with a UTF-8 byte-order mark, so Excel reads accented letters right")
+    .addOption(
+      choiceOption(
+        "--csv-times <times>",
+        "CSV: timestamps as the service sent them (server, the default) or converted to --tz (tz)",
+        CSV_TIMES,
+      ),
     )
     .addOption(
       new Option(

@@ -4,7 +4,8 @@ import { UsageError } from "../../core/errors.js";
 import type { TimeZone } from "../../core/time.js";
 import { FORMATS, type Format, type ListingFlags } from "./flags.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
-import { formatFor } from "../shared/output-file.js";
+import { formatFor, requireCsv } from "../shared/output-file.js";
+import type { CsvTimes } from "../../render/csv.js";
 
 export interface ListingOptions extends FilterOptions {
   /** Infinity for --all. */
@@ -19,6 +20,10 @@ export interface ListingOptions extends FilterOptions {
   /** -o: the file to write (atomically) instead of stdout. */
   outputFile?: string;
   guardFormulas: boolean;
+  /** --bom: CSV starts with a UTF-8 byte-order mark. */
+  bom: boolean;
+  /** --csv-times: CSV timestamps as sent (server) or in --tz (tz). */
+  csvTimes: CsvTimes;
   /** --wide: the table leaves no column out and cuts nothing for the terminal's width. */
   wide: boolean;
   /** false for --no-headers (the table, piped or not). */
@@ -65,6 +70,9 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
     .map((field) => field.trim())
     .filter((field) => field !== "");
   if (fields !== undefined && fields.length === 0) throw new UsageError("--fields needs at least one field name");
+  const format = formatFor(raw.output, chosenFormat(raw), FORMATS, "table", sameInFile);
+  requireCsv(format, raw.bom ? "--bom" : undefined);
+  requireCsv(format, raw.csvTimes === undefined ? undefined : `--csv-times ${raw.csvTimes}`);
   return {
     ...filters,
     limit,
@@ -72,10 +80,12 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
     pageSize,
     after: raw.after,
     before: raw.before,
-    format: formatFor(raw.output, chosenFormat(raw), FORMATS, "table", sameInFile),
+    format,
     fields,
     outputFile: raw.output,
     guardFormulas: raw.formulaGuard !== false,
+    bom: raw.bom === true,
+    csvTimes: raw.csvTimes ?? "server",
     wide: raw.wide === true,
     headers: raw.headers !== false,
     follow: raw.follow ? { everyMs: raw.every ?? DEFAULT_FOLLOW_EVERY_MS } : undefined,

@@ -3,7 +3,7 @@ import { PARSED_MESSAGES, SOURCED_MESSAGES, type ListingRef, type MessageReading
 import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { Context } from "../context.js";
 import { MessageSelector } from "../../service/select.js";
-import { renderCsv } from "../../render/csv.js";
+import { fieldsInZone, renderCsv } from "../../render/csv.js";
 import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../render/fields.js";
 import { renderFieldsJson, renderFieldsJsonl, renderJson, renderJsonl } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
@@ -75,11 +75,14 @@ export async function render(
       return fields
         ? renderFieldsJsonl(chunksOf(PARSED_MESSAGES), sink, fields)
         : renderJsonl(chunksOf(SOURCED_MESSAGES), sink);
-    case "csv":
+    case "csv": {
+      const csvFields = fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId });
       return renderCsv(chunksOf(PARSED_MESSAGES), sink, {
-        fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }),
+        fields: options.csvTimes === "tz" ? fieldsInZone(csvFields, ctx.timeZone) : csvFields,
         guardFormulas: options.guardFormulas,
+        bom: options.bom,
       });
+    }
     case "table":
     case "tsv": {
       // tsv: the table's plain, tab-separated form, even on a terminal.

@@ -18,14 +18,22 @@ export function addFilterOptions<Args extends unknown[], Opts extends OptionValu
         'dropped: "+1 (555)" searches 1555)',
     )
     .addOption(
-      listOption("--status <list>", "keep messages whose latestStatus is one of these (comma-separated, repeatable)"),
+      listOption(
+        "--status <list>",
+        `keep messages whose latestStatus is one of: ${MESSAGE_STATUSES.join(", ")} (comma-separated, ` +
+          "repeatable; msgstat help statuses)",
+      ),
     )
     .option(
       "--since <time>",
-      "createdAt at or after: a date (a whole day in --tz), a date-time (2026-11-01T09:30, in --tz " +
-        "unless it has an offset) or a duration back from now (90m, 24h, 7d)",
+      "createdAt at or after: a date or date-time (in --tz unless it has an offset), a duration back " +
+        'from now (24h, 7d), or today, yesterday, monday.., "last week", "this month" (msgstat help dates)',
     )
-    .option("--until <time>", "createdAt at or before: a date (to its end), a date-time or a duration back from now");
+    .option(
+      "--until <time>",
+      "createdAt at or before, in the same forms; a date or a word up to its end (--until yesterday: " +
+        "its last instant)",
+    );
 }
 
 /** The filter flags as commander reads them. */
@@ -128,8 +136,9 @@ export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone
     if (at === undefined)
       throw new UsageError(
         `--${bound} "${text}" is not a time: use an ISO date (2026-11-01), a date-time ` +
-          `(2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)`,
-      );
+          `(2026-11-01T09:30:00+02:00), a duration (90m, 24h, 7d) or a calendar word (today, yesterday, ` +
+          `monday, "this week", "last month")`,
+      ).withHint("Every form, with examples: msgstat help dates");
     options[bound] = at;
   }
   if (options.since !== undefined && options.until !== undefined && options.since > options.until) {

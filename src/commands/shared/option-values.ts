@@ -88,6 +88,25 @@ export function textOption<const Usage extends string>(flags: Usage, description
   });
 }
 
+/**
+ * Text that may be given once: commander keeps the last of repeated values, which would silently drop
+ * the others (`stats --batch A --batch B` reported B only). `oneAtATime` says what to do instead.
+ */
+export function onceTextOption<const Usage extends string>(
+  flags: Usage,
+  description: string,
+  what: string,
+  oneAtATime: string,
+) {
+  const flag = longFlag(flags);
+  return new Option(flags, description).argParser((text: string, previous: string | undefined) => {
+    if (text.trim() === "") refuse(flag, what, text);
+    if (previous !== undefined && previous !== text)
+      throw new UsageError(`${flag} takes one value, not "${previous}" and "${text}"`).withHint(oneAtATime);
+    return text;
+  });
+}
+
 /** A repeatable option: every value, in order. */
 export function listOption<const Usage extends string>(flags: Usage, description: string) {
   return new Option(flags, description).argParser((value: string, previous: string[] = []) => [...previous, value]);

@@ -39,3 +39,9 @@ export function formatFor<F extends string>(
 }
 
 export const count = (n: number, one: string, many = `${one}s`) => `${countText(n)} ${n === 1 ? one : many}`;
+
+/** A CSV-only flag with another format would do nothing: refused, rather than silently ignored. */
+export function requireCsv(format: string, flag: string | undefined): void {
+  if (flag !== undefined && format !== "csv")
+    throw new UsageError(`${flag} is for CSV: add --csv, or write to a .csv file with -o`);
+}

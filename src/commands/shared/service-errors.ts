@@ -21,7 +21,7 @@ export function explainNotFound<E>(error: E, target: Target): E {
   } else if (target.batchId !== undefined) {
     error.withHint(
       `Check the ${campaign} and the batch id ${shellWord(target.batchId)}: the batch must belong to ` +
-        `that campaign (msgstat stats ${shellWord(target.campaignId)} lists its batches).`,
+        `that campaign (msgstat stats ${shellWord(target.campaignId)} shows each batch id in its By batch table).`,
     );
   } else {
     error.withHint(`Check the ${campaign} (ids are matched exactly, case included).`);

@@ -3,13 +3,27 @@ import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { TABLE_CHOICES } from "../../stats/tables.js";
 import { INTERVALS } from "../../stats/time-buckets.js";
 import { addFilterOptions } from "../shared/filters.js";
-import { choiceOption, durationOption, percentOption, textOption, type NoOptions } from "../shared/option-values.js";
+import {
+  choiceOption,
+  durationOption,
+  onceTextOption,
+  percentOption,
+  textOption,
+  type NoOptions,
+} from "../shared/option-values.js";
 
 export function addStatsOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   command: Command<Args, Opts, Globals>,
 ) {
   return addFilterOptions(command)
-    .addOption(textOption("--batch <batchId>", "report on this batch of the campaign only", "a batch id"))
+    .addOption(
+      onceTextOption(
+        "--batch <batchId>",
+        "report on this one batch of the campaign only",
+        "a batch id",
+        "Run stats once per batch, or leave out --batch for a row per batch.",
+      ),
+    )
     .addOption(
       choiceOption(
         "--interval <unit>",
@@ -24,8 +38,9 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
       ),
     )
     .option("--json", "the report as JSON (structure in docs/stats.md)")
-    .option("--csv", "one table of the report as CSV: choose it with --by")
-    .addOption(choiceOption("--by <table>", "the table --csv writes", TABLE_CHOICES))
+    .option("--csv", "one table of the report as CSV (the summary row unless --by chooses another)")
+    .option("--bom", "CSV: start with a UTF-8 byte-order mark, so Excel reads accented letters right")
+    .addOption(choiceOption("--by <table>", "the table --csv writes (default: summary)", TABLE_CHOICES))
     .addOption(
       textOption(
         "-o, --output <file>",

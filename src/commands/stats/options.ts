@@ -3,12 +3,12 @@
 import { UsageError } from "../../core/errors.js";
 import type { TimeZone } from "../../core/time.js";
 import type { Interval } from "../../stats/time-buckets.js";
-import type { TableChoice } from "../../stats/tables.js";
+import { DEFAULT_TABLE, type TableChoice } from "../../stats/tables.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
-import { formatFor } from "../shared/output-file.js";
+import { formatFor, requireCsv } from "../shared/output-file.js";
 import type { StatsFlags } from "./flags.js";
 
-export type StatsFormat = { kind: "report" } | { kind: "json" } | { kind: "csv"; by: TableChoice };
+export type StatsFormat = { kind: "report" } | { kind: "json" } | { kind: "csv"; by: TableChoice; bom: boolean };
 
 export interface StatsOptions extends FilterOptions {
   interval?: Interval;
@@ -60,13 +60,8 @@ function chosenFormat(raw: StatsFlags): StatsFormat {
     throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
   if (raw.by === "batch" && raw.batch !== undefined)
     throw new UsageError("--by batch is the per-batch table of a campaign: leave out --batch");
-  if (kind === "csv") {
-    if (raw.by === undefined)
-      throw new UsageError(
-        `${raw.csv ? "--csv" : `-o ${raw.output}`} writes one table: choose it with --by ` +
-          `status|error|batch|attempts|time`,
-      );
-    return { kind: "csv", by: raw.by };
-  }
+  // Without --by, the summary: one row of the headline figures (docs/stats.md).
+  if (kind === "csv") return { kind: "csv", by: raw.by ?? DEFAULT_TABLE, bom: raw.bom === true };
+  requireCsv(kind, raw.bom ? "--bom" : undefined);
   return { kind };
 }

@@ -3,11 +3,11 @@
 import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import type { Context } from "../context.js";
-import { ThresholdError } from "../../core/errors.js";
+import { ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
 import { countText, percentText } from "../../core/numbers.js";
 import { PARSED_MESSAGES } from "../../service/endpoints.js";
 import { MessageSelector } from "../../service/select.js";
-import { csvRow } from "../../render/csv.js";
+import { BYTE_ORDER_MARK, csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
 import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
@@ -40,6 +40,7 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   }
   if (toFile) ctx.note(`wrote the report of ${countOf(report.totals.messages, "message")} to ${options.outputFile}`);
   alertOnThreshold(report);
+  refuseUncheckedThreshold(report);
 }
 
 /** Reads the whole listing through the same selector as `messages --all` and builds the report. */
@@ -93,6 +94,26 @@ export function alertOnThreshold(report: StatsReport): void {
   }
 }
 
+/**
+ * --max-failure-rate with no final message: no rate, so the threshold was not checked. A run of its own
+ * says so with exit 8, so a cron job or monitor does not read an empty window as a pass. (--watch goes
+ * on instead: final messages may yet come.)
+ */
+export function refuseUncheckedThreshold(report: StatsReport): void {
+  const { threshold } = report;
+  if (threshold && !threshold.checked) {
+    throw new ThresholdUncheckedError(
+      `--max-failure-rate ${threshold.maxFailureRate}% not checked: no message is final`,
+    )
+      .withHint(
+        report.totals.messages === 0
+          ? "Nothing was counted: an empty campaign, or no message in the window or filters."
+          : `${countOf(report.totals.messages, "message")} counted, none final yet (success or failure).`,
+      )
+      .withHint("The report was written; exit 8 says the threshold could not be checked.");
+  }
+}
+
 async function count(
   selector: MessageSelector,
   tally: StatsAccumulator,
@@ -134,7 +155,7 @@ export async function write(
     case "json":
       return sink.write(JSON.stringify(report, null, toTerminal ? 2 : undefined) + "\n");
     case "csv":
-      return sink.write(csvText(report, options.format.by));
+      return sink.write((options.format.bom ? BYTE_ORDER_MARK : "") + csvText(report, options.format.by));
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);

@@ -249,7 +249,7 @@ describe("what to check after the service said no", () => {
     const result = await cli(sandbox, ["batch", "cmp-spring-sale", "bat-nope"]);
     expect(result.code).toBe(3);
     expect(result.stderr.split("\n")[1]).toBe(
-      "  Check the campaign id cmp-spring-sale and the batch id bat-nope: the batch must belong to that campaign (msgstat stats cmp-spring-sale lists its batches).",
+      "  Check the campaign id cmp-spring-sale and the batch id bat-nope: the batch must belong to that campaign (msgstat stats cmp-spring-sale shows each batch id in its By batch table).",
     );
   });
 

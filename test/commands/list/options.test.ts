@@ -41,6 +41,8 @@ describe("parseListingOptions", () => {
       fields: undefined,
       outputFile: undefined,
       guardFormulas: true,
+      bom: false,
+      csvTimes: "server",
       wide: false,
       headers: true,
     });
@@ -123,13 +125,13 @@ describe("parseListingOptions", () => {
     ["an empty --status", { status: [" , "] }, "--status needs at least one status, e.g. --status failure"],
     [
       "a --since that is not a time",
-      { since: "yesterday" },
-      '--since "yesterday" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)',
+      { since: "tomorrow" },
+      '--since "tomorrow" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00), a duration (90m, 24h, 7d) or a calendar word (today, yesterday, monday, "this week", "last month")',
     ],
     [
       "an --until that is not a time",
       { until: "2026-02-30x" },
-      '--until "2026-02-30x" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00) or a duration (90m, 24h, 7d)',
+      '--until "2026-02-30x" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00), a duration (90m, 24h, 7d) or a calendar word (today, yesterday, monday, "this week", "last month")',
     ],
     ["--since after --until", { since: "1h", until: "2h" }, "--since is after --until: no message could match"],
   ])("refuses %s", (_name, raw, message) => {

@@ -210,6 +210,6 @@ export function expectedReport(messages: Message[], scope: Scope, maxFailureRate
     threshold:
       maxFailureRate === undefined
         ? null
-        : { maxFailureRate, exceeded: final > 0 && (failure / final) * 100 > maxFailureRate },
+        : { maxFailureRate, exceeded: final > 0 && (failure / final) * 100 > maxFailureRate, checked: final > 0 },
   };
 }
