@@ -36,6 +36,8 @@ export interface LiveListing {
   send(...messages: ScriptedMessage[]): void;
   /** Inserts a message `depth` places below the top (a late insert, or a server whose clock lags). */
   insertBelow(depth: number, message: ScriptedMessage): void;
+  /** How many messages a page holds for the `limit` asked (a service may send fewer); all by default. */
+  pageSize?: (limit: number) => number;
   /** Called with each request before it is answered (e.g. to send messages between pages). */
   onRequest?: (url: URL) => void;
 }
@@ -103,7 +105,8 @@ export async function startLiveListing(): Promise<LiveListing> {
 /** The page a request asks for, from the listing as it is now. */
 function pageOf(listing: LiveListing, url: URL): unknown {
   const rows = listing.rows;
-  const limit = Number(url.searchParams.get("limit") ?? "50");
+  const asked = Number(url.searchParams.get("limit") ?? "50");
+  const limit = Math.max(1, Math.min(asked, listing.pageSize?.(asked) ?? asked));
   const after = url.searchParams.get("after");
   const before = url.searchParams.get("before");
   let start: number;
