@@ -43,7 +43,12 @@ export interface FollowPlan {
   pageSize: number;
 }
 
-export type FollowEvent = OutageEvent;
+/**
+ * An outage starts, or ends: `givenUp` counts the messages in flight that were given up meanwhile (a
+ * status filter could no longer look at them again), so "nothing missed" is said only when true.
+ */
+export type FollowEvent =
+  Extract<OutageEvent, { kind: "failing" }> | (Extract<OutageEvent, { kind: "recovered" }> & { givenUp: number });
 
 /** Ids printed, remembered so a message re-read is never printed twice; oldest forgotten past this. */
 const PRINTED_MEMORY = 100_000;
@@ -78,6 +83,11 @@ export class ListingFollower {
   private readonly seen = new Set<string>();
   /** In flight and not matching yet: id -> createdAt instant. */
   private readonly pending = new Map<string, number>();
+  /** Messages in flight given up so far: too many to remember, or too far down to read again. */
+  private givenUp = 0;
+  private givenUpBeforeOutage = 0;
+  /** The end of an outage, told once the round that ended it is committed. */
+  private recovered: number | undefined;
 
   constructor(
     private readonly client: ApiClient,
@@ -149,7 +159,7 @@ export class ListingFollower {
       }
       return { items: listed.reverse(), newestCursor };
     }
-    const below = await this.readTop(reading);
+    const { found: below, reachedAt } = await this.readTop(reading);
     const above: M[] = [];
     let newestCursor = this.newestCursor;
     // Pages before the cursor come nearest first, oldest page first; each lists its messages newest first.
@@ -164,19 +174,21 @@ export class ListingFollower {
     const aboveIds = new Set(above.map((item) => reading.messageOf(item).id));
     // The top was read first: a message there and above the cursor is in `above` too, in its place.
     const late = below.filter((item) => !aboveIds.has(reading.messageOf(item).id));
-    return { items: [...late, ...above], newestCursor };
+    return { items: [...late, ...above], newestCursor, reachedAt };
   }
 
   /**
    * The top of the listing, newest first: the guard's window, and with messages in flight on down to the
    * oldest of them. Gives back, oldest first, those in flight and those never read that are in scope.
    */
-  private async readTop<M>(reading: MessageReading<M>): Promise<M[]> {
+  private async readTop<M>(reading: MessageReading<M>): Promise<{ found: M[]; reachedAt?: number }> {
     let oldestPending = Number.POSITIVE_INFINITY;
     for (const at of this.pending.values()) oldestPending = Math.min(oldestPending, at);
     const recheck = this.plan.statuses !== undefined && this.pending.size > 0;
     const found: M[] = [];
     let pages = 0;
+    let deepest = Number.POSITIVE_INFINITY;
+    let reachedOldest = false;
     for await (const { messages } of this.reader(
       undefined,
       "forward",
@@ -185,27 +197,38 @@ export class ListingFollower {
       false,
       recheck ? RECHECK_PAGE_SIZE : GUARD_WINDOW,
     ).pages(reading)) {
-      let reachedOldest = false;
       for (const item of messages) {
         const message = reading.messageOf(item);
         const at = createdAt(item, reading);
         if (this.pending.has(message.id) || (!this.seen.has(message.id) && at !== undefined && at > this.floorAt))
           found.push(item);
         if (at !== undefined && at < oldestPending) reachedOldest = true;
+        if (at !== undefined) deepest = Math.min(deepest, at);
       }
       if (!recheck || reachedOldest || ++pages >= PENDING_PAGES) break;
     }
-    return found.reverse();
+    // Messages in flight further down than a recheck reaches are given up, not read for ever.
+    return { found: found.reverse(), reachedAt: recheck && !reachedOldest ? deepest : undefined };
   }
 
   /** Takes a round that read every page: its cursor, its messages printed; gives back those to print. */
   private commit<M>(round: Round<M>, reading: MessageReading<M>): M[] {
     if (round.newestCursor !== undefined) this.newestCursor = round.newestCursor;
     if (round.floorAt !== undefined) this.floorAt = round.floorAt;
+    if (round.reachedAt !== undefined)
+      for (const [id, at] of this.pending)
+        if (at < round.reachedAt) {
+          this.pending.delete(id);
+          this.givenUp++;
+        }
     const found: M[] = [];
     for (const item of round.items) {
       remember(this.seen, reading.messageOf(item).id, SEEN_MEMORY);
       this.consider(item, found, reading);
+    }
+    if (this.recovered !== undefined) {
+      this.onEvent({ kind: "recovered", downMs: this.recovered, givenUp: this.givenUp - this.givenUpBeforeOutage });
+      this.recovered = undefined;
     }
     return inTimeOrder(found, reading);
   }
@@ -225,7 +248,10 @@ export class ListingFollower {
       into.push(item);
     } else if (!isFinalStatus(status)) {
       this.pending.set(message.id, createdAt(item, reading) ?? this.timer.now());
-      if (this.pending.size > PENDING_MEMORY) this.pending.delete(this.pending.keys().next().value!);
+      if (this.pending.size > PENDING_MEMORY) {
+        this.pending.delete(this.pending.keys().next().value!);
+        this.givenUp++;
+      }
     } else {
       this.pending.delete(message.id);
     }
@@ -255,7 +281,13 @@ export class ListingFollower {
       maxBackoffMs: MAX_BACKOFF_MS,
       timer: this.timer,
       signal: this.signal,
-      onEvent: this.onEvent,
+      onEvent: (event) => {
+        if (event.kind === "recovered") this.recovered = event.downMs;
+        else {
+          this.givenUpBeforeOutage = this.givenUp;
+          this.onEvent(event);
+        }
+      },
     });
   }
 }
@@ -265,6 +297,8 @@ interface Round<M> {
   items: M[];
   newestCursor: string | undefined;
   floorAt?: number;
+  /** A recheck stopped here (createdAt) before it reached the oldest message in flight. */
+  reachedAt?: number;
 }
 
 /**

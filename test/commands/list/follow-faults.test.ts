@@ -90,6 +90,34 @@ describe("messages --follow, against a scripted listing", () => {
     expect(result.code).toBe(130);
   });
 
+  it("says 'nothing missed' only when true: a message in flight given up during an outage is said", async () => {
+    const listing = await startLiveListing();
+    listing.send(scripted("m1", T0 + 1000, 0, "created"), scripted("m2", T0 + 2000));
+    const result = await follow(
+      listing,
+      ["--every", "1s", "--page-size", "2", "--status", "failure"],
+      [
+        () => {
+          // More arrive during the outage than a recheck reads back (40 pages of --page-size 2).
+          listing.send(
+            ...messages(3, 102, (n) => T0 + n * 1000).map((m) =>
+              m.id === "m50" ? { ...m, latestStatus: "failure" } : m,
+            ),
+          );
+          listing.faults.push({ when: (url) => url.searchParams.get("before") === "m2", times: 1, kind: "503" });
+        },
+        () => undefined,
+      ],
+    );
+    expect(idsOf(result.stdout)).toEqual(["m50"]);
+    expect(result.stderr.split("\n").slice(1)).toEqual([
+      "warning: the service answers again after 2 s; following on, but 1 message in flight could not be looked " +
+        "at again: more arrived meanwhile than --follow reads back",
+      "msgstat: interrupted",
+      "",
+    ]);
+  });
+
   it("messages sharing one createdAt across pages and polls come out in the service's order (issue 25, 2)", async () => {
     const listing = await startLiveListing();
     const tie = T0 + 10_000;
