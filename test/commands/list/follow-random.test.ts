@@ -1,9 +1,10 @@
 // messages --follow through 200 polls against a listing that misbehaves at random, seeded: pages fail
 // (503), bursts arrive between polls and between the pages of one poll, timestamps repeat (within a
 // burst and across polls), the service sends pages smaller than asked, and an empty page's cursors are
-// "", null or absent. Every message must be printed once, in the order the service lists them, oldest
-// first. The seed is printed on failure; MSGSTAT_FOLLOW_SEED=<seed> runs that one again. msgstat runs
-// in-process on a virtual clock: each sleep is a step of the script, nothing waits for real time.
+// "", null or absent; --page-size is 2, 3 or 5. Every message must be printed once, in the order the
+// service lists them, oldest first. The seed is printed on failure; MSGSTAT_FOLLOW_SEED=<seed> runs that
+// one again. msgstat runs in-process on a virtual clock: each sleep is a step of the script, nothing
+// waits for real time.
 import { describe, expect, it } from "vitest";
 import { InterruptedError } from "../../../src/core/errors.js";
 import type { Timer } from "../../../src/core/timer.js";
@@ -32,6 +33,7 @@ async function followAtRandom(seed: number): Promise<{ printed: string[]; sent: 
   const clock = new VirtualClock(Date.parse("2026-11-22T09:00:00.000Z"));
   const listing = await startLiveListing();
   listing.emptyCursors = (["", null, "absent"] as const)[Math.floor(random() * 3)]!;
+  const pageSize = [2, 3, 5][Math.floor(random() * 3)]!;
   const sent: string[] = [];
   let lastAt = clock.at;
   let calm = false;
@@ -80,7 +82,7 @@ async function followAtRandom(seed: number): Promise<{ printed: string[]; sent: 
       "--every",
       "1s",
       "--page-size",
-      "3",
+      String(pageSize),
       "--retries",
       "0",
       "-n",
