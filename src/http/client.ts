@@ -52,6 +52,11 @@ export interface ClientOptions {
   random?: () => number;
 }
 
+/** How long a caller with a clock of its own has left, in milliseconds (0 or less: none). */
+export interface TimeLeft {
+  leftMs(): number;
+}
+
 type Attempt = { readonly body: JsonBody } | { readonly failure: Failure; readonly target: RequestTarget };
 
 const ALWAYS_SENT = { accept: "application/json", "accept-encoding": ACCEPTED_CODINGS, "user-agent": "msgstat" };
@@ -76,8 +81,16 @@ export class ApiClient {
     };
   }
 
-  /** GET a path under the base URL (segments are encoded one by one); its 2xx JSON body, not yet parsed. */
-  async get(segments: readonly string[], query: Record<string, string | undefined> = {}): Promise<JsonBody> {
+  /**
+   * GET a path under the base URL (segments are encoded one by one); its 2xx JSON body, not yet parsed.
+   * `within`: the caller's own clock (message --wait): no attempt outlives the time it has left, no retry
+   * starts once it is spent, and no backoff is longer than it.
+   */
+  async get(
+    segments: readonly string[],
+    query: Record<string, string | undefined> = {},
+    within?: TimeLeft,
+  ): Promise<JsonBody> {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
     const search = params.size > 0 ? `?${params.toString()}` : "";
@@ -86,13 +99,15 @@ export class ApiClient {
       origin: this.options.baseUrl.origin,
       path: apiPath(this.prefix, segments) + search,
     };
+    const left = () => within?.leftMs() ?? Number.POSITIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(target);
+      const outcome = await this.attempt(target, Math.max(1, Math.min(this.options.timeoutMs, left())));
       if ("body" in outcome) return outcome.body;
       const decision = decideRetry(outcome.failure, attempt, this.policy);
-      if (!decision.retry) throw finalError(outcome.target, outcome.failure, attempt);
+      if (!decision.retry || left() <= 0) throw finalError(outcome.target, outcome.failure, attempt);
       if (decision.warning !== undefined) this.options.warn(decision.warning);
-      await sleep(decision.delayMs, this.options.signal);
+      await sleep(Math.min(decision.delayMs, left()), this.options.signal);
+      if (left() <= 0) throw finalError(outcome.target, outcome.failure, attempt);
     }
   }
 
@@ -103,8 +118,7 @@ export class ApiClient {
   }
 
   /** One request, redirects included, bounded from connect to last byte by the timeout. */
-  private async attempt(target: RequestTarget): Promise<Attempt> {
-    const { timeoutMs } = this.options;
+  private async attempt(target: RequestTarget, timeoutMs: number): Promise<Attempt> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
     let hop = target;

@@ -26,6 +26,7 @@ export interface Sink {
 }
 
 const FLUSH_AT = 64 * 1024;
+const NEWLINE = 0x0a;
 /** Strings this short are copied a character at a time when they are ASCII: a call into the encoder costs more. */
 const SHORT_TEXT = 16;
 
@@ -48,6 +49,12 @@ class BufferedSink implements Sink {
   /** What did not fit into the chunk: written out with it by the flush, which is then due at once. */
   private overflow: Buffer[] = [];
   private closed: Error | undefined;
+  /**
+   * What was written last ended a line. A flush for size waits for a line's end, so the stream is only
+   * ever handed whole lines (whole records of JSONL, CSV, a table): an interrupt, which stops the
+   * renderer between a record and its newline, then leaves no cut record behind (issue 25, 17).
+   */
+  private atLineEnd = true;
 
   /** `name`: what the user calls the destination, for an error line; `afterFailure`: what became of it then. */
   constructor(
@@ -70,9 +77,10 @@ class BufferedSink implements Sink {
 
   write(text: string): void | Promise<void> {
     if (this.closed) throw this.closed;
+    if (text.length > 0) this.atLineEnd = text.charCodeAt(text.length - 1) === NEWLINE;
     if (this.chunk === undefined) {
       this.text += text;
-      return this.text.length >= FLUSH_AT ? this.flush() : undefined;
+      return this.text.length >= FLUSH_AT && this.atLineEnd ? this.flush() : undefined;
     }
     this.encode(this.chunk, text);
     return this.due();
@@ -80,18 +88,25 @@ class BufferedSink implements Sink {
 
   writeBytes(bytes: Buffer, start: number, end: number): void | Promise<void> {
     if (this.closed) throw this.closed;
+    if (end > start) this.atLineEnd = bytes[end - 1] === NEWLINE;
     if (this.chunk === undefined) {
       this.chunk = Buffer.allocUnsafe(FLUSH_AT);
       const text = this.text;
       this.text = "";
       this.encode(this.chunk, text);
     }
-    if (end - start <= this.chunk.length - this.used) this.used += bytes.copy(this.chunk, this.used, start, end);
+    // Once something waits in `overflow`, what follows goes after it, in order.
+    if (this.overflow.length === 0 && end - start <= this.chunk.length - this.used)
+      this.used += bytes.copy(this.chunk, this.used, start, end);
     else this.overflow.push(Buffer.from(bytes.subarray(start, end)));
     return this.due();
   }
 
   private encode(chunk: Buffer, text: string): void {
+    if (this.overflow.length > 0) {
+      this.overflow.push(Buffer.from(text, "utf8"));
+      return;
+    }
     const room = chunk.length - this.used;
     if (text.length <= SHORT_TEXT && text.length <= room && this.copyAscii(chunk, text)) return;
     // UTF-8 takes at most 3 bytes per UTF-16 unit; past that, the exact size decides.
@@ -111,7 +126,7 @@ class BufferedSink implements Sink {
   }
 
   private due(): Promise<void> | undefined {
-    return this.used >= FLUSH_AT || this.overflow.length > 0 ? this.flush() : undefined;
+    return this.atLineEnd && (this.used >= FLUSH_AT || this.overflow.length > 0) ? this.flush() : undefined;
   }
 
   async flush(): Promise<void> {

@@ -13,7 +13,7 @@ import {
 } from "../core/message.js";
 import { JsonSource, SourcedMessage } from "../core/json-source.js";
 import { inlineSafe } from "../core/text.js";
-import type { ApiClient } from "../http/client.js";
+import type { ApiClient, TimeLeft } from "../http/client.js";
 import type { JsonBody, JsonList } from "../http/json-body.js";
 
 export interface ListingRef {
@@ -113,8 +113,13 @@ export async function fetchPage<M>(
 }
 
 /** One message, with the text it was parsed from (one message costs next to nothing to keep it). */
-export async function fetchMessage(client: ApiClient, campaignId: string, messageId: string): Promise<SourcedMessage> {
-  const body = await client.get(messageSegments(campaignId, messageId));
+export async function fetchMessage(
+  client: ApiClient,
+  campaignId: string,
+  messageId: string,
+  within?: TimeLeft,
+): Promise<SourcedMessage> {
+  const body = await client.get(messageSegments(campaignId, messageId), {}, within);
   const { value, source } = body.sourcedValue();
   return new SourcedMessage(checked<CheckedMessage>(MESSAGE, value, "message"), source);
 }

@@ -1,5 +1,7 @@
 // messages --follow from the built executable, stopped with a real SIGINT.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../src/core/message.js";
@@ -42,4 +44,64 @@ describe("the built executable, with real signals", () => {
     expect(serials.length).toBeGreaterThanOrEqual(60);
     expect(serials).toEqual(serials.map((_, i) => serials[0]! + i));
   });
+});
+
+describe("SIGINT while large records are being written to -o (issue 25, 17)", () => {
+  it("never leaves a cut last record: 24 runs, each interrupted at a different point of the writing", async () => {
+    // A listing of large records (about 30 kB each, fresh ones for each request), so the first chunk
+    // alone (-n 600) is some 18 MB written in many pieces; each run is interrupted once the file has
+    // grown past a different size (watched closely: the writing takes a fraction of a second), so the
+    // signal lands all along the writing. Nothing is timed.
+    const pad = "y".repeat(30_000);
+    let serial = 0;
+    const record = () => ({
+      id: `m${++serial}`,
+      createdAt: new Date(Date.parse("2026-11-22T09:00:00.000Z") + serial).toISOString().replace("Z", "+00:00"),
+      latestStatus: "success",
+      recipient: "4915112345678",
+      messageAttempts: [{ status: "success", creator: { email: "a@b.c" } }],
+      fullMessage: pad,
+      language: "english",
+    });
+    const server = createServer((req, res) => {
+      const limit = Number(new URL(req.url ?? "/", "http://localhost").searchParams.get("limit") ?? "10");
+      const data = Array.from({ length: Math.min(limit, 600) }, record).reverse();
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ data, pageData: { hasNextPage: false, hasPreviousPage: false } }));
+    });
+    server.keepAliveTimeout = 0;
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dir = scratchFolder("msgstat-follow-cut-");
+    const runs = 24;
+    try {
+      for (let run = 0; run < runs; run++) {
+        const file = path.join(dir, `live-${run}.jsonl`);
+        const size = () => (existsSync(file) ? statSync(file).size : 0);
+        const threshold = Math.round(((run + 1) / (runs + 1)) * 16_000_000);
+        const result = await runBin(["--base-url", url, "messages", "cmp", "--follow", "-n", "600", "-o", file], {
+          timeoutMs: 60_000,
+          onSpawn: (child) => {
+            void waitFor(() => size() > threshold, `the file past ${threshold} bytes`, 20_000, 1).then(
+              () => child.kill("SIGINT"),
+              () => child.kill("SIGKILL"),
+            );
+          },
+        });
+        const what = `run ${run}, interrupted past ${threshold} bytes`;
+        expect(result.code, what).toBe(130);
+        expect(result.stderr, what).toBe("msgstat: interrupted\n");
+        const text = readFileSync(file, "utf8");
+        expect(text.endsWith("\n"), `${what}: the file ends with a whole line`).toBe(true);
+        const ids = text
+          .trimEnd()
+          .split("\n")
+          .map((line) => (JSON.parse(line) as Message).id);
+        expect(new Set(ids).size, what).toBe(ids.length);
+      }
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  }, 120_000);
 });

@@ -112,6 +112,36 @@ describe("retries", () => {
   });
 });
 
+describe("a caller's own clock (within)", () => {
+  it("no attempt outlives the time left, and no retry starts once it is spent", async () => {
+    const server = await serve(() => undefined);
+    const started = Date.now();
+    const within = { leftMs: () => 150 - (Date.now() - started) };
+    const error = await caught(client(server.url, { timeoutMs: 8000, retries: 3 }).get(["x"], {}, within));
+    expect(error).toBeInstanceOf(RequestFailedError);
+    const failure = (error as RequestFailedError).failure;
+    expect(failure.kind).toBe("timeout");
+    expect((failure as { timeoutMs: number }).timeoutMs).toBeLessThanOrEqual(150);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it("retries within the time left, each after a back-off cut to it", async () => {
+    const server = await serve((_request, response, n) => {
+      response.writeHead(n < 3 ? 503 : 200, { "content-type": "application/json" });
+      response.end(n < 3 ? "{}" : '{"ok":true}');
+    });
+    const body = await client(server.url, { retries: 3, retryBaseMs: 60_000, random: () => 1 }).get(
+      ["x"],
+      {},
+      {
+        leftMs: () => 5,
+      },
+    );
+    expect(body.value()).toEqual({ ok: true });
+    expect(server.seen).toHaveLength(3);
+  });
+});
+
 describe("redirects", () => {
   it("credentials go to the base origin only: not to another host along the way, and again when the chain comes back", async () => {
     const base = await serve((request, response, n) => {

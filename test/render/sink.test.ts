@@ -1,5 +1,6 @@
 // The sink gathers text and bytes into large writes: whatever the mix and the sizes, the reader gets
-// every byte in order, and a write is handed to the stream only at about 64 KB or on flush.
+// every byte in order, and a write is handed to the stream only at about 64 KB (at the end of a line) or
+// on flush.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { streamSink } from "../../src/render/sink.js";
@@ -48,6 +49,31 @@ describe("streamSink", () => {
     expect(out.text()).toBe(expected.join(""));
     // Large writes: no more writes than 64 KB pieces of the whole, plus the pieces larger than that.
     expect(out.writes.length).toBeLessThan(Buffer.byteLength(expected.join("")) / 65_536 + 2 * sizes.length);
+  });
+
+  it("a write for size waits for the end of a line: the stream is handed whole lines only (issue 25, 17)", async () => {
+    const out = collected();
+    const sink = streamSink(out.stream, new AbortController().signal);
+    // Records of 30 kB as bytes, each followed by its newline as text (as JSONL is written): the third
+    // does not fit the 64 kB chunk, yet nothing goes out until its newline is there.
+    const record = (n: number) => Buffer.from(`{"n":${n},"pad":"${"y".repeat(30_000)}"}`);
+    for (let n = 0; n < 3; n++) {
+      const bytes = record(n);
+      expect(sink.writeBytes(bytes, 0, bytes.length)).toBeUndefined();
+      if (n < 2) expect(sink.write("\n")).toBeUndefined();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(out.writes).toEqual([]);
+    await sink.write("\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    const handed = Buffer.concat(out.writes).toString("utf8");
+    expect(handed.endsWith("\n")).toBe(true);
+    expect(
+      handed
+        .split("\n")
+        .slice(0, -1)
+        .map((line) => (JSON.parse(line) as { n: number }).n),
+    ).toEqual([0, 1, 2]);
   });
 
   it("bytes are copied: the caller may reuse its buffer at once", async () => {

@@ -83,9 +83,9 @@ describe("waitForFinal", () => {
       (event) => events.push(event),
     );
     expect(outcome.final).toBe(true);
-    expect(outcome.message.message.latestStatus).toBe(fate);
+    expect(outcome.message!.message.latestStatus).toBe(fate);
     // The message comes with the text it was parsed from.
-    expect(JSON.parse(outcome.message.source.text())).toEqual(outcome.message.message);
+    expect(JSON.parse(outcome.message!.source.text())).toEqual(outcome.message!.message);
     expect(events[0]).toMatchObject({ kind: "polled" });
     expect((events[0] as { message: SourcedMessage }).message.message.latestStatus).toBe("created");
     await client.close();
@@ -102,7 +102,7 @@ describe("waitForFinal", () => {
       new AbortController().signal,
     );
     expect(outcome).toMatchObject({ final: false, waitedMs: 1000 });
-    expect(outcome.message.message.latestStatus).toBe("created");
+    expect(outcome.message!.message.latestStatus).toBe("created");
     await client.close();
   });
 

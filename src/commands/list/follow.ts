@@ -55,5 +55,12 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
 function report(event: FollowEvent, ctx: Context): void {
   if (event.kind === "failing")
     ctx.warn(`${event.error.message}; still following, trying again in ${spanText(event.retryInMs)}`);
-  else ctx.note(`the service answers again after ${spanText(event.downMs)}; following on, nothing missed`);
+  else if (event.givenUp === 0)
+    ctx.note(`the service answers again after ${spanText(event.downMs)}; following on, nothing missed`);
+  else
+    ctx.warn(
+      `the service answers again after ${spanText(event.downMs)}; following on, but ${event.givenUp} ` +
+        `${event.givenUp === 1 ? "message" : "messages"} in flight could not be looked at again: ` +
+        `more arrived meanwhile than --follow reads back`,
+    );
 }

@@ -1,6 +1,6 @@
 // `msgstat message <campaignId> <messageId>`: fetch one message and show it, or, with --wait, poll it
 // until it is final and then show it the same way.
-import { MessageFailedError, NotFinalInTimeError } from "../../core/errors.js";
+import { MessageFailedError, NotFinalInTimeError, type MsgstatError } from "../../core/errors.js";
 import { spanText } from "../../core/time.js";
 import type { SourcedMessage } from "../../core/json-source.js";
 import { MESSAGE, read, type CheckedMessage } from "../../core/message.js";
@@ -28,6 +28,8 @@ export async function runMessage(options: MessageRun, ctx: Context): Promise<voi
   try {
     if (options.wait) {
       const outcome = await waitWithProgress(options, ctx);
+      // No answer at all in the time allowed: nothing to print, and the wait is not over yet (exit 7).
+      if (outcome.message === undefined) throw noAnswerInTime(options, outcome.lastError);
       message = outcome.message;
       final = outcome.final;
     } else {
@@ -101,7 +103,7 @@ function endOfWait(options: MessageRun, message: CheckedMessage, final: boolean)
   const status = read(MESSAGE, message, "latestStatus") ?? "no status";
   if (!final) {
     throw new NotFinalInTimeError(
-      `${options.messageId} is still ${status} after ${spanText(options.wait!.timeoutMs)} (--wait-timeout)`,
+      `${options.messageId} is still ${status} after ${askedSpan(options.wait!.timeoutMs)} (--wait-timeout)`,
     );
   }
   if (status === "failure") {
@@ -109,4 +111,19 @@ function endOfWait(options: MessageRun, message: CheckedMessage, final: boolean)
     const why = [error?.errorType, error?.errorCode].filter(Boolean).join(" / ");
     throw new MessageFailedError(`${options.messageId} ended in failure${why ? ` (${why})` : ""}`);
   }
+}
+
+function noAnswerInTime(options: MessageRun, lastError: MsgstatError | undefined): NotFinalInTimeError {
+  return new NotFinalInTimeError(
+    `no answer about ${options.messageId} within ${askedSpan(options.wait!.timeoutMs)} (--wait-timeout)` +
+      (lastError ? `; the last try: ${lastError.message}` : ""),
+  );
+}
+
+/** A span as the user gave it: `--wait-timeout 1.5s` is 1.5 s, not rounded to 2 s as a time waited is. */
+function askedSpan(ms: number): string {
+  if (ms % 1000 === 0 || ms >= 3_600_000) return spanText(ms);
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = `${Number(((ms % 60_000) / 1000).toFixed(3))} s`;
+  return minutes > 0 ? `${minutes} min ${seconds}` : seconds;
 }
