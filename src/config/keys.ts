@@ -195,8 +195,12 @@ export function settingKey(name: string): SettingKey | undefined {
   return SETTING_KEYS.find((key) => key.name === name);
 }
 
-// Headers a profile may set are the non-secret ones: these names carry credentials.
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|passw|api-?key|auth/i;
+// Headers a profile may set are the non-secret ones. One rule for names that carry credentials: the
+// README's words (token, secret, key, auth, passw) anywhere in the name, which covers Authorization,
+// X-API-Key, X-Access-Key, Ocp-Apim-Subscription-Key, Private-Key, X-Session-Key, and the other words
+// such headers use (cookie, credential, session, signature). A harmless name caught by it can still be
+// given with -H for the session.
+const SECRET_HEADER = /token|secret|key|auth|passw|cookie|credential|session|signature/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // What a header value cannot hold, found here rather than refused by Node's client at the request: control
 // characters (they would end the header), and characters above U+00FF (a header value is bytes,

@@ -147,6 +147,27 @@ describe("config validation", () => {
       ["headers.X-Api-Key", "k"],
       "msgstat: headers.X-Api-Key looks like a credential, and no credential is kept in the config file",
     ],
+    // Issue 25, item 10: one rule for every name that looks like a credential (the README's words, API-key headers).
+    ...[
+      "X-Access-Key",
+      "Ocp-Apim-Subscription-Key",
+      "X-Session-Key",
+      "Private-Key",
+      "X-Key",
+      "X-API-KEY",
+      "apikey",
+      "X-Auth-Token",
+      "Proxy-Authorization",
+      "Cookie",
+      "X-Client-Secret",
+      "X-Password",
+      "X-Amz-Security-Token",
+      "X-Session-Id",
+      "X-Signature",
+    ].map((name): [string[], string] => [
+      [`headers.${name}`, "v"],
+      `msgstat: headers.${name} looks like a credential, and no credential is kept in the config file`,
+    ]),
     [["headers.Bad Name", "v"], "msgstat: headers.Bad Name is not a valid header name"],
     [
       ["headers.Content-Length", "5"],
