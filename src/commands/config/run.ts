@@ -14,7 +14,7 @@ import {
   type Checked,
 } from "../../config/keys.js";
 import { configPaths } from "../../config/paths.js";
-import { loadProfile, type Profile } from "../../config/profile.js";
+import { entryProblems, loadProfile, type Profile } from "../../config/profile.js";
 import type { Given } from "../../config/settings.js";
 import type { Context } from "../context.js";
 
@@ -87,6 +87,15 @@ export async function runList(options: ConfigOptions, ctx: Context): Promise<voi
   const lines = entryLines(entries);
   if (lines.length === 0) ctx.note(`profile "${profile.name}" has no settings (${profile.paths.configFile})`);
   else ctx.stdout.write(`${lines.join("\n")}\n`);
+  // Every line is shown, so a bad one can be seen and mended; then what msgstat cannot use is named, and the exit
+  // code says so (every command using the profile would refuse it).
+  const problems = entryProblems(profile);
+  if (problems.length === 0) return;
+  for (const problem of problems) ctx.warn(problem.message);
+  throw new UsageError(
+    `profile "${profile.name}" has ${problems.length === 1 ? "a setting" : `${problems.length} settings`} ` +
+      `msgstat cannot use (above): every command using it would refuse it`,
+  ).withHint(`It is in ${profile.paths.configFile}; change it with msgstat config set or unset, or an editor.`);
 }
 
 export async function runGet(key: string, options: ConfigOptions, ctx: Context): Promise<void> {
