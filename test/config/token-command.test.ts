@@ -101,6 +101,40 @@ describe("token-command", () => {
     if (grandchild !== undefined) await expect.poll(() => isRunning(grandchild), { timeout: 10_000 }).toBe(false);
   });
 
+  // Issue 25: a child the command leaves in the background holds its stdout open; the token is taken once the
+  // command printed it and exited, not when that child ends (or at token-command-timeout).
+  it("a background child holding stdout does not hold the token back: sh -c 'sleep 30 & echo <token>'", async () => {
+    const folder = scratchFolder("msgstat-token-command-");
+    const pidFile = path.join(folder, "background.pid");
+    const before = sandbox.requests.length;
+    const config = withCommand(`sh -c 'sleep 30 & echo $! > ${pidFile}; echo ${TOKEN}'`, {
+      "token-command-timeout": 20,
+    });
+    try {
+      expect(await config.run(LIST)).toMatchObject({ code: 0, stderr: "" });
+      expect(authorizations(sandbox.requests.slice(before))).toEqual([`Bearer ${TOKEN}`]);
+    } finally {
+      process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+    }
+  });
+
+  it("the same for a command that fails: its exit status and stderr are reported without waiting for the child", async () => {
+    const folder = scratchFolder("msgstat-token-command-");
+    const pidFile = path.join(folder, "background.pid");
+    const config = withCommand(`sh -c 'sleep 30 & echo $! > ${pidFile}; echo vault is sealed >&2; exit 3'`, {
+      "token-command-timeout": 20,
+    });
+    try {
+      expect(await config.run(LIST)).toEqual({
+        code: 4,
+        stdout: "",
+        stderr: 'msgstat: token-command of profile "ci" failed with exit status 3: vault is sealed\n',
+      });
+    } finally {
+      process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+    }
+  });
+
   it("runs without a shell: shell syntax is refused unless the value asks for a shell", async () => {
     const config = withCommand("pass show msgstat/ci | head -1");
     expect(await config.run(LIST)).toEqual({
