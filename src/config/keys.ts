@@ -244,6 +244,24 @@ export function checkHeaderValue(value: string): string | undefined {
   return undefined;
 }
 
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * What a token a program printed cannot hold: what no header can, and any character beyond ASCII. A bearer
+ * token is ASCII (RFC 6750); a program prints bytes in an encoding msgstat cannot know, and a header value goes
+ * out as Latin-1, so an `é` printed in UTF-8 (two bytes) would reach the service as one other byte: a
+ * different token, refused with no clue why.
+ */
+export function checkTokenValue(value: string): string | undefined {
+  return (
+    checkHeaderValue(value) ??
+    (NON_ASCII.test(value)
+      ? "has a character beyond ASCII, which a bearer token never holds (RFC 6750) and an HTTP header " +
+        "would send as another byte than the one given"
+      : undefined)
+  );
+}
+
 /** A header for the config file: valid, and not one that carries a credential. */
 export function checkProfileHeader(name: string, value: string): Checked {
   const problem = checkHeaderName(name) ?? checkHeaderRole(name) ?? checkHeaderValue(value);

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { CredentialsError } from "../core/errors.js";
 import { splitCommand } from "./command-line.js";
-import { checkHeaderValue, CONTROL } from "./keys.js";
+import { checkTokenValue, CONTROL } from "./keys.js";
 import type { Env } from "./paths.js";
 
 export interface TokenCommand {
@@ -46,7 +46,7 @@ export async function runTokenCommand(command: TokenCommand, env: Env, signal?: 
     throw new CredentialsError(
       `${subject} printed more than one line, or control characters; it should print the token alone`,
     );
-  const problem = checkHeaderValue(token);
+  const problem = checkTokenValue(token);
   if (problem !== undefined) throw new CredentialsError(`${subject} printed a token that ${problem}`);
   return token;
 }
