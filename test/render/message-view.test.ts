@@ -77,7 +77,7 @@ describe("the message view at 24 columns", () => {
           { id: "bat-spring-w2-77d0e1b4" },
           { id: "bat-3" },
         ],
-      } as unknown as CheckedMessage,
+      },
       24,
     );
     expect(text.split("\n").slice(0, 10)).toEqual([
