@@ -278,6 +278,7 @@ describe("what is said about the proxy, never with its credentials", () => {
     const { result, seen } = await seenBy([guarded], async () => [
       await tlsListing({ HTTPS_PROXY: `http://${guarded.name}` }, ["--retries", "3"]),
       await listing({ HTTP_PROXY: wrong }, ["--retries", "3"]),
+      await tlsListing({ HTTPS_PROXY: wrong }, ["--retries", "3"]),
     ]);
     expect(result).toEqual([
       {
@@ -290,8 +291,13 @@ describe("what is said about the proxy, never with its credentials", () => {
         stdout: "",
         stderr: `msgstat: GET ${sandbox.url}${sandboxPath} failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${sentHint}`,
       },
+      {
+        code: 1,
+        stdout: "",
+        stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=50 failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${sentHint}`,
+      },
     ]);
-    expect(seen[0]!.length).toBe(2);
+    expect(seen[0]!.length).toBe(3);
     expect(guarded.received.at(-1)!.headers["proxy-authorization"]).toBe(
       `Basic ${Buffer.from("proxyuser:not-it").toString("base64")}`,
     );
