@@ -104,7 +104,7 @@ describe("files another user owns or can write are refused, as ssh refuses them 
       stdout: "",
       stderr:
         `msgstat: refusing to use the config folder ${config.dir}: it belongs to another user (uid ${NOBODY})\n` +
-        `  Only your own files are trusted there, as ssh does; if it is yours: chown 0 ${config.dir}\n`,
+        `  Only your own files are trusted there, as ssh does; if it is yours: chown root ${config.dir}\n`,
     });
     expect(existsSync(mark)).toBe(false);
     const before = readFileSync(config.configFile, "utf8");
@@ -151,7 +151,7 @@ describe("files another user owns or can write are refused, as ssh refuses them 
         stdout: "",
         stderr:
           `msgstat: refusing to use the credentials file ${config.credentialsFile}: it belongs to another user (uid ${NOBODY})\n` +
-          `  Only your own files are trusted there, as ssh does; if it is yours: chown 0 ${config.credentialsFile}\n`,
+          `  Only your own files are trusted there, as ssh does; if it is yours: chown root ${config.credentialsFile}\n`,
       });
       expect(sandbox.requests).toHaveLength(0);
     } finally {
