@@ -28,8 +28,12 @@ async function run() {
     stderr: process.stderr,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    // COLUMNS, when set, wins over the terminal's own width, as for ls: a script can ask for a layout.
-    columns: Number(process.env.COLUMNS) || process.stdout.columns || 80,
+    // COLUMNS, when set, wins over the terminal's own width, as for ls: a script can ask for a layout. Only a
+    // positive whole number is a width: abc, 0 and -5 alike are ignored.
+    columns:
+      (/^\s*[1-9]\d*\s*$/.test(process.env.COLUMNS ?? "") && Number(process.env.COLUMNS)) ||
+      process.stdout.columns ||
+      80,
     rows: process.stdout.rows || undefined,
     env: process.env,
     now: () => Date.now(),

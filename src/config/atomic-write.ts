@@ -3,7 +3,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../core/errors.js";
-import { replaceFile, type ReplaceSteps } from "../render/atomic-file.js";
+import { followLinks, replaceFile, type ReplaceSteps } from "../render/atomic-file.js";
 
 /** The config folder, made private to its owner when msgstat creates it. */
 export async function ensureFolder(dir: string): Promise<void> {
@@ -16,9 +16,15 @@ export async function ensureFolder(dir: string): Promise<void> {
   }
 }
 
-/** Replaces `target` with `text`, its folder created if need be; `steps` only for a test. */
-export async function writeFileAtomic(target: string, text: string, mode: number, steps?: ReplaceSteps): Promise<void> {
-  await ensureFolder(path.dirname(target));
+/**
+ * Replaces `file` with `text`, its folder created if need be; `steps` only for a test. A symbolic link (a dotfiles
+ * manager's) is written through: its target is replaced and the link stays, as -o does.
+ */
+export async function writeFileAtomic(file: string, text: string, mode: number, steps?: ReplaceSteps): Promise<void> {
+  await ensureFolder(path.dirname(file));
+  const followed = await followLinks(file);
+  if (followed === undefined) throw new UsageError(`cannot write ${file} (too many levels of symbolic links)`);
+  const target = followed.target;
   try {
     await replaceFile(target, text, mode, steps);
   } catch (error) {

@@ -2,11 +2,27 @@
 // meant to be read and edited by people (README, "Configuration"), and holds no credential.
 //
 //   { "profiles": { "default": { "base-url": "https://api.example.com/v2", "timeout": 60 } } }
-import { promises as fs, readFileSync } from "node:fs";
+//
+// Profiles are kept in an object without a prototype, so that a profile named `constructor` or
+// `toString` is a profile like any other, not a member every JavaScript object has.
+import { closeSync, fstatSync, openSync, promises as fs, readFileSync, statSync } from "node:fs";
+import path from "node:path";
 import { UsageError } from "../core/errors.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { withConfigLock } from "./config-lock.js";
+import { untrusted, type Owned } from "./file-safety.js";
 
 export type ProfileEntries = Record<string, unknown>;
+
+/** An empty object that has no members but those put in it (no `constructor`, `toString`, ...). */
+export function ownRecord<T>(from: Record<string, T> = {}): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
+}
+
+/** Text without the byte-order mark an editor (Notepad) may put before it. */
+export function withoutBom(text: string): string {
+  return text.startsWith("\ufeff") ? text.slice(1) : text;
+}
 
 export interface ConfigFile {
   path: string;
@@ -26,11 +42,22 @@ export function checkProfileName(name: string): void {
 }
 
 export async function readConfigFile(file: string): Promise<ConfigFile> {
-  let text: string;
+  let handle: fs.FileHandle;
   try {
-    text = await fs.readFile(file, "utf8");
+    handle = await fs.open(file, "r");
   } catch (error) {
     return missingOrUnreadable(file, error);
+  }
+  let text: string;
+  try {
+    // The file that is open is checked, not a name that could be swapped after a check.
+    trusted(file, await handle.stat(), await fs.stat(path.dirname(file)).catch(() => undefined));
+    text = await handle.readFile("utf8");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    return missingOrUnreadable(file, error);
+  } finally {
+    await handle.close();
   }
   return parseConfigText(text, file);
 }
@@ -40,17 +67,42 @@ export async function readConfigFile(file: string): Promise<ConfigFile> {
  * context).
  */
 export function readConfigFileSync(file: string): ConfigFile {
-  let text: string;
+  let descriptor: number;
   try {
-    text = readFileSync(file, "utf8");
+    descriptor = openSync(file, "r");
   } catch (error) {
     return missingOrUnreadable(file, error);
+  }
+  let text: string;
+  try {
+    const folder = (() => {
+      try {
+        return statSync(path.dirname(file));
+      } catch {
+        return undefined;
+      }
+    })();
+    trusted(file, fstatSync(descriptor), folder);
+    text = readFileSync(descriptor, "utf8");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    return missingOrUnreadable(file, error);
+  } finally {
+    closeSync(descriptor);
   }
   return parseConfigText(text, file);
 }
 
+/** The config file and its folder, refused when another user owns them or could change them. */
+function trusted(file: string, stats: Owned, folder: Owned | undefined): void {
+  const problem =
+    (folder === undefined ? undefined : untrusted("the config folder", path.dirname(file), folder)) ??
+    untrusted("the config file", file, stats);
+  if (problem !== undefined) throw new UsageError(problem.reason).withHint(problem.hint);
+}
+
 function missingOrUnreadable(file: string, error: unknown): ConfigFile {
-  if ((error as NodeJS.ErrnoException).code === "ENOENT") return { path: file, exists: false, profiles: {} };
+  if ((error as NodeJS.ErrnoException).code === "ENOENT") return { path: file, exists: false, profiles: ownRecord() };
   throw new UsageError(
     `cannot read the config file ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
   );
@@ -59,7 +111,8 @@ function missingOrUnreadable(file: string, error: unknown): ConfigFile {
 function parseConfigText(text: string, file: string): ConfigFile {
   let parsed: unknown;
   try {
-    parsed = text.trim() === "" ? {} : JSON.parse(text);
+    const json = withoutBom(text);
+    parsed = json.trim() === "" ? {} : JSON.parse(json);
   } catch (error) {
     throw new UsageError(
       `the config file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
@@ -78,18 +131,28 @@ function parseConfigText(text: string, file: string): ConfigFile {
     if (!PROFILE_NAME.test(name)) throw shapeError(`"${name}" is not a valid profile name`);
     if (!isObject(entries)) throw shapeError(`profile "${name}" must be an object of settings`);
   }
-  return { path: file, exists: true, profiles: profiles as Record<string, ProfileEntries> };
+  return { path: file, exists: true, profiles: ownRecord(profiles as Record<string, ProfileEntries>) };
 }
 
-export async function writeConfigFile(config: ConfigFile): Promise<void> {
-  // The replacement keeps a mode the person gave the file; a new one is 0644 (it holds no secret).
-  const existing = await fs.stat(config.path).catch(() => undefined);
-  await writeFileAtomic(
-    config.path,
-    `${JSON.stringify({ profiles: config.profiles }, null, 2)}\n`,
-    existing ? existing.mode & 0o777 : 0o644,
-  );
-  config.exists = true;
+/**
+ * Changes the config file without losing another writer's change: under the folder's lock
+ * (config-lock.ts) the file is read afresh, `change` applied to it, and the result written; `change`
+ * returns false when it changed nothing. A new file is 0600: no credential is kept in it, but headers, proxies
+ * and token-commands are nobody else's business; a replacement keeps the mode a person gave the file.
+ */
+export async function updateConfigFile(
+  file: string,
+  change: (config: ConfigFile) => boolean | void,
+): Promise<ConfigFile> {
+  return withConfigLock(path.dirname(file), async () => {
+    const config = await readConfigFile(file);
+    if (change(config) === false) return config;
+    const existing = await fs.stat(config.path).catch(() => undefined);
+    const mode = existing ? existing.mode & 0o777 : 0o600;
+    await writeFileAtomic(config.path, `${JSON.stringify({ profiles: config.profiles }, null, 2)}\n`, mode);
+    config.exists = true;
+    return config;
+  });
 }
 
 export function profileNames(config: ConfigFile): string[] {

@@ -195,8 +195,12 @@ export function settingKey(name: string): SettingKey | undefined {
   return SETTING_KEYS.find((key) => key.name === name);
 }
 
-// Headers a profile may set are the non-secret ones: these names carry credentials.
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|passw|api-?key|auth/i;
+// Headers a profile may set are the non-secret ones. One rule for names that carry credentials: the
+// README's words (token, secret, key, auth, passw) anywhere in the name, which covers Authorization,
+// X-API-Key, X-Access-Key, Ocp-Apim-Subscription-Key, Private-Key, X-Session-Key, and the other words
+// such headers use (cookie, credential, session, signature). A harmless name caught by it can still be
+// given with -H for the session.
+const SECRET_HEADER = /token|secret|key|auth|passw|cookie|credential|session|signature/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // What a header value cannot hold, found here rather than refused by Node's client at the request: control
 // characters (they would end the header), and characters above U+00FF (a header value is bytes,
@@ -238,6 +242,24 @@ export function checkHeaderValue(value: string): string | undefined {
       "one beyond them"
     );
   return undefined;
+}
+
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * What a token a program printed cannot hold: what no header can, and any character beyond ASCII. A bearer
+ * token is ASCII (RFC 6750); a program prints bytes in an encoding msgstat cannot know, and a header value goes
+ * out as Latin-1, so an `é` printed in UTF-8 (two bytes) would reach the service as one other byte: a
+ * different token, refused with no clue why.
+ */
+export function checkTokenValue(value: string): string | undefined {
+  return (
+    checkHeaderValue(value) ??
+    (NON_ASCII.test(value)
+      ? "has a character beyond ASCII, which a bearer token never holds (RFC 6750) and an HTTP header " +
+        "would send as another byte than the one given"
+      : undefined)
+  );
 }
 
 /** A header for the config file: valid, and not one that carries a credential. */

@@ -85,6 +85,21 @@ export function profileFrom(
   return profile;
 }
 
+/** What is wrong with each entry of the profile as the file holds it (`config list` shows them all, then says so). */
+export function entryProblems(profile: Profile): UsageError[] {
+  const problems: UsageError[] = [];
+  const scratch: Profile = { ...profile, values: {}, headers: [] };
+  for (const [key, value] of Object.entries(profile.config.profiles[profile.name] ?? {})) {
+    try {
+      readEntry(scratch, key, value);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error);
+    }
+  }
+  return problems;
+}
+
 function unknownProfile(config: ConfigFile, name: string, chosenBy: Source): UsageError {
   const known = profileNames(config);
   const listed =

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { CredentialsError } from "../core/errors.js";
 import { splitCommand } from "./command-line.js";
-import { checkHeaderValue, CONTROL } from "./keys.js";
+import { checkTokenValue, CONTROL } from "./keys.js";
 import type { Env } from "./paths.js";
 
 export interface TokenCommand {
@@ -16,6 +16,10 @@ export interface TokenCommand {
 
 // A token is short; a command that prints more than this is not printing a token.
 const MAX_OUTPUT = 64 * 1024;
+// Once the command has exited, what it wrote is in the pipes; this long is left for Node to read it, then the
+// outcome is taken even if the pipes stay open: a child it left in the background (`sleep 100 & echo tok`)
+// holds them, and is not the command. A bound, not a measured time: reading a pipe's buffer takes microseconds.
+const DRAIN_AFTER_EXIT_MS = 100;
 
 export async function runTokenCommand(command: TokenCommand, env: Env, signal?: AbortSignal): Promise<string> {
   const subject = `token-command of profile "${command.profile}"`;
@@ -42,7 +46,7 @@ export async function runTokenCommand(command: TokenCommand, env: Env, signal?: 
     throw new CredentialsError(
       `${subject} printed more than one line, or control characters; it should print the token alone`,
     );
-  const problem = checkHeaderValue(token);
+  const problem = checkTokenValue(token);
   if (problem !== undefined) throw new CredentialsError(`${subject} printed a token that ${problem}`);
   return token;
 }
@@ -90,11 +94,17 @@ function run(
     let tooLong = false;
     let timedOut = false;
     let settled = false;
+    let drain: NodeJS.Timeout | undefined;
     const finish = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(drain);
       signal?.removeEventListener("abort", onAbort);
+      // A background child may still hold the pipes: they are let go, so msgstat does not wait for it.
+      child.stdout.destroy();
+      child.stderr.destroy();
+      child.unref();
       resolve(outcome);
     };
     const result = (code: number | null, exitSignal: NodeJS.Signals | null): Outcome => ({
@@ -127,6 +137,9 @@ function run(
     child.on("error", (error: NodeJS.ErrnoException) =>
       finish({ spawnError: error.code === "ENOENT" ? "ENOENT: no such program" : (error.code ?? error.message) }),
     );
+    child.on("exit", (code, exitSignal) => {
+      drain = setTimeout(() => finish(result(code, exitSignal)), DRAIN_AFTER_EXIT_MS);
+    });
     child.on("close", (code, exitSignal) => finish(result(code, exitSignal)));
     if (signal?.aborted) onAbort();
   });

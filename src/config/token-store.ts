@@ -1,8 +1,8 @@
 // Where `auth login` (and `sandbox --save-profile --token`) keep a profile's token: the OS keyring
 // when one answers, else the 0600 credentials file. The profile records which (token-store), so a
 // command reads only there, and a profile without a stored token never touches the keyring.
-import { writeConfigFile } from "./config-file.js";
-import { readCredentials, writeCredentials } from "./credentials-file.js";
+import { updateConfigFile } from "./config-file.js";
+import { readCredentials, updateCredentials } from "./credentials-file.js";
 import { openKeyring, reasonOf } from "./keyring.js";
 import type { TokenStore } from "./keys.js";
 import type { Env } from "./paths.js";
@@ -41,28 +41,27 @@ export async function saveToken(profile: Profile, baseUrl: string, token: string
     }
   }
   const file = profile.paths.credentialsFile;
-  const tokens = await readCredentials(file);
   let stored: StoredToken;
   if (unavailable === undefined) {
     stored = { token, store: "keyring", where: IN_KEYRING };
     // An older copy in the file would outlive the one in the keyring.
-    if (profile.name in tokens) {
-      delete tokens[profile.name];
-      await writeCredentials(file, tokens);
-    }
+    await updateCredentials(file, (tokens) => profile.name in tokens && delete tokens[profile.name]);
   } else {
     io.note(
       `no OS keyring to store the token in (${unavailable}); storing it in plain text in ${file}, ` +
         `readable only by you (mode 0600)`,
     );
-    tokens[profile.name] = token;
-    await writeCredentials(file, tokens);
+    await updateCredentials(file, (tokens) => {
+      tokens[profile.name] = token;
+    });
     stored = { token, store: "file", where: file };
   }
-  const entries = (profile.config.profiles[profile.name] ??= {});
-  entries["base-url"] = baseUrl;
-  entries["token-store"] = stored.store;
-  await writeConfigFile(profile.config);
+  // The file as it is now, with this profile's change: another writer's profiles stay.
+  profile.config = await updateConfigFile(profile.paths.configFile, (config) => {
+    const entries = (config.profiles[profile.name] ??= {});
+    entries["base-url"] = baseUrl;
+    entries["token-store"] = stored.store;
+  });
   profile.exists = true;
   profile.tokenStore = stored.store;
   profile.values["base-url"] = baseUrl;
@@ -115,17 +114,16 @@ export async function removeStoredToken(profile: Profile, io: StoreIo): Promise<
     io.note(`could not reach the OS keyring to remove the token of profile "${profile.name}" (${opened.unavailable})`);
   }
   const file = profile.paths.credentialsFile;
-  const tokens = await readCredentials(file);
-  if (profile.name in tokens) {
+  await updateCredentials(file, (tokens) => {
+    if (!(profile.name in tokens)) return false;
     delete tokens[profile.name];
-    await writeCredentials(file, tokens);
     removed.push(file);
-  }
-  const entries = profile.config.profiles[profile.name];
-  if (entries && "token-store" in entries) {
+  });
+  profile.config = await updateConfigFile(profile.paths.configFile, (config) => {
+    const entries = config.profiles[profile.name];
+    if (!entries || !("token-store" in entries)) return false;
     delete entries["token-store"];
-    await writeConfigFile(profile.config);
-  }
+  });
   profile.tokenStore = undefined;
   return removed;
 }

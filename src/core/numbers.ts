@@ -88,3 +88,17 @@ export function parseDuration(text: string): number | undefined {
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
   return durationWithUnit(trimmed);
 }
+
+/**
+ * A number as the exact decimal it was written as: `digits / 10^scale` (18.4 is 184 / 10^1). JavaScript
+ * prints a number as the shortest decimal that reads back as it, which is the decimal a person typed, so
+ * comparisons on it are exact where 18.4 * 375 in floating point is 6899.999999999999.
+ */
+export function exactDecimal(value: number): { digits: bigint; scale: number } {
+  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(value)));
+  if (match === null) throw new RangeError(`not a finite number: ${value}`);
+  const fraction = match[2] ?? "";
+  const scale = fraction.length - Number(match[3] ?? 0);
+  const digits = BigInt(`${value < 0 ? "-" : ""}${match[1]}${fraction}`);
+  return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
+}

@@ -369,6 +369,11 @@ function isCalendarDate([, year, month, day]: RegExpExecArray): boolean {
 /** createdAt as an instant; undefined when absent or unreadable. */
 export function instantOf(timestamp: unknown): number | undefined {
   if (typeof timestamp !== "string") return undefined;
-  const at = Date.parse(timestamp);
+  // The reference promises a numeric offset. A date-time without one is read as UTC: Date.parse would read it in
+  // the zone of the machine msgstat runs on, so the same data would sort, filter and show differently by where
+  // it is read (and reading it in --tz would make the instant change with how it is shown).
+  const at = Date.parse(WITHOUT_OFFSET.test(timestamp) ? `${timestamp}Z` : timestamp);
   return Number.isNaN(at) ? undefined : at;
 }
+
+const WITHOUT_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;

@@ -39,6 +39,8 @@ export interface ProxyTrouble {
   readonly name: string;
   readonly refused?: number;
   readonly unreachable?: boolean;
+  /** A user name or password was in the proxy's URL, so Proxy-Authorization was sent. */
+  readonly credentialsSent?: boolean;
 }
 
 /** The request failed on the network, by timeout or with a status worth retrying, and retries are spent. */
@@ -209,7 +211,7 @@ export function networkFailure(error: unknown, via?: URL): Failure {
     return {
       kind: "network",
       code,
-      proxy: { name: proxy, refused },
+      proxy: { name: proxy, refused, credentialsSent: via.username !== "" || via.password !== "" },
       text:
         `the proxy ${proxy} refused the request: HTTP ` +
         `${refused}${refused === 407 ? " Proxy Authentication Required" : ""}`,

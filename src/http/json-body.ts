@@ -107,19 +107,30 @@ export function inUtf8(
   contentType: string,
 ): { readonly bytes: Buffer } | { readonly unreadable: string } {
   const charset = charsetOf(contentType);
-  if (charset === undefined || charset === "utf-8" || charset === "utf8") return { bytes };
+  if (charset === undefined || charset === "utf-8" || charset === "utf8") return { bytes: withoutBom(bytes) };
   let decoder: InstanceType<typeof TextDecoder>;
   try {
     decoder = new TextDecoder(charset, { fatal: true });
   } catch {
     return { unreadable: `is in charset "${inlineSafe(charset)}", which msgstat cannot decode` };
   }
-  if (decoder.encoding === "utf-8") return { bytes };
+  if (decoder.encoding === "utf-8") return { bytes: withoutBom(bytes) };
   try {
+    // TextDecoder drops a byte-order mark itself.
     return { bytes: Buffer.from(decoder.decode(bytes), "utf8") };
   } catch {
     return { unreadable: `is not valid ${decoder.encoding}, the charset its Content-Type names` };
   }
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * The bytes without a leading UTF-8 byte-order mark: RFC 8259 lets a parser ignore one, and some servers (and
+ * editors) write it; JSON.parse would call it an unexpected token, naming an invisible character.
+ */
+export function withoutBom(bytes: Buffer): Buffer {
+  return bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes;
 }
 
 /** Why a 2xx body cannot be read as JSON before parsing it (its type, or nothing at all), if it cannot. */
@@ -201,17 +212,29 @@ export class JsonBody {
 
   /** The error for a body that does not parse, in the words of a parse of the whole body. */
   notJson(error?: unknown): ResponseError {
+    const text = this.bytes.toString("utf8");
     let reason = error instanceof Error ? error.message : undefined;
     if (reason === undefined) {
       try {
-        JSON.parse(this.bytes.toString("utf8"));
+        JSON.parse(text);
         reason = "unexpected end";
       } catch (whole) {
         reason = whole instanceof Error ? whole.message : String(whole);
       }
     }
-    return bodyError(this.target, `is not valid JSON (${inlineSafe(reason)}); it may have been cut short`);
+    const cutShort = endedEarly(reason, text) ? "; it may have been cut short" : "";
+    return bodyError(this.target, `is not valid JSON (${inlineSafe(reason)})${cutShort}`);
   }
+}
+
+/**
+ * Whether JSON.parse stopped because the text ended (V8 says "Unexpected end", "Unterminated string", or names the
+ * position just past the last non-space character): only then may the body have been cut short.
+ */
+export function endedEarly(reason: string, text: string): boolean {
+  if (/unexpected end|unterminated/i.test(reason)) return true;
+  const position = /at position (\d+)/.exec(reason)?.[1];
+  return position !== undefined && Number(position) >= text.trimEnd().length;
 }
 
 class SpannedList implements JsonList {

@@ -43,6 +43,35 @@ export function temporaryName(base: string): string {
   return `.${kept}${suffix}`;
 }
 
+// Linux's SYMLOOP_MAX: a longer chain is a loop.
+const MAX_LINKS = 40;
+// /dev/stdout links to /proc/self/fd/1, whose "target" names an open file description, not a path.
+const DESCRIPTOR = /^\/(?:proc\/(self|\d+)|dev)\/fd\/(\d+)$/;
+
+/**
+ * Where a chain of symbolic links ends (which need not exist yet: writing there creates it), or the open
+ * descriptor it names (`descriptor`: its number when it is this process's, else -1); undefined for a loop. -o and
+ * the config folder's files write through a link to its target, so a link a person made (dotfiles) stays a link.
+ */
+export async function followLinks(file: string): Promise<{ target: string; descriptor?: number } | undefined> {
+  let current = path.resolve(file);
+  for (let hops = 0; hops <= MAX_LINKS; hops++) {
+    const named = DESCRIPTOR.exec(current);
+    if (named)
+      return {
+        target: current,
+        descriptor:
+          named[1] === undefined || named[1] === "self" || Number(named[1]) === process.pid ? Number(named[2]) : -1,
+      };
+    const link = await fs.readlink(current).catch(() => undefined);
+    if (link === undefined) return { target: current };
+    // Relative to the link's real folder, as the kernel resolves it (a "../" in it climbs from there).
+    const folder = await fs.realpath(path.dirname(current)).catch(() => path.dirname(current));
+    current = path.resolve(folder, link);
+  }
+  return undefined;
+}
+
 /** A replacement under way: the temporary file is open; `commit` puts it in the target's place. */
 export class AtomicFile {
   /** Onto the temporary file, for content written as it comes; end it before `commit`. */

@@ -54,10 +54,14 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
   const templateId = read(TEMPLATE_BODY, template, "templateId");
   const lines: string[] = [];
   lines.push(`${palette.bold(`Message ${inlineSafe(message.id)}`)}  ${palette.status(status, `● ${status}`)}`);
-  const facts: Array<[string, string]> = [
-    ["Recipient", inlineSafe(field("recipient") ?? "")],
-    ["Campaign", inlineSafe(field("campaignId") ?? "")],
-    ["Batches", batchesLine(message)],
+  const batches = batchesOf(message);
+  // What people copy into the next command is never cut by the wrap: it overflows a narrow terminal instead.
+  const whole = () => true;
+  const batchIds = new Set(batches.map((batch) => batch.id));
+  const facts: Array<[string, string, ((word: string) => boolean)?]> = [
+    ["Recipient", inlineSafe(field("recipient") ?? ""), whole],
+    ["Campaign", inlineSafe(field("campaignId") ?? ""), whole],
+    ["Batches", batchesLine(batches), (word) => batchIds.has(word) || batchIds.has(word.replace(/,$/, ""))],
     ["Created", when(field("createdAt"))],
     ["Updated", when(field("updatedAt"))],
     ["Language", inlineSafe(field("language") ?? "")],
@@ -71,16 +75,17 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
           .filter(Boolean)
           .join(" "),
       ),
+      whole,
     ],
     ["Created by", inlineSafe(field("creatorEmail") ?? "")],
   ];
   const factIndent = " ".repeat(INDENT.length + LABEL_WIDTH);
-  for (const [label, value] of facts) {
+  for (const [label, value, keepWhole] of facts) {
     // The colour of a fact's age is added after the wrap: styled text would be measured wrong.
     if (value !== "")
       lines.push(
         hanging(
-          wrapStyled(value, width - factIndent.length),
+          wrapStyled(value, width - factIndent.length, keepWhole),
           `${INDENT}${palette.dim(padEnd(label, LABEL_WIDTH))}`,
           factIndent,
         ),
@@ -132,24 +137,29 @@ export function formatMessage(message: CheckedMessage, options: MessageViewOptio
 }
 
 /** Wraps text that may end in a styled part (the dim age of a time), measuring it without the styles. */
-function wrapStyled(value: string, width: number): string[] {
+function wrapStyled(value: string, width: number, keepWhole?: (word: string) => boolean): string[] {
   // Only msgstat's own colour codes can be here: server text was made inert before.
   const plain = value.replace(/\u001b\[[0-9;]*m/g, "");
-  return displayWidth(plain) <= width ? [value] : wrapText(plain, width);
+  return displayWidth(plain) <= width ? [value] : wrapText(plain, width, width, keepWhole);
 }
 
-function batchesLine(message: CheckedMessage): string {
+/** The message's batches, each id and file name as shown (made inert); from batchId alone when only it is sent. */
+function batchesOf(message: CheckedMessage): Array<{ id: string; file?: string }> {
   const batches = readObjects(MESSAGE, message, "batches");
-  const batchId = read(MESSAGE, message, "batchId");
-  if (batches.length === 0) return batchId ? inlineSafe(batchId) : "none";
+  if (batches.length === 0) {
+    const batchId = read(MESSAGE, message, "batchId");
+    return batchId ? [{ id: inlineSafe(batchId) }] : [];
+  }
+  return batches.map((batch) => {
+    const file = read(BATCH, batch, "originalFileName");
+    return { id: inlineSafe(read(BATCH, batch, "id") ?? "?"), file: file ? inlineSafe(file) : undefined };
+  });
+}
+
+function batchesLine(batches: ReadonlyArray<{ id: string; file?: string }>): string {
+  if (batches.length === 0) return "none";
   // The id first: it is what is copied into `msgstat batch`.
-  return batches
-    .map((batch) => {
-      const id = read(BATCH, batch, "id") ?? "?";
-      const file = read(BATCH, batch, "originalFileName");
-      return inlineSafe(file ? `${id} (${file})` : id);
-    })
-    .join(", ");
+  return batches.map(({ id, file }) => (file ? `${id} (${file})` : id)).join(", ");
 }
 
 export async function renderMessage(message: CheckedMessage, sink: Sink, options: MessageViewOptions): Promise<void> {

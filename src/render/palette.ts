@@ -1,4 +1,5 @@
 // Colours for people. chalk is loaded only when colour is on, so piped and JSON runs never pay for it.
+import { instantOf } from "../core/time.js";
 
 // Functions as properties, not methods: they are passed around on their own (`.map(palette.heading)`).
 export interface Palette {
@@ -42,8 +43,8 @@ export async function loadPalette(color: boolean): Promise<Palette> {
 /** "3 hours ago", for a reader at a terminal. */
 export function relativeTime(timestamp: string | undefined, now: number): string {
   if (timestamp === undefined) return "";
-  const at = Date.parse(timestamp);
-  if (Number.isNaN(at)) return "";
+  const at = instantOf(timestamp);
+  if (at === undefined) return "";
   const seconds = Math.round((now - at) / 1000);
   const ago = seconds >= 0;
   const span = Math.abs(seconds);

@@ -6,7 +6,7 @@ import { createWriteStream, promises as fs, type Stats, type WriteStream } from 
 import path from "node:path";
 import type { Writable } from "node:stream";
 import { OutputClosedError, OutputError, UsageError } from "../core/errors.js";
-import { AtomicFile, type ReplaceSteps } from "./atomic-file.js";
+import { AtomicFile, followLinks, type ReplaceSteps } from "./atomic-file.js";
 
 export interface Sink {
   /**
@@ -259,7 +259,9 @@ export async function openOutput(output: string | undefined, io: Streams, steps?
  * temporary file, so not atomically; a folder, a socket or a block device is a usage error.
  */
 async function fileSink(output: string, io: Streams, steps?: ReplaceSteps): Promise<Sink> {
-  const { target, descriptor } = await followLinks(output);
+  const followed = await followLinks(output);
+  if (followed === undefined) throw new UsageError(`-o ${output}: too many levels of symbolic links`);
+  const { target, descriptor } = followed;
   // This process's own stdout or stderr: the stream already open on it (a socket cannot be opened by path).
   const own = descriptor === 1 ? io.stdout : descriptor === 2 ? io.stderr : undefined;
   if (own) return streamSink(own, io.signal, output);
@@ -276,34 +278,6 @@ async function fileSink(output: string, io: Streams, steps?: ReplaceSteps): Prom
   const folder = await fs.stat(directory).catch(() => undefined);
   if (!folder?.isDirectory()) throw new UsageError(`-o ${output}: the folder ${directory} does not exist`);
   return atomic(output, target, existing, io.signal, steps);
-}
-
-// Linux's SYMLOOP_MAX: a longer chain is a loop.
-const MAX_LINKS = 40;
-// /dev/stdout links to /proc/self/fd/1, whose "target" names an open file description, not a path.
-const DESCRIPTOR = /^\/(?:proc\/(self|\d+)|dev)\/fd\/(\d+)$/;
-
-/**
- * Where a chain of symbolic links ends (which need not exist yet: writing there creates it), or the open
- * descriptor it names (`descriptor`: its number when it is this process's, else -1).
- */
-async function followLinks(output: string): Promise<{ target: string; descriptor?: number }> {
-  let current = path.resolve(output);
-  for (let hops = 0; hops <= MAX_LINKS; hops++) {
-    const named = DESCRIPTOR.exec(current);
-    if (named)
-      return {
-        target: current,
-        descriptor:
-          named[1] === undefined || named[1] === "self" || Number(named[1]) === process.pid ? Number(named[2]) : -1,
-      };
-    const link = await fs.readlink(current).catch(() => undefined);
-    if (link === undefined) return { target: current };
-    // Relative to the link's real folder, as the kernel resolves it (a "../" in it climbs from there).
-    const folder = await fs.realpath(path.dirname(current)).catch(() => path.dirname(current));
-    current = path.resolve(folder, link);
-  }
-  throw new UsageError(`-o ${output}: too many levels of symbolic links`);
 }
 
 async function straightThrough(output: string, target: string, signal: AbortSignal): Promise<Sink> {

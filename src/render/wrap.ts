@@ -1,14 +1,21 @@
 // Text wrapped to a terminal's width for the views people read (the message view). Words stay whole
 // where they fit; a word longer than a line (a long URL) is broken where the line ends, so no line is
-// ever wider than asked, and never inside a grapheme cluster. Line breaks in the text are kept. Widths
-// are terminal cells, as render/width.ts measures them.
+// ever wider than asked, and never inside a grapheme cluster; but a word people copy (an id, a phone
+// number) is never broken: it takes a line of its own and may run past the width. Line breaks in the
+// text are kept. Widths are terminal cells, as render/width.ts measures them.
 import { displayWidth, startWithin } from "./width.js";
 
 /**
  * Lines of `text`: the first at most `firstWidth` cells, the others at most `restWidth`, so the caller
- * can put a label before the first and a hanging indent before the rest. Infinity wraps nothing.
+ * can put a label before the first and a hanging indent before the rest. Infinity wraps nothing. A word
+ * for which `keepWhole` says true is never cut, even where it is wider than a line.
  */
-export function wrapText(text: string, firstWidth: number, restWidth = firstWidth): string[] {
+export function wrapText(
+  text: string,
+  firstWidth: number,
+  restWidth = firstWidth,
+  keepWhole: (word: string) => boolean = () => false,
+): string[] {
   const lines: string[] = [];
   if (firstWidth === Number.POSITIVE_INFINITY) return text.split("\n");
   // A tab's width depends on the column it falls in, which the wrap cannot know: it becomes spaces.
@@ -34,7 +41,7 @@ export function wrapText(text: string, firstWidth: number, restWidth = firstWidt
         if (line.trim() !== "") end();
         else line = "";
         let rest = token;
-        while (displayWidth(rest) > room()) {
+        while (!keepWhole(token) && displayWidth(rest) > room()) {
           const head = fitting(rest, room());
           if (head === rest) break; // one character wider than the line: it is the line
           lines.push(head);

@@ -1,6 +1,7 @@
 // From the running tally to the report `msgstat stats` prints, writes as JSON and cuts into CSV
 // tables. The structure is documented field by field in docs/stats.md: change both together.
 import { FINAL_STATUSES } from "../core/statuses.js";
+import { exactDecimal } from "../core/numbers.js";
 import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
 import { isoInZone, type TimeZone } from "../core/time.js";
 import { intervalForSpan, type Interval } from "./time-buckets.js";
@@ -139,10 +140,13 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
 
 /**
  * Strictly above the limit; with no final message there is no rate, and nothing to alert on.
- * Compared in counts, not as a rate: 7 of 100 is 0.07, and 0.07 * 100 is 7.000000000000001.
+ * Compared in exact counts, failures x 100 > limit x final, the limit as the decimal it was written as:
+ * 69 of 375 is 18.4 %, and 18.4 * 375 in floating point is 6899.999999999999.
  */
 function exceeds(delivery: { failure: number; final: number }, maxPercent: number): boolean {
-  return delivery.final > 0 && delivery.failure * 100 > maxPercent * delivery.final;
+  if (delivery.final === 0) return false;
+  const limit = exactDecimal(maxPercent);
+  return BigInt(delivery.failure) * 100n * 10n ** BigInt(limit.scale) > limit.digits * BigInt(delivery.final);
 }
 
 function deliveryOf(tally: StatsAccumulator): StatsReport["delivery"] {

@@ -76,6 +76,22 @@ describe("token-command", () => {
     expect(sandbox.requests.length).toBe(before);
   });
 
+  // Issue 25, a suspected item decided: `é` printed in UTF-8 went out as the one Latin-1 byte 0xE9, a token other
+  // than the bytes printed. A command prints bytes in its own encoding, which msgstat cannot know; a bearer token is
+  // ASCII (RFC 6750): one beyond it is refused. (--token and MSGSTAT_TOKEN are text a person typed: Latin-1 is
+  // sent as it is, header-values.test.ts.)
+  it("a token-command printing a character beyond ASCII (é) is refused before any request", async () => {
+    const before = sandbox.requests.length;
+    const problem =
+      "has a character beyond ASCII, which a bearer token never holds (RFC 6750) and an HTTP header would send as another byte than the one given";
+    expect(await withCommand(`${NODE} -e 'process.stdout.write("SECRET-\u00e9")'`).run(LIST)).toEqual({
+      code: 4,
+      stdout: "",
+      stderr: `msgstat: token-command of profile "ci" printed a token that ${problem}\n`,
+    });
+    expect(sandbox.requests.length).toBe(before);
+  });
+
   it("one that never ends is stopped at token-command-timeout, its children with it: exit 4", async () => {
     const folder = scratchFolder("msgstat-token-command-");
     const pidFile = path.join(folder, "grandchild.pid");
@@ -99,6 +115,40 @@ describe("token-command", () => {
       grandchild = undefined;
     }
     if (grandchild !== undefined) await expect.poll(() => isRunning(grandchild), { timeout: 10_000 }).toBe(false);
+  });
+
+  // Issue 25: a child the command leaves in the background holds its stdout open; the token is taken once the
+  // command printed it and exited, not when that child ends (or at token-command-timeout).
+  it("a background child holding stdout does not hold the token back: sh -c 'sleep 30 & echo <token>'", async () => {
+    const folder = scratchFolder("msgstat-token-command-");
+    const pidFile = path.join(folder, "background.pid");
+    const before = sandbox.requests.length;
+    const config = withCommand(`sh -c 'sleep 30 & echo $! > ${pidFile}; echo ${TOKEN}'`, {
+      "token-command-timeout": 20,
+    });
+    try {
+      expect(await config.run(LIST)).toMatchObject({ code: 0, stderr: "" });
+      expect(authorizations(sandbox.requests.slice(before))).toEqual([`Bearer ${TOKEN}`]);
+    } finally {
+      process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+    }
+  });
+
+  it("the same for a command that fails: its exit status and stderr are reported without waiting for the child", async () => {
+    const folder = scratchFolder("msgstat-token-command-");
+    const pidFile = path.join(folder, "background.pid");
+    const config = withCommand(`sh -c 'sleep 30 & echo $! > ${pidFile}; echo vault is sealed >&2; exit 3'`, {
+      "token-command-timeout": 20,
+    });
+    try {
+      expect(await config.run(LIST)).toEqual({
+        code: 4,
+        stdout: "",
+        stderr: 'msgstat: token-command of profile "ci" failed with exit status 3: vault is sealed\n',
+      });
+    } finally {
+      process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+    }
   });
 
   it("runs without a shell: shell syntax is refused unless the value asks for a shell", async () => {

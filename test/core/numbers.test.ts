@@ -1,6 +1,6 @@
 // Counts as people read them: digits grouped as Intl's en-US groups them, without starting ICU.
 import { describe, expect, it } from "vitest";
-import { countText } from "../../src/core/numbers.js";
+import { countText, exactDecimal } from "../../src/core/numbers.js";
 
 describe("countText", () => {
   it('groups digits as toLocaleString("en-US") does, for every order of magnitude and sign', () => {
@@ -8,5 +8,20 @@ describe("countText", () => {
     for (let n = 1; n < 2e15; n = n * 7 + 3) values.push(n);
     for (const value of [...values, ...values.filter((n) => n !== 0).map((n) => -n)])
       expect(countText(value)).toBe(value.toLocaleString("en-US"));
+  });
+});
+
+describe("exactDecimal", () => {
+  it.each([
+    [18.4, 184n, 1],
+    [5, 5n, 0],
+    [0, 0n, 0],
+    [100, 100n, 0],
+    [0.05, 5n, 2],
+    [12.345, 12345n, 3],
+    [1e-7, 1n, 7],
+    [1e21, 10n ** 21n, 0],
+  ])("%d is %d / 10^%d", (value, digits, scale) => {
+    expect(exactDecimal(value)).toEqual({ digits, scale });
   });
 });

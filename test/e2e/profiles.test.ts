@@ -135,7 +135,7 @@ describe("profiles, end to end with the built bin", () => {
     expect(result.code).toBe(0);
     expect(statSync(path.join(dir, "credentials")).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(path.join(dir, "config.json")).mode & 0o777).toBe(0o644);
+    expect(statSync(path.join(dir, "config.json")).mode & 0o777).toBe(0o600); // issue 25, item 10: config.json is created 0600
     expect(readFileSync(path.join(dir, "config.json"), "utf8")).not.toContain("piped-token-8b1d4e");
   });
 

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { JsonSource, needsOwnText } from "../../src/core/json-source.js";
 import { ResponseError } from "../../src/core/errors.js";
-import { JsonBody, jsonBodyProblem, readCapped } from "../../src/http/json-body.js";
+import { inUtf8, JsonBody, jsonBodyProblem, readCapped } from "../../src/http/json-body.js";
 import { arraySpans } from "../../src/http/json-spans.js";
 import { decodePage, PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 
@@ -234,12 +234,34 @@ describe("a page read element by element", () => {
     expect(new JsonBody(Buffer.from(text), TARGET).listAt("data")).toBeUndefined();
   });
 
-  it("an element that is not JSON is a clear error when it is parsed", () => {
+  it("an element that is not JSON is a clear error when it is parsed (not 'cut short': the body went on)", () => {
     const list = new JsonBody(Buffer.from('{"data":[{"id":"a"},{"id":tru}],"pageData":{}}'), TARGET).listAt("data")!;
     expect(list.parse(0)).toEqual({ id: "a" });
-    expect(() => list.parse(1)).toThrow(
-      /^the response to GET .* is not valid JSON \(.+\); it may have been cut short$/,
+    expect(() => list.parse(1)).toThrow(/^the response to GET .* is not valid JSON \(Unexpected token '}', [^)]+\)$/);
+  });
+
+  it.each([
+    ["an unterminated string", '{"data":[{"id":"a', true],
+    ["an object without its end", '{"data":[],"pageData":{"hasNextPage":false', true],
+    ["an array without its end", '{"data":[1,', true],
+    ["a missing end, then spaces", '{"a":1\n  ', true],
+    ["a bad token in the middle", '{"data":[tru, 1]}', false],
+    ["text after the value", '{"data":[]} x', false],
+    ["a comma too many", '{"data":[1,]}', false],
+  ])("%s: 'cut short' only when the text ended early", (_name, text, cut) => {
+    expect(() => new JsonBody(Buffer.from(text), TARGET).value()).toThrow(
+      cut ? /; it may have been cut short$/ : /\)$/,
     );
+  });
+
+  it("inUtf8 drops a leading UTF-8 byte-order mark, as RFC 8259 allows, and keeps one elsewhere", () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    expect(inUtf8(Buffer.concat([bom, Buffer.from("{}")]), "application/json")).toEqual({ bytes: Buffer.from("{}") });
+    expect(inUtf8(Buffer.concat([bom, Buffer.from("{}")]), "application/json; charset=UTF-8")).toEqual({
+      bytes: Buffer.from("{}"),
+    });
+    const inside = Buffer.concat([Buffer.from('{"a":"'), bom, Buffer.from('"}')]);
+    expect(inUtf8(inside, "application/json")).toEqual({ bytes: inside });
   });
 
   it("JSON around the array that is not valid leaves it to the whole parse", () => {

@@ -61,3 +61,36 @@ describe("the message view", () => {
     ]);
   });
 });
+
+// Issue 25, item 14: what people copy (ids, recipients, batch ids) is never cut at a narrow width; it runs past it.
+describe("the message view at 24 columns", () => {
+  it("keeps the recipient, the campaign, the template and each batch id whole, wrapping around them", () => {
+    const text = view(
+      {
+        id: "msg-0f3a9c2e7b",
+        latestStatus: "failure",
+        recipient: "4915112345678901",
+        campaignId: "cmp-spring-sale-2026",
+        templateBodyId: "tb-7c1e9a0d55",
+        batches: [
+          { id: "bat-spring-w1-0a9f3c7e", originalFileName: "spring wave one.csv" },
+          { id: "bat-spring-w2-77d0e1b4" },
+          { id: "bat-3" },
+        ],
+      },
+      24,
+    );
+    expect(text.split("\n").slice(0, 10)).toEqual([
+      "Message msg-0f3a9c2e7b  ● failure",
+      "  Recipient  4915112345678901",
+      "  Campaign   cmp-spring-sale-2026",
+      "  Batches    bat-spring-w1-0a9f3c7e",
+      "             (spring",
+      "             wave",
+      "             one.csv),",
+      "             bat-spring-w2-77d0e1b4,",
+      "             bat-3",
+      "  Template   tb-7c1e9a0d55",
+    ]);
+  });
+});

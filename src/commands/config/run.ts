@@ -4,7 +4,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../core/errors.js";
 import { inlineSafe } from "../../core/text.js";
-import { profileNames, readConfigFile, writeConfigFile, type ProfileEntries } from "../../config/config-file.js";
+import { profileNames, readConfigFile, updateConfigFile, type ProfileEntries } from "../../config/config-file.js";
 import {
   ALL_KEY_NAMES,
   checkProfileHeader,
@@ -14,7 +14,7 @@ import {
   type Checked,
 } from "../../config/keys.js";
 import { configPaths } from "../../config/paths.js";
-import { loadProfile, type Profile } from "../../config/profile.js";
+import { entryProblems, loadProfile, type Profile } from "../../config/profile.js";
 import type { Given } from "../../config/settings.js";
 import type { Context } from "../context.js";
 
@@ -87,6 +87,15 @@ export async function runList(options: ConfigOptions, ctx: Context): Promise<voi
   const lines = entryLines(entries);
   if (lines.length === 0) ctx.note(`profile "${profile.name}" has no settings (${profile.paths.configFile})`);
   else ctx.stdout.write(`${lines.join("\n")}\n`);
+  // Every line is shown, so a bad one can be seen and mended; then what msgstat cannot use is named, and the exit
+  // code says so (every command using the profile would refuse it).
+  const problems = entryProblems(profile);
+  if (problems.length === 0) return;
+  for (const problem of problems) ctx.warn(problem.message);
+  throw new UsageError(
+    `profile "${profile.name}" has ${problems.length === 1 ? "a setting" : `${problems.length} settings`} ` +
+      `msgstat cannot use (above): every command using it would refuse it`,
+  ).withHint(`It is in ${profile.paths.configFile}; change it with msgstat config set or unset, or an editor.`);
 }
 
 export async function runGet(key: string, options: ConfigOptions, ctx: Context): Promise<void> {
@@ -123,24 +132,29 @@ export async function runSet(key: string, value: string, options: ConfigOptions,
     throw new UsageError(
       "set one header at a time: msgstat config set headers.<Name> <value>, e.g. headers.X-Team support",
     );
-  const entries = (profile.config.profiles[profile.name] ??= {});
+  let change: (entries: ProfileEntries) => void;
   if (named.header !== undefined) {
-    const checked = checkProfileHeader(named.header, value);
-    const stored = valueOf(checked, `headers.${named.header}`);
-    const headers = { ...((entries.headers ?? {}) as Record<string, unknown>) };
-    for (const existing of Object.keys(headers))
-      if (existing.toLowerCase() === named.header.toLowerCase()) delete headers[existing];
-    entries.headers = { ...headers, [named.header]: stored };
+    const header = named.header;
+    const stored = valueOf(checkProfileHeader(header, value), `headers.${header}`);
+    change = (entries) => {
+      const headers = { ...((entries.headers ?? {}) as Record<string, unknown>) };
+      for (const existing of Object.keys(headers))
+        if (existing.toLowerCase() === header.toLowerCase()) delete headers[existing];
+      entries.headers = { ...headers, [header]: stored };
+    };
   } else {
     const spec = settingKey(named.setting!)!;
     const text = spec.name === "ca-file" ? await existingFile(value) : value;
     const stored = valueOf(spec.check(text, "profile"), spec.name);
-    if (spec.name === "base-url" && entries[TOKEN_STORE_KEY] !== undefined && entries["base-url"] !== stored) {
-      ctx.note(`profile "${profile.name}" has a stored token: from now on it is sent to ${stored}`);
-    }
-    entries[spec.name] = stored;
+    change = (entries) => {
+      if (spec.name === "base-url" && entries[TOKEN_STORE_KEY] !== undefined && entries["base-url"] !== stored) {
+        ctx.note(`profile "${profile.name}" has a stored token: from now on it is sent to ${stored}`);
+      }
+      entries[spec.name] = stored;
+    };
   }
-  await writeConfigFile(profile.config);
+  // Applied to the file as it is when written, so a change another msgstat made meanwhile stays.
+  await updateConfigFile(profile.paths.configFile, (config) => change((config.profiles[profile.name] ??= {})));
 }
 
 function valueOf(checked: Checked, key: string): string | number {
@@ -162,27 +176,29 @@ export async function runUnset(key: string, options: ConfigOptions, ctx: Context
   const profile = await loadProfile(profileFlag(options), ctx.env, { unchecked: true });
   const entries = profile.config.profiles[profile.name];
   // A key written by hand that msgstat refuses (a typo, a token) can be removed by its name.
-  if (
+  const handWritten =
     entries !== undefined &&
     Object.hasOwn(entries, key) &&
     key !== TOKEN_STORE_KEY &&
     key !== "headers" &&
-    settingKey(key) === undefined
-  ) {
-    delete entries[key];
-    return writeConfigFile(profile.config);
-  }
-  const named = namedKey(key, profile, "unset");
+    settingKey(key) === undefined;
+  const named = handWritten ? {} : namedKey(key, profile, "unset");
   if (entries === undefined) return;
-  if (named.allHeaders) delete entries.headers;
-  else if (named.header !== undefined) {
-    const headers = (entries.headers ?? {}) as Record<string, unknown>;
-    for (const existing of Object.keys(headers))
-      if (existing.toLowerCase() === named.header.toLowerCase()) delete headers[existing];
-    if (Object.keys(headers).length === 0) delete entries.headers;
-  } else delete entries[named.setting!];
-  await writeConfigFile(profile.config);
-  if (named.setting === "base-url" && entries[TOKEN_STORE_KEY] !== undefined)
+  let keepsToken = false;
+  await updateConfigFile(profile.paths.configFile, (config) => {
+    const fresh = config.profiles[profile.name];
+    if (fresh === undefined) return false;
+    if (handWritten) delete fresh[key];
+    else if (named.allHeaders) delete fresh.headers;
+    else if (named.header !== undefined) {
+      const headers = (fresh.headers ?? {}) as Record<string, unknown>;
+      for (const existing of Object.keys(headers))
+        if (existing.toLowerCase() === named.header.toLowerCase()) delete headers[existing];
+      if (Object.keys(headers).length === 0) delete fresh.headers;
+    } else delete fresh[named.setting!];
+    keepsToken = named.setting === "base-url" && fresh[TOKEN_STORE_KEY] !== undefined;
+  });
+  if (keepsToken)
     ctx.note(`profile "${profile.name}" keeps its stored token, but sends it nowhere until it has a base-url again`);
 }
 

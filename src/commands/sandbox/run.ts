@@ -1,5 +1,5 @@
 import { UsageError } from "../../core/errors.js";
-import { checkProfileName, readConfigFile, writeConfigFile } from "../../config/config-file.js";
+import { checkProfileName, readConfigFile, updateConfigFile } from "../../config/config-file.js";
 import { isLoopback } from "../../config/keys.js";
 import { configPaths } from "../../config/paths.js";
 import { profileFrom } from "../../config/profile.js";
@@ -75,7 +75,8 @@ async function saveProfile(name: string, sandbox: Sandbox, token: string | undef
   // A listener on every address is reached on this machine's loopback.
   const url = sandbox.url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
   if (profile.tokenStore !== undefined) await removeStoredToken(profile, ctx);
-  config.profiles[name] = { "base-url": url };
+  profile.config = await updateConfigFile(paths.configFile, (fresh) => {
+    fresh.profiles[name] = { "base-url": url };
+  });
   if (token !== undefined) await saveToken(profile, url, token, ctx);
-  else await writeConfigFile(config);
 }

@@ -50,6 +50,11 @@ export function advise(error: MsgstatError): void {
 
 /** What to try for a certificate that was refused, a port that is not TLS, or a proxy that failed. */
 function networkAdvice(failure: Failure & { kind: "network" }, origin: string): string[] {
+  if (failure.proxy?.refused === 407 && failure.proxy.credentialsSent)
+    return [
+      "The proxy refused the user name and password in its URL (they were sent): check them, and that " +
+        "characters such as @ : / are percent-encoded (@ as %40).",
+    ];
   if (failure.proxy?.refused === 407)
     return [
       "The proxy wants a user name and password: give them in its URL, http://user:password@host:port " +

@@ -147,6 +147,27 @@ describe("config validation", () => {
       ["headers.X-Api-Key", "k"],
       "msgstat: headers.X-Api-Key looks like a credential, and no credential is kept in the config file",
     ],
+    // Issue 25, item 10: one rule for every name that looks like a credential (the README's words, API-key headers).
+    ...[
+      "X-Access-Key",
+      "Ocp-Apim-Subscription-Key",
+      "X-Session-Key",
+      "Private-Key",
+      "X-Key",
+      "X-API-KEY",
+      "apikey",
+      "X-Auth-Token",
+      "Proxy-Authorization",
+      "Cookie",
+      "X-Client-Secret",
+      "X-Password",
+      "X-Amz-Security-Token",
+      "X-Session-Id",
+      "X-Signature",
+    ].map((name): [string[], string] => [
+      [`headers.${name}`, "v"],
+      `msgstat: headers.${name} looks like a credential, and no credential is kept in the config file`,
+    ]),
     [["headers.Bad Name", "v"], "msgstat: headers.Bad Name is not a valid header name"],
     [
       ["headers.Content-Length", "5"],
@@ -256,11 +277,27 @@ describe("the config file", () => {
   it("with a bad value can still be shown and mended with msgstat config", async () => {
     const config = configFolder();
     config.write({ default: { "base-url": "https://api.example.com", timeout: -1, colour: "blue", token: "abc" } });
+    // Issue 25: config list checks what it prints: every line is shown, each bad one named, and the exit code says so.
     expect(await config.run(["config", "list"])).toEqual({
-      code: 0,
+      code: 2,
       stdout: "base-url=https://api.example.com\ntimeout=-1\ncolour=blue\n",
-      stderr: "",
+      stderr:
+        'warning: timeout of profile "default" must be a number of seconds above 0 (at most 3600), not "-1"\n' +
+        `warning: colour of profile "default" is not a setting msgstat knows; ${VALID_KEYS}\n` +
+        'warning: token of profile "default" is a credential, and the config file never holds one\n' +
+        'msgstat: profile "default" has 3 settings msgstat cannot use (above): every command using it would refuse it\n' +
+        `  It is in ${config.configFile}; change it with msgstat config set or unset, or an editor.\n`,
     });
+    writeFileSync(config.configFile, JSON.stringify({ profiles: { default: { timeout: "abc", retries: 1 } } }));
+    expect(await config.run(["config", "list"])).toEqual({
+      code: 2,
+      stdout: "timeout=abc\nretries=1\n",
+      stderr:
+        'warning: timeout of profile "default" must be a number of seconds above 0 (at most 3600), not "abc"\n' +
+        'msgstat: profile "default" has a setting msgstat cannot use (above): every command using it would refuse it\n' +
+        `  It is in ${config.configFile}; change it with msgstat config set or unset, or an editor.\n`,
+    });
+    config.write({ default: { "base-url": "https://api.example.com", timeout: -1, colour: "blue", token: "abc" } });
     expect((await config.run(["config", "unset", "colour"])).code).toBe(0);
     expect((await config.run(["config", "unset", "token"])).code).toBe(0);
     expect((await config.run(["config", "set", "timeout", "20"])).code).toBe(0);

@@ -59,6 +59,32 @@ describe("bodies that are not JSON", () => {
     expectOneOrTwoLines(result.stderr);
   });
 
+  // Issue 25, item 7: RFC 8259 lets a parser ignore a byte-order mark, and "cut short" is said only of a body that
+  // really ended early.
+  it("a body that starts with a UTF-8 byte-order mark is read as the JSON it is", async () => {
+    const page = {
+      data: [{ id: "m-bom", createdAt: "2026-11-20T10:00:00.000+00:00", recipient: "4915112345678" }],
+      pageData: { hasNextPage: false, hasPreviousPage: false, startCursor: "c1", endCursor: "c1" },
+    };
+    const body = `\ufeff${JSON.stringify(page)}`;
+    const result = await run({ faults: [{ kind: "status", status: 200, contentType: "application/json", body }] }, [
+      "messages",
+      CAMPAIGN,
+      "--jsonl",
+      "--fields",
+      "id,recipient",
+    ]);
+    expect(result).toEqual({ code: 0, stdout: '{"id":"m-bom","recipient":"4915112345678"}\n', stderr: "" });
+  });
+
+  it("JSON broken in its middle is not said to be cut short", async () => {
+    const body = '{"data":[{"id":"a"},{"id":tru}],"pageData":{"hasNextPage":false}}';
+    const result = await run({ faults: [{ kind: "status", status: 200, contentType: "application/json", body }] });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/is not valid JSON \(Unexpected token '}', .+\)$/m);
+    expect(result.stderr).not.toContain("cut short");
+  });
+
   it("a body larger than any page (64 MiB)", async () => {
     const result = await run({ faults: [{ kind: "huge", bytes: 70 * 1024 * 1024 }] });
     expect(result.code).toBe(1);

@@ -271,10 +271,14 @@ describe("what is said about the proxy, never with its credentials", () => {
   it("a proxy that wants credentials (407) is one line naming it, not retried, with what to give", async () => {
     const hint =
       "  The proxy wants a user name and password: give them in its URL, http://user:password@host:port (HTTPS_PROXY, HTTP_PROXY or --proxy).\n";
+    // Issue 25, item 15: credentials that were sent and refused are not asked for again.
+    const sentHint =
+      "  The proxy refused the user name and password in its URL (they were sent): check them, and that characters such as @ : / are percent-encoded (@ as %40).\n";
     const wrong = guarded.url.replace("pr0xy-pa55", "not-it");
     const { result, seen } = await seenBy([guarded], async () => [
       await tlsListing({ HTTPS_PROXY: `http://${guarded.name}` }, ["--retries", "3"]),
       await listing({ HTTP_PROXY: wrong }, ["--retries", "3"]),
+      await tlsListing({ HTTPS_PROXY: wrong }, ["--retries", "3"]),
     ]);
     expect(result).toEqual([
       {
@@ -285,10 +289,18 @@ describe("what is said about the proxy, never with its credentials", () => {
       {
         code: 1,
         stdout: "",
-        stderr: `msgstat: GET ${sandbox.url}${sandboxPath} failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${hint}`,
+        stderr: `msgstat: GET ${sandbox.url}${sandboxPath} failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${sentHint}`,
+      },
+      {
+        code: 1,
+        stdout: "",
+        stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=50 failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${sentHint}`,
       },
     ]);
-    expect(seen[0]!.length).toBe(2);
+    expect(seen[0]!.length).toBe(3);
+    expect(guarded.received.at(-1)!.headers["proxy-authorization"]).toBe(
+      `Basic ${Buffer.from("proxyuser:not-it").toString("base64")}`,
+    );
   });
 
   it("a proxy that cannot be reached is named, without its credentials", async () => {

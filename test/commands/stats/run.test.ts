@@ -10,6 +10,7 @@ import type { Message } from "../../../src/core/message.js";
 import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
 import { displayWidth } from "../../../src/render/width.js";
 import { FIXED_NOW } from "../../sandbox/http-helpers.js";
+import { chainedPages, startPageServer } from "../../support/page-server.js";
 import { runCli } from "../../support/run-cli.js";
 import {
   expectedAttemptRows,
@@ -201,6 +202,46 @@ describe("--max-failure-rate", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("within the limit");
     expect(result.stderr).toBe("");
+  });
+
+  // Issue 25, item 13: 69 failures of 375 final messages is 18.4 % exactly; in floating point 18.4 * 375 is
+  // 6899.999999999999, and the limit was said to be exceeded.
+  it("at exact equality (69 of 375 against 18.4) the rate is within the limit; one more failure is above", async () => {
+    const message = (i: number, status: string) => ({
+      id: `m${i}`,
+      createdAt: "2026-11-20T10:00:00.000+00:00",
+      updatedAt: "2026-11-20T10:00:00.000+00:00",
+      recipient: "4915112345678",
+      latestStatus: status,
+      campaignId: "cmp-edge",
+      numAttempts: 1,
+      messageAttempts: [],
+    });
+    const listing = (failures: number) =>
+      Array.from({ length: 375 }, (_, i) => message(i, i < failures ? "failure" : "success"));
+    const equal = await startPageServer(chainedPages([listing(69)]));
+    const within = await runCli(["--base-url", equal.url, "stats", "cmp-edge", "--max-failure-rate", "18.4"], {
+      now: FIXED_NOW,
+    });
+    expect(within.stderr).toBe("");
+    expect(within.code).toBe(0);
+    expect(within.stdout).toContain("within the limit of 18.4% (--max-failure-rate)");
+    expect(within.stdout).not.toContain("above");
+    const json = await runCli(["--base-url", equal.url, "stats", "cmp-edge", "--max-failure-rate", "18.4", "--json"], {
+      now: FIXED_NOW,
+    });
+    expect((JSON.parse(json.stdout) as { threshold: unknown }).threshold).toEqual({
+      maxFailureRate: 18.4,
+      exceeded: false,
+    });
+    const over = await startPageServer(chainedPages([listing(70)]));
+    const above = await runCli(["--base-url", over.url, "stats", "cmp-edge", "--max-failure-rate", "18.4"], {
+      now: FIXED_NOW,
+    });
+    expect(above.code).toBe(5);
+    expect(above.stderr).toBe(
+      "msgstat: failure rate 18.7% (70 of 375 final messages) is above --max-failure-rate 18.4%\n",
+    );
   });
 
   it("with --json the data is complete and says it was exceeded", async () => {
