@@ -23,7 +23,7 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
         "exit 5, after the report, when failures are more than this percent of the final messages (5 and 5% mean 5 %)",
       ),
     )
-    .option("--json", "the report as JSON (structure in docs/stats.md)")
+    .option("--json", "the report as JSON (structure: msgstat help stats)")
     .option("--csv", "one table of the report as CSV: choose it with --by")
     .addOption(choiceOption("--by <table>", "the table --csv writes", TABLE_CHOICES))
     .addOption(
