@@ -122,6 +122,13 @@ describe("msgstat help <topic>", () => {
     expect(stdout.startsWith("msgstat stats\n=============\n")).toBe(true);
   });
 
+  it("config, a topic and a command: the topic, then where the command's options are", async () => {
+    const { code, stdout } = await runCli(["help", "config"], { columns: 80 });
+    expect(code).toBe(0);
+    expect(stdout.startsWith("Configuration: profiles and settings\n====")).toBe(true);
+    expect(stdout.endsWith("\nThe options of the command: msgstat config --help.\n")).toBe(true);
+  });
+
   it("msgstat help <command> is the command's --help", async () => {
     const help = await runCli(["help", "messages"], { columns: 80 });
     const own = await runCli(["messages", "--help"], { columns: 80 });
