@@ -1,5 +1,5 @@
 // Writes the man page, dist/msgstat.1 (package.json `man`), from the same sources as the rest of the
-// docs: the README for DESCRIPTION, each command's --help as the built program prints it at 80
+// docs: the README for DESCRIPTION, each command's --help as the built program prints it at 72
 // columns, and every help topic's docs/<topic>.md as a section of its own, in `msgstat help`'s
 // order. scripts/build.mjs runs it after building dist/, so the page always matches the build.
 import { build } from "esbuild";
@@ -35,7 +35,8 @@ export async function writeManPage(root) {
     stderr: new PassThrough(),
     stdoutIsTTY: false,
     stderrIsTTY: false,
-    columns: 80,
+    // man indents a section by 7 cells: the help is laid out for what is left of an 80-column page.
+    columns: 72,
     env: {},
     now: () => 0,
     signal: new AbortController().signal,

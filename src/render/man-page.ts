@@ -10,7 +10,7 @@ export interface ManPage {
   summary: string;
   /** Markdown: the overview, for DESCRIPTION. */
   description: string;
-  /** Each command's help text as it prints at 80 columns. */
+  /** Each command's help text as it prints at 72 columns (man indents it by 7). */
   commands: readonly { name: string; help: string }[];
   /** Each help topic: its name and its markdown. */
   topics: readonly { name: string; markdown: string }[];
