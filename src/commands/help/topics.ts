@@ -7,10 +7,10 @@ export interface Topic {
 }
 
 export const TOPICS: readonly Topic[] = [
-  { name: "config", summary: "profiles, settings and which source wins; time zones; completion" },
+  { name: "config", summary: "profiles, settings, which source wins; time zones; completion" },
   { name: "auth", summary: "credentials: the five token sources, the keyring, msgstat auth" },
   { name: "proxy", summary: "proxies (HTTPS_PROXY, NO_PROXY) and TLS trust (--ca-file)" },
-  { name: "formats", summary: "table, tsv, json, jsonl, csv and -o; paging with --limit and --all" },
+  { name: "formats", summary: "table, tsv, json, jsonl, csv and -o; paging, --limit and --all" },
   { name: "fields", summary: "--fields: the message fields, dotted paths and derived fields" },
   { name: "exit-codes", summary: "what each exit code means, for scripts and cron jobs" },
   { name: "environment", summary: "the environment variables msgstat reads" },
@@ -20,8 +20,8 @@ export const TOPICS: readonly Topic[] = [
   { name: "live-modes", summary: "message --wait, messages --follow, stats --watch" },
   { name: "many-campaigns", summary: "several campaigns in one command" },
   { name: "sandbox", summary: "the local service: its campaigns, paging, faults, errors" },
-  { name: "security", summary: "reliability and security: retries, files, terminals, credentials" },
-  { name: "bench", summary: "performance: the benchmark, its rows, targets and latest table" },
+  { name: "security", summary: "reliability and security: retries, files, terminals, tokens" },
+  { name: "bench", summary: "performance: the benchmark, its targets and latest table" },
 ];
 
 export function topicNamed(name: string): Topic | undefined {

@@ -144,6 +144,15 @@ describe("msgstat help <topic>", () => {
     for (const { name, summary } of TOPICS) expect(stdout).toContain(`\n  ${name.padEnd(14)}  ${summary}\n`);
   });
 
+  it("msgstat help --help lists every topic and its examples within 80 columns", async () => {
+    const { code, stdout } = await runCli(["help", "--help"], { columns: 80 });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: msgstat help \[options\] \[topic\]\n/);
+    for (const { name } of TOPICS) expect(stdout).toContain(`\n  ${name} `);
+    expect(stdout).toContain("\n  $ msgstat help config\n");
+    expect(stdout.split("\n").filter((line) => line.length > 80)).toEqual([]);
+  });
+
   it("an unknown topic is exit 2, listing the topics and the commands", async () => {
     const { code, stdout, stderr } = await runCli(["help", "confg"], { columns: 80 });
     expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
