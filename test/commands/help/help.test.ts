@@ -53,7 +53,7 @@ describe("msgstat help <topic>", () => {
   it("exit-codes at 80 columns, exactly", async () => {
     const { code, stdout } = await runCli(["help", "exit-codes"], { columns: 80 });
     expect(code).toBe(0);
-    expect(stdout.split("\n").slice(0, 20)).toEqual([
+    expect(stdout.split("\n")).toEqual([
       "Exit codes",
       "==========",
       "",
@@ -74,13 +74,42 @@ describe("msgstat help <topic>", () => {
       "",
       "4     not authorised (HTTP 401 or 403)",
       "",
+      "5     stats --max-failure-rate exceeded (the report is still written; with",
+      "      --watch, the first round above it)",
+      "",
+      "6     message --wait: the message ended in failure (it is printed)",
+      "",
+      "7     message --wait: the message was not final when --wait-timeout ran out (its",
+      "      last state is printed)",
+      "",
+      "130   interrupted (Ctrl-C); 143 for SIGTERM",
+      "",
+      '"Final" means latestStatus is success or failure: the statuses after which',
+      "nothing more happens to a message. created (an attempt under way, or another",
+      "still to come) and any status the reference does not list are not final.",
+      "",
+      "Errors are one or two plain lines on stderr: what failed, the HTTP status, the",
+      "server's own message when it sent one, and what to try: after a 404, which id to",
+      "check (the campaign id; the campaign and batch ids; or that the message belongs",
+      "to another campaign). No stack trace unless --verbose.",
+      "",
+      "In a script:",
+      "",
+      "  msgstat stats cmp-spring-sale --since 24h --max-failure-rate 5 --json > report.json",
+      "  code=$?",
+      "  case $code in",
+      "    0) ;;                                    # within the threshold",
+      '    5) echo "failure rate above 5 %" ;;      # the report was still written',
+      '    *) echo "msgstat failed: exit $code" ;;',
+      "  esac",
+      "",
     ]);
   });
 
   it("exit-codes at 160 columns, exactly: the table's rows on one line each", async () => {
     const { code, stdout } = await runCli(["help", "exit-codes"], { columns: 160 });
     expect(code).toBe(0);
-    expect(stdout.split("\n").slice(0, 18)).toEqual([
+    expect(stdout.split("\n")).toEqual([
       "Exit codes",
       "==========",
       "",
@@ -99,6 +128,21 @@ describe("msgstat help <topic>", () => {
       "130   interrupted (Ctrl-C); 143 for SIGTERM",
       "",
       '"Final" means latestStatus is success or failure: the statuses after which nothing more happens to a message. created (an attempt under way, or another still to',
+      "come) and any status the reference does not list are not final.",
+      "",
+      "Errors are one or two plain lines on stderr: what failed, the HTTP status, the server's own message when it sent one, and what to try: after a 404, which id to",
+      "check (the campaign id; the campaign and batch ids; or that the message belongs to another campaign). No stack trace unless --verbose.",
+      "",
+      "In a script:",
+      "",
+      "  msgstat stats cmp-spring-sale --since 24h --max-failure-rate 5 --json > report.json",
+      "  code=$?",
+      "  case $code in",
+      "    0) ;;                                    # within the threshold",
+      '    5) echo "failure rate above 5 %" ;;      # the report was still written',
+      '    *) echo "msgstat failed: exit $code" ;;',
+      "  esac",
+      "",
     ]);
   });
 
