@@ -1,4 +1,4 @@
-// The layers of src/ and the one direction imports may run (README, "Development"). `npm test` runs
+// The layers of src/ and the one direction imports may run (CONTRIBUTING.md, "Layers"). `npm test` runs
 // this through `npm run lint:layers`; a broken rule fails it with the rule's name and both files.
 //
 //   core -> http -> service -> stats -> render -> config -> commands -> cli.ts      (each may import only to its left)

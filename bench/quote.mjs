@@ -1,6 +1,6 @@
 // `npm run bench:quote [-- --partial]`: puts the latest benchmark table (bench/results/latest.md,
-// written by bench/run.mjs) into README.md and docs/bench.md between their bench markers, so the
-// figures the docs quote are the file's, never retyped.
+// written by bench/run.mjs) into docs/bench.md between its bench markers, so the figures the docs quote
+// are the file's, never retyped. docs/bench.md is the table's one place: the README points to it.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -24,7 +24,7 @@ if (!process.argv.includes("--partial") && (config.quick || missing.length > 0 |
   console.error(`bench/results/latest.md is ${what}; run \`npm run bench\` first, or quote it anyway with --partial`);
   process.exit(1);
 }
-for (const file of ["README.md", "docs/bench.md"]) {
+for (const file of ["docs/bench.md"]) {
   const text = readFileSync(root + file, "utf8");
   const from = text.indexOf(START);
   const to = text.indexOf(END);

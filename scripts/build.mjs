@@ -65,3 +65,7 @@ for (const file of outputFiles) {
   writeFileSync(file.path, code);
 }
 writeFileSync(path.join(root, "dist", "package.json"), '{ "type": "commonjs" }\n');
+
+// The man page is made from the program just built and the docs (scripts/man-page.mjs).
+const { writeManPage } = await import("./man-page.mjs");
+await writeManPage(root);

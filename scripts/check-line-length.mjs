@@ -1,20 +1,38 @@
-// No line of src/ over 120 characters: Prettier keeps code within its width but does not break long
-// strings or comments, which this catches (npm test runs it).
+// Line lengths `npm test` holds: no line of src/ over 120 characters (Prettier keeps code within its
+// width but does not break long strings or comments), and README.md, the first thing a person reads
+// and often in an 80-column terminal, at most 220 lines and no line over 80 characters outside code
+// blocks (a command or an output sample is kept whole there, as it must be typed or as it prints).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-const LIMIT = 120;
-const root = path.join(import.meta.dirname, "..", "src");
-const long = [];
-for (const name of readdirSync(root, { recursive: true, encoding: "utf8" })) {
+const root = path.join(import.meta.dirname, "..");
+const problems = [];
+
+const SOURCE_LIMIT = 120;
+for (const name of readdirSync(path.join(root, "src"), { recursive: true, encoding: "utf8" })) {
   if (!name.endsWith(".ts")) continue;
-  const lines = readFileSync(path.join(root, name), "utf8").split("\n");
+  const lines = readFileSync(path.join(root, "src", name), "utf8").split("\n");
   lines.forEach((line, index) => {
     const length = [...line].length;
-    if (length > LIMIT) long.push(`src/${name}:${index + 1}: ${length} characters`);
+    if (length > SOURCE_LIMIT) problems.push(`src/${name}:${index + 1}: ${length} characters (over ${SOURCE_LIMIT})`);
   });
 }
-if (long.length > 0) {
-  console.error(`${long.length} lines over ${LIMIT} characters (wrap comments, split strings):\n${long.join("\n")}`);
+
+const README_WIDTH = 80;
+const README_LINES = 220;
+const readme = readFileSync(path.join(root, "README.md"), "utf8").replace(/\n$/, "").split("\n");
+if (readme.length > README_LINES) problems.push(`README.md: ${readme.length} lines (over ${README_LINES})`);
+let fenced = false;
+readme.forEach((line, index) => {
+  if (/^\s*```/.test(line)) fenced = !fenced;
+  else if (!fenced && [...line].length > README_WIDTH) {
+    problems.push(`README.md:${index + 1}: ${[...line].length} characters outside a code block (over ${README_WIDTH})`);
+  }
+});
+
+if (problems.length > 0) {
+  console.error(
+    `${problems.length} line-length problems (wrap comments and prose, split strings):\n${problems.join("\n")}`,
+  );
   process.exit(1);
 }

@@ -104,6 +104,10 @@ const COMMANDS: Record<string, { description: string; load: () => Promise<Comman
     description: "print a shell completion script: commands, options and their values",
     load: () => import("./commands/completion/command.js").then((module) => module.defineCompletion),
   },
+  help: {
+    description: "a help topic (config, auth, formats, exit-codes, ...) at the terminal's width, or a command's help",
+    load: () => import("./commands/help/command.js").then((module) => module.defineHelp),
+  },
 };
 
 /**

@@ -1,5 +1,5 @@
 // The config file: JSON, one object of profiles by name, each holding its settings by key. It is
-// meant to be read and edited by people (README, "Configuration"), and holds no credential.
+// meant to be read and edited by people (docs/config.md, msgstat help config), and holds no credential.
 //
 //   { "profiles": { "default": { "base-url": "https://api.example.com/v2", "timeout": 60 } } }
 //
@@ -116,11 +116,11 @@ function parseConfigText(text: string, file: string): ConfigFile {
   } catch (error) {
     throw new UsageError(
       `the config file ${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-    ).withHint('Fix it in an editor; README, "Configuration", shows its shape.');
+    ).withHint("Fix it in an editor; msgstat help config shows its shape.");
   }
   const shapeError = (what: string) =>
     new UsageError(`the config file ${file}: ${what}`).withHint(
-      'Its shape: { "profiles": { "<name>": { "<key>": <value>, ... } } } (README, "Configuration").',
+      'Its shape: { "profiles": { "<name>": { "<key>": <value>, ... } } } (msgstat help config).',
     );
   if (!isObject(parsed)) throw shapeError("expected an object at the top");
   for (const key of Object.keys(parsed))

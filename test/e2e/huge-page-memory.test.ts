@@ -1,5 +1,5 @@
 // A server that ignores `limit` and sends one 62 MB page of 775,000 messages: the export completes with
-// every message, and memory stays under the figure the README gives (issue 11, item 13: it cost
+// every message, and memory stays under the figure docs/security.md gives (issue 11, item 13: it cost
 // about 820 MB when the page was parsed whole).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -12,7 +12,7 @@ import { BIN } from "../support/run-cli.js";
 import { spawn } from "node:child_process";
 
 const MESSAGES = 775_000;
-/** The README's figure for a page of this size ("Reliability and security", memory). */
+/** docs/security.md's figure for a page of this size ("Memory"). */
 const LIMIT_MB = 400;
 const PROBE = fileURLToPath(new URL("../../bench/lib/peak-rss.mjs", import.meta.url));
 

@@ -48,7 +48,10 @@ export function addSandboxOptions<Args extends unknown[], Opts extends OptionVal
       numberOption("--live-rate <n>", "new messages per second in cmp-live (default 5)", { above: 0, max: 1000 }),
     )
     .addOption(
-      listOption("--fault <spec>", 'scripted faults by request number, e.g. "2:503,3:reset,4:stall=5000" (see README)'),
+      listOption(
+        "--fault <spec>",
+        'scripted faults by request number, e.g. "2:503,3:reset,4:stall=5000" (msgstat help sandbox)',
+      ),
     )
     .option(
       "--save-profile [name]",

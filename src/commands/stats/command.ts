@@ -14,7 +14,7 @@ const REPORT_HELP =
   "rate (success over the messages in a final state: success or failure; created and any other " +
   "status are not final yet); failures by the error of their latest failed attempt; attempts per " +
   "message; each batch (campaign stats only); messages and failures per hour or day of --tz. " +
-  "--json gives the same figures as data (see docs/stats.md); --csv the summary row, --csv --by " +
+  "--json gives the same figures as data (msgstat help stats); --csv the summary row, --csv --by " +
   "another table.";
 
 export function defineStats(command: Command, run: Run): void {

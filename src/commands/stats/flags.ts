@@ -37,7 +37,7 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
         "exit 5, after the report, when failures are more than this percent of the final messages (5 and 5% mean 5 %)",
       ),
     )
-    .option("--json", "the report as JSON (structure in docs/stats.md)")
+    .option("--json", "the report as JSON (structure: msgstat help stats)")
     .option("--csv", "one table of the report as CSV (the summary row unless --by chooses another)")
     .option("--bom", "CSV: start with a UTF-8 byte-order mark, so Excel reads accented letters right")
     .addOption(choiceOption("--by <table>", "the table --csv writes (default: summary)", TABLE_CHOICES))

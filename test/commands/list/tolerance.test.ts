@@ -1,4 +1,4 @@
-// The tolerance rule (README, "What msgstat requires of a response"): a message needs only a string id;
+// The tolerance rule (docs/security.md, "What a response must hold"): a message needs only a string id;
 // every other field may be missing, null or of another type, and the message still passes through:
 // JSON and JSONL exactly as sent, empty table and CSV cells, "unknown" rows in stats.
 import { parse } from "csv-parse/sync";

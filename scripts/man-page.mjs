@@ -1,0 +1,62 @@
+// Writes the man page, dist/msgstat.1 (package.json `man`), from the same sources as the rest of the
+// docs: the README for DESCRIPTION, each command's --help as the built program prints it at 72
+// columns, and every help topic's docs/<topic>.md as a section of its own, in `msgstat help`'s
+// order. scripts/build.mjs runs it after building dist/, so the page always matches the build.
+import { build } from "esbuild";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+
+export async function writeManPage(root) {
+  // The roff writer and the topic list are TypeScript of src/: bundled here for this one use.
+  const { outputFiles } = await build({
+    stdin: {
+      contents:
+        'export { manPage } from "./src/render/man-page.ts";\n' +
+        'export { TOPICS } from "./src/commands/help/topics.ts";\n',
+      resolveDir: root,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "warning",
+  });
+  const { manPage, TOPICS } = await import(
+    `data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString("base64")}`
+  );
+
+  const packageJson = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  const { buildProgram } = createRequire(import.meta.url)(path.join(root, "dist", "cli.js"));
+  const program = await buildProgram({
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    // man indents a section by 7 cells: the help is laid out for what is left of an 80-column page.
+    columns: 72,
+    env: {},
+    now: () => 0,
+    signal: new AbortController().signal,
+  });
+  const commands = [{ name: "msgstat", help: program.helpInformation() }];
+  const visit = (command, prefix) => {
+    for (const sub of command.commands) {
+      const name = `${prefix} ${sub.name()}`;
+      commands.push({ name, help: sub.helpInformation() });
+      visit(sub, name);
+    }
+  };
+  visit(program, "msgstat");
+
+  const page = manPage({
+    version: packageJson.version,
+    summary: "inspect the delivery status of SMS campaigns",
+    description: readFileSync(path.join(root, "README.md"), "utf8").replace(/^# .*\n/, ""),
+    commands,
+    topics: TOPICS.map(({ name }) => ({ name, markdown: readFileSync(path.join(root, "docs", `${name}.md`), "utf8") })),
+  });
+  writeFileSync(path.join(root, "dist", "msgstat.1"), page);
+}

@@ -1,0 +1,38 @@
+// `msgstat help [topic]`: a topic of docs/ at the terminal's width, or a command's help, as commander's
+// own help command gave it (msgstat help messages).
+import type { Command } from "@commander-js/extra-typings";
+import type { Run } from "../context.js";
+import { runHelpTopic, topicList } from "./run.js";
+import { topicNamed } from "./topics.js";
+
+export function defineHelp(command: Command, run: Run): void {
+  command
+    .argument("[topic]", "a topic below, or a command")
+    .action((topic, _options, cmd) => {
+      const program = cmd.parent!;
+      const commands = program.commands.filter((each) => each.name() !== "help");
+      const named = commands.find((each) => each.name() === topic);
+      if (topic === undefined) {
+        program.outputHelp();
+        run.io.stdout.write(`\nHelp topics (msgstat help <topic>):\n${topicList()}\n`);
+      } else if (named !== undefined && topicNamed(topic) === undefined) {
+        named.outputHelp();
+      } else {
+        runHelpTopic(
+          topic,
+          commands.map((each) => each.name()),
+          run.io,
+        );
+      }
+    })
+    // Written here rather than with shared/help.ts's sections: importing it would make this chunk share
+    // commander with --help's code apart from the option checks, and split --help's chunk in two
+    // (test/e2e/bin.test.ts counts the files --help loads). Every line is under 80 columns.
+    .addHelpText(
+      "after",
+      () =>
+        `\nTopics:\n${topicList()}\n\nExamples:\n` +
+        "  # profiles and settings, at the terminal's width\n  $ msgstat help config\n" +
+        "  # a command's options, as msgstat messages --help\n  $ msgstat help messages\n",
+    );
+}

@@ -1,0 +1,121 @@
+// The man page, msgstat.1, as roff: the same markdown the help topics are (render/markdown.ts reads
+// it), with each command's --help kept as laid out. scripts/man-page.mjs gathers the parts at build
+// time. Only the man(7) macros every man reader knows are used (no tbl): a table becomes tagged
+// paragraphs, one a row.
+import { parseMarkdown, type Block } from "./markdown.js";
+
+export interface ManPage {
+  version: string;
+  /** One line: what the program is, for NAME. */
+  summary: string;
+  /** Markdown: the overview, for DESCRIPTION. */
+  description: string;
+  /** Each command's help text as it prints at 72 columns (man indents it by 7). */
+  commands: readonly { name: string; help: string }[];
+  /** Each help topic: its name and its markdown. */
+  topics: readonly { name: string; markdown: string }[];
+}
+
+export function manPage(page: ManPage): string {
+  const lines = [
+    `.TH MSGSTAT 1 "" "msgstat ${escape(page.version)}" "User Commands"`,
+    ".SH NAME",
+    `msgstat \\- ${escape(page.summary)}`,
+    ".SH SYNOPSIS",
+    ".B msgstat",
+    "[\\fIoptions\\fR] \\fIcommand\\fR [\\fIarguments\\fR]",
+    ".br",
+    ".B msgstat help",
+    "\\fItopic\\fR",
+    ".SH DESCRIPTION",
+    ...roffBlocks(parseMarkdown(page.description), 1),
+    ".SH COMMANDS",
+  ];
+  for (const command of page.commands) {
+    lines.push(`.SS ${escape(command.name)}`, ".nf", ...verbatim(command.help.replace(/\n+$/, "").split("\n")), ".fi");
+  }
+  for (const topic of page.topics) {
+    const blocks = parseMarkdown(topic.markdown);
+    const title = blocks[0]?.kind === "heading" && blocks[0].level === 1 ? inline(blocks[0].text) : "";
+    lines.push(`.SH ${escape(topic.name.toUpperCase())}`);
+    if (title !== "") lines.push(`.I ${title}`, `(msgstat help ${escape(topic.name)})`);
+    lines.push(...roffBlocks(title === "" ? blocks : blocks.slice(1), 1));
+  }
+  lines.push(
+    ".SH SEE ALSO",
+    "\\fBmsgstat help\\fR \\fItopic\\fR; the same texts in the package's \\fIdocs/\\fR folder.",
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** Blocks as roff; `depth` 1 turns the topic's second-level headings into subsections. */
+function roffBlocks(blocks: readonly Block[], depth: number): string[] {
+  const lines: string[] = [];
+  for (const block of blocks) {
+    switch (block.kind) {
+      case "heading":
+        if (block.level <= 1 + depth) lines.push(`.SS ${inline(block.text)}`);
+        else lines.push(".PP", `\\fB${inline(block.text)}\\fR`);
+        break;
+      case "paragraph":
+        lines.push(".PP", inline(block.text));
+        break;
+      case "list":
+        for (const item of block.items) {
+          const marker = item.marker.startsWith("-") ? "\\(bu" : item.marker.trim();
+          lines.push(`.IP "${marker}" 4`, inline(item.text));
+        }
+        break;
+      case "code":
+        lines.push(".PP", ".RS 2", ".nf", ...verbatim(block.lines), ".fi", ".RE");
+        break;
+      case "table":
+        for (const row of block.rows) {
+          lines.push(".TP", `\\fB${inline(row[0] ?? "")}\\fR`);
+          const rest = row.slice(1).map((cell, index) => ({ cell, header: block.header[index + 1] ?? "" }));
+          if (rest.length === 1) lines.push(inline(rest[0]!.cell));
+          else {
+            const filled = rest.filter(({ cell }) => cell !== "");
+            filled.forEach(({ cell, header }, index) => {
+              if (index > 0) lines.push(".br");
+              lines.push(`${inline(header)}: ${inline(cell)}`);
+            });
+          }
+        }
+        break;
+    }
+  }
+  return lines;
+}
+
+/** Markdown inline text as roff: `code` and **bold** in bold, links as their text (and target). */
+function inline(text: string): string {
+  const parts = text.split(/(`[^`]+`|\*\*[^*]+\*\*)/);
+  const roff = parts
+    .map((part) => {
+      if (/^`[^`]+`$/.test(part)) return `\\fB${escape(part.slice(1, -1))}\\fR`;
+      if (/^\*\*[^*]+\*\*$/.test(part)) return `\\fB${escape(part.slice(2, -2))}\\fR`;
+      return escape(
+        part.replace(/\[([^\]]+)\]\(([^)]+)\)/g, (_match, label: string, target: string) =>
+          target.startsWith("#") ? label : `${label} (${target})`,
+        ),
+      );
+    })
+    .join("");
+  return guardLineStart(roff);
+}
+
+/** Lines kept as written (code, a command's help): escaped, each line's start made safe. */
+function verbatim(lines: readonly string[]): string[] {
+  return lines.map((line) => guardLineStart(escape(line)));
+}
+
+/** Text as roff prints it: backslashes escaped, and "-" as a minus, as options are written. */
+function escape(text: string): string {
+  return text.replace(/\\/g, "\\e").replace(/-/g, "\\-");
+}
+
+/** A line starting with "." or "'" would be read as a request: \& before it makes it text. */
+function guardLineStart(line: string): string {
+  return /^[.']/.test(line) ? `\\&${line}` : line;
+}

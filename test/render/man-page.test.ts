@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { manPage } from "../../src/render/man-page.js";
+
+describe("manPage", () => {
+  const page = manPage({
+    version: "1.2.3",
+    summary: "inspect the delivery status of SMS campaigns",
+    description: "A paragraph with `--json` and **bold**.\n\n## Install\n\n```sh\nnpm install -g msgstat\n```\n",
+    commands: [{ name: "msgstat stats", help: "Usage: msgstat stats [options] <campaignId>\n.not a request\n\n" }],
+    topics: [
+      {
+        name: "exit-codes",
+        markdown: [
+          "# Exit codes",
+          "",
+          "## Codes",
+          "",
+          "| code | meaning |",
+          "|---|---|",
+          "| 0 | success |",
+          "",
+          "- one \\ backslash",
+          "",
+          "### Deeper",
+          "",
+          "'quoted at the start of a line",
+        ].join("\n"),
+      },
+    ],
+  });
+
+  it("is man(7) roff: title, name, synopsis, description, commands kept as laid out, a section per topic", () => {
+    expect(page.split("\n")).toEqual([
+      '.TH MSGSTAT 1 "" "msgstat 1.2.3" "User Commands"',
+      ".SH NAME",
+      "msgstat \\- inspect the delivery status of SMS campaigns",
+      ".SH SYNOPSIS",
+      ".B msgstat",
+      "[\\fIoptions\\fR] \\fIcommand\\fR [\\fIarguments\\fR]",
+      ".br",
+      ".B msgstat help",
+      "\\fItopic\\fR",
+      ".SH DESCRIPTION",
+      ".PP",
+      "A paragraph with \\fB\\-\\-json\\fR and \\fBbold\\fR.",
+      ".SS Install",
+      ".PP",
+      ".RS 2",
+      ".nf",
+      "npm install \\-g msgstat",
+      ".fi",
+      ".RE",
+      ".SH COMMANDS",
+      ".SS msgstat stats",
+      ".nf",
+      "Usage: msgstat stats [options] <campaignId>",
+      "\\&.not a request",
+      ".fi",
+      ".SH EXIT\\-CODES",
+      ".I Exit codes",
+      "(msgstat help exit\\-codes)",
+      ".SS Codes",
+      ".TP",
+      "\\fB0\\fR",
+      "success",
+      '.IP "\\(bu" 4',
+      "one \\e backslash",
+      ".PP",
+      "\\fBDeeper\\fR",
+      ".PP",
+      "\\&'quoted at the start of a line",
+      ".SH SEE ALSO",
+      "\\fBmsgstat help\\fR \\fItopic\\fR; the same texts in the package's \\fIdocs/\\fR folder.",
+      "",
+    ]);
+  });
+});
