@@ -232,6 +232,7 @@ describe("--max-failure-rate", () => {
     });
     expect((JSON.parse(json.stdout) as { threshold: unknown }).threshold).toEqual({
       maxFailureRate: 18.4,
+      checked: true,
       exceeded: false,
     });
     const over = await startPageServer(chainedPages([listing(70)]));
