@@ -155,6 +155,17 @@ describe("messages with several campaigns (a server of the test's own)", () => {
     );
   });
 
+  it("writes nothing, not even a header, when no campaign can be read", async () => {
+    const server = await startCampaignsServer({});
+    const result = await runCli(["--base-url", server.url, "messages", "x", "y", "--csv"], { now: NOW });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n").slice(-2)).toEqual([
+      "msgstat: 0 of 2 campaigns complete; not read to the end: x, y",
+      "",
+    ]);
+  });
+
   it("says a campaign is not newest first and still loses nothing", async () => {
     const server = await startCampaignsServer({ a: campaign("a", [1, 2, 3]), b: campaign("b", [6, 4, 0]) });
     const result = await runCli(
