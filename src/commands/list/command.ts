@@ -86,19 +86,16 @@ async function listMany(
 
 export function defineMessages(command: Command, run: Run): void {
   const messages = addGlobalOptions(
-    addListingOptions(
-      command
-        .argument("[campaignId...]", "the campaigns (one or more; or --campaigns-file)")
-        .addOption(
-          textOption(
-            "--campaigns-file <path>",
-            "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
-            "a file name",
-          ),
-        )
-        .addOption(concurrencyOption())
-        .option("--partial", "with several campaigns and -o: write what came even when some campaign is incomplete"),
-    ),
+    addListingOptions(command.argument("[campaignId...]", "the campaigns (one or more; or --campaigns-file)"))
+      .addOption(
+        textOption(
+          "--campaigns-file <path>",
+          "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
+          "a file name",
+        ),
+      )
+      .addOption(concurrencyOption())
+      .option("--partial", "with several campaigns and -o: write what came even when some campaign is incomplete"),
     GLOBAL_OPTIONS_HEADING,
   ).action((campaignIds, raw, cmd) => listMany(run, campaignIds, raw, cmd));
   addHelpSections(messages, ...fieldsHelp(), {
