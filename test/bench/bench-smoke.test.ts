@@ -87,9 +87,8 @@ describe("npm run bench --quick", () => {
       ...["csv", "jsonl", "json"].map((format) => `replay-export-${format}@${size}`),
       "ttfr-first-page",
       ...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-piped`),
-      ...["latency-single", "latency-merged", "latency-xargs", "cpu-one", "cpu-singles", "cpu-merged"].map(
-        (row) => `fanout-${row}`,
-      ),
+      ...["latency", "replay"].flatMap((kind) => ["single", "merged", "xargs"].map((row) => `fanout-${kind}-${row}`)),
+      ...["cpu-one", "cpu-singles", "cpu-merged"].map((row) => `fanout-${row}`),
     ];
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));
     if (!peerSkipped) expected.push(`peer-curl-jq@${size}`, `link-peer-curl-jq@${size}`);
@@ -135,8 +134,10 @@ describe("npm run bench --quick", () => {
       ).toBe(true);
     }
 
-    // The fan-out's four targets: against one campaign and the xargs loop (latency), CPU time and peak RSS.
+    // The fan-out's targets: against one campaign and the xargs loop (sandbox and replay), CPU time and peak RSS.
     expect(results.targets.filter((target) => target.row.startsWith("fanout-")).map((target) => target.text)).toEqual([
+      "messages/s ÷ one campaign's",
+      "messages/s ÷ xargs loop's",
       "messages/s ÷ one campaign's",
       "messages/s ÷ xargs loop's",
       "CPU ÷ the single exports'",
