@@ -23,11 +23,6 @@ import { count } from "../shared/output-file.js";
 import type { ListingOptions } from "./options.js";
 import { render, type ChunksOf } from "./run.js";
 
-// Each campaign of a merge holds its page and one read ahead, so pages of 1000 messages cost twelve
-// campaigns 1.7x one campaign's peak RSS (160 MB); pages of 500 about 1.45x, at the same speed under
-// latency (bench, fan-out rows; docs/many-campaigns.md). Used unless --page-size says otherwise.
-export const MERGED_PAGE_SIZE = 500;
-
 export interface ManyOptions {
   concurrency: number;
   /** --partial: with -o, keep what came when some campaign is incomplete. */
