@@ -6,9 +6,19 @@ import { describeNumber, numberWithin, RETRIES_RANGE, TIMEOUT_RANGE, type Range 
 import { TimeZone, ZONE_HINT } from "../core/time.js";
 import { isLoopback } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
+import { readCountryCode } from "../core/phone-number.js";
 
 export type SettingName =
-  "base-url" | "timeout" | "retries" | "proxy" | "ca-file" | "tz" | "token-command" | "token-command-timeout";
+  | "base-url"
+  | "timeout"
+  | "retries"
+  | "proxy"
+  | "ca-file"
+  | "tz"
+  | "token-command"
+  | "token-command-timeout"
+  | "campaigns"
+  | "country-code";
 
 /** Where a value was read: it is named in every complaint about it. */
 export type SourceKind = "flag" | "environment" | "profile" | "default";
@@ -132,6 +142,34 @@ function checkTokenCommand(text: string): Checked {
   return "words" in split ? { value: text.trim() } : { reason: split.reason, hint: split.hint };
 }
 
+/** Longest list `campaigns` holds: one find or stats reads each of them. */
+export const MAX_PROFILE_CAMPAIGNS = 200;
+
+/** Campaign ids, comma-separated (spaces around them dropped, a repeated one kept once): `msgstat find`'s default. */
+export function checkCampaigns(text: string): Checked {
+  const ids = [
+    ...new Set(
+      text
+        .split(",")
+        .map((id) => id.trim())
+        .filter((id) => id !== ""),
+    ),
+  ];
+  if (ids.length === 0) return { reason: "needs at least one campaign id, e.g. cmp-spring-sale,cmp-otp-alerts" };
+  if (ids.length > MAX_PROFILE_CAMPAIGNS) return { reason: `holds at most ${MAX_PROFILE_CAMPAIGNS} campaign ids` };
+  // The ids become path segments (encoded); a control character or a slash is a pasting mistake, never an id.
+  const bad = ids.find((id) => /[\u0000-\u001f\u007f/\\]/.test(id));
+  if (bad !== undefined) return { reason: `has ${JSON.stringify(bad)}, which holds a control character or a slash` };
+  return { value: ids.join(",") };
+}
+
+function checkCountryCode(text: string): Checked {
+  const code = readCountryCode(text);
+  return code === undefined
+    ? { reason: `must be a country calling code of 1 to 3 digits (44, +44), not "${text}"` }
+    : { value: code };
+}
+
 export const SETTING_KEYS: readonly SettingKey[] = [
   {
     name: "base-url",
@@ -188,6 +226,18 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     about: "seconds token-command may take",
     builtIn: 30,
     check: number(false, { above: 0, max: 600, unit: "seconds" }),
+  },
+  {
+    name: "campaigns",
+    about: "campaign ids, comma-separated, that msgstat find reads when none are named",
+    check: checkCampaigns,
+  },
+  {
+    name: "country-code",
+    about: "country calling code of a national number typed without one (07700 900123 with 44)",
+    env: "MSGSTAT_COUNTRY_CODE",
+    flag: "countryCode",
+    check: checkCountryCode,
   },
 ];
 

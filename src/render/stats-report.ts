@@ -470,7 +470,12 @@ function duration(ms: number): string {
 function describeFilters(report: StatsReport, zone: TimeZone): string {
   const { search, statuses, since, until } = report.filters;
   const parts: string[] = [];
-  if (search !== null) parts.push(`recipient containing ${inlineSafe(search)}`);
+  if (search !== null)
+    parts.push(
+      search.startsWith("*")
+        ? `recipient ending in ${inlineSafe(search.slice(1))}`
+        : `recipient containing ${inlineSafe(search)}`,
+    );
   if (statuses !== null) parts.push(`status ${statuses.map(inlineSafe).join(" or ")}`);
   const local = (iso: string) => formatWallTime(Date.parse(iso), zone);
   if (since !== null) parts.push(`created since ${local(since)}`);

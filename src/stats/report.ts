@@ -4,11 +4,14 @@ import { FINAL_STATUSES } from "../core/statuses.js";
 import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
 import { isoInZone, type TimeZone } from "../core/time.js";
 import { intervalForSpan, type Interval } from "./time-buckets.js";
+import type { RecipientTest } from "../core/phone-number.js";
 
 export interface ReportScope {
   campaignId: string;
   batchId?: string;
   search?: string;
+  /** An ending kept client-side (a national form, *digits): filters.search then reads "*<digits>". */
+  recipientTest?: RecipientTest;
   statuses?: ReadonlySet<string>;
   since?: number;
   until?: number;
@@ -107,7 +110,7 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
     batchId: scope.batchId ?? null,
     generatedAt: new Date(scope.generatedAt).toISOString(),
     filters: {
-      search: scope.search ?? null,
+      search: scope.recipientTest?.kind === "endsWith" ? `*${scope.recipientTest.digits}` : (scope.search ?? null),
       statuses: scope.statuses ? [...scope.statuses] : null,
       since: isoOrNull(scope.since),
       until: isoOrNull(scope.until),

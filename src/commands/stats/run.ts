@@ -54,6 +54,7 @@ export async function countReport(
   const selector: MessageSelector = new MessageSelector(client, {
     listing,
     search: options.search,
+    recipientTest: options.recipientTest,
     statuses: options.statuses,
     since: options.since,
     until: options.until,
