@@ -71,9 +71,12 @@ export function renderStatsReport(report: StatsReport, options: StatsReportOptio
 
 function headerLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
   const scope =
-    report.batchId === null
-      ? `campaign ${report.campaignId}`
-      : `batch ${report.batchId} of campaign ${report.campaignId}`;
+    report.campaignIds !== undefined
+      ? `${report.campaignIds.length} ${plural(report.campaignIds.length, "campaign")} together ` +
+        `(${report.campaignIds.join(", ")})`
+      : report.batchId === null
+        ? `campaign ${report.campaignId}`
+        : `batch ${report.batchId} of campaign ${report.campaignId}`;
   // Scope, zone, filters and span are what the figures mean: wrapped, never cut.
   const wrapped = (text: string) => hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
   // The zone once, up front, for every time below (span, filters, buckets).

@@ -68,6 +68,8 @@ export interface TimeRow {
 export interface StatsReport {
   version: 1;
   campaignId: string;
+  /** The total of several campaigns only: those counted (its campaignId is them, comma-separated). */
+  campaignIds?: string[];
   batchId: string | null;
   generatedAt: string;
   filters: { search: string | null; statuses: string[] | null; since: string | null; until: string | null };
@@ -101,6 +103,12 @@ const byCountThen =
   <T extends { count: number }>(name: (row: T) => string) =>
   (a: T, b: T) =>
     b.count - a.count || name(a).localeCompare(name(b));
+
+/** The report of several campaigns' tallies added together (StatsAccumulator.absorb), naming them. */
+export function buildTotalReport(tally: StatsAccumulator, campaignIds: string[], scope: ReportScope): StatsReport {
+  const { version, campaignId, ...rest } = buildReport(tally, { ...scope, campaignId: campaignIds.join(",") });
+  return { version, campaignId, campaignIds, ...rest };
+}
 
 export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsReport {
   const delivery = deliveryOf(tally);
