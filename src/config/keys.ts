@@ -2,7 +2,14 @@
 // variable and global flag that override it, its built-in default, and the rule a value must keep.
 // The same checks serve flags, environment variables, the config file and `msgstat config set`.
 import path from "node:path";
-import { describeNumber, numberWithin, RETRIES_RANGE, TIMEOUT_RANGE, type Range } from "../core/numbers.js";
+import {
+  CONCURRENCY_RANGE,
+  describeNumber,
+  numberWithin,
+  RETRIES_RANGE,
+  TIMEOUT_RANGE,
+  type Range,
+} from "../core/numbers.js";
 import { TimeZone, ZONE_HINT } from "../core/time.js";
 import { isLoopback } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
@@ -17,6 +24,7 @@ export type SettingName =
   | "tz"
   | "token-command"
   | "token-command-timeout"
+  | "concurrency"
   | "campaigns"
   | "country-code";
 
@@ -226,6 +234,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     about: "seconds token-command may take",
     builtIn: 30,
     check: number(false, { above: 0, max: 600, unit: "seconds" }),
+  },
+  {
+    name: "concurrency",
+    about: "campaigns fetched at once when a command names several (messages a b c)",
+    env: "MSGSTAT_CONCURRENCY",
+    flag: "concurrency",
+    builtIn: 4,
+    check: number(true, CONCURRENCY_RANGE),
   },
   {
     name: "campaigns",

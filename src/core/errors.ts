@@ -94,3 +94,16 @@ export class OutputClosedError extends Error {}
 export class OutputError extends MsgstatError {
   readonly exitCode = ExitCode.failure;
 }
+
+/**
+ * Several campaigns were asked for and some could not be read to their end (each was named on stderr as it
+ * failed): the exit code is their cause's (3 not found, 4 not authorised, 1 otherwise), 1 when causes differ.
+ */
+export class IncompleteCampaignsError extends MsgstatError {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}

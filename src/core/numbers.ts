@@ -15,6 +15,8 @@ export interface Range {
 /** The ranges of the numeric settings, for their flags and their profile keys alike. */
 export const TIMEOUT_RANGE: Range = { above: 0, max: 3600, unit: "seconds" };
 export const RETRIES_RANGE: Range = { min: 0, max: 20 };
+/** Campaigns fetched at once (--concurrency, the profile key `concurrency`). */
+export const CONCURRENCY_RANGE: Range = { min: 1, max: 16 };
 
 /** "a whole number from 0 to 20", "a number of seconds above 0 (at most 3600)". */
 export function describeNumber(whole: boolean, range: Range): string {

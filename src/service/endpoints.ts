@@ -16,6 +16,9 @@ import { inlineSafe } from "../core/text.js";
 import type { ApiClient } from "../http/client.js";
 import type { JsonBody, JsonList } from "../http/json-body.js";
 
+/** What listing needs of the HTTP client: a GET. The fan-out passes a gated one (fan-out.ts). */
+export type PageClient = Pick<ApiClient, "get">;
+
 export interface ListingRef {
   campaignId: string;
   batchId?: string;
@@ -98,7 +101,7 @@ export function messageSegments(campaignId: string, messageId: string): string[]
 }
 
 export async function fetchPage<M>(
-  client: ApiClient,
+  client: PageClient,
   listing: ListingRef,
   query: PageQuery,
   reading: MessageReading<M>,

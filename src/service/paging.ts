@@ -3,8 +3,14 @@
 // when the consumer is sure to want it, so `--limit 20` costs one request.
 import { ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
-import type { ApiClient } from "../http/client.js";
-import { fetchPage, type FetchedPage, type ListingRef, type MessageReading, type PagePart } from "./endpoints.js";
+import {
+  fetchPage,
+  type PageClient,
+  type FetchedPage,
+  type ListingRef,
+  type MessageReading,
+  type PagePart,
+} from "./endpoints.js";
 import { PAGE_DATA, read } from "../core/message.js";
 
 export interface PagingPlan {
@@ -59,7 +65,7 @@ export class PageReader {
   private emptyInARow = 0;
 
   constructor(
-    private readonly client: ApiClient,
+    private readonly client: PageClient,
     private readonly listing: ListingRef,
     private readonly plan: PagingPlan,
   ) {

@@ -1,8 +1,7 @@
 // From pages to the messages a listing prints: client-side filters (--status, --since, --until),
 // the --limit cap, an early stop once --since is passed (only while the server's order holds),
 // and where a later run can continue.
-import type { ApiClient } from "../http/client.js";
-import { fetchPage, PARSED_MESSAGES, type ListingRef, type MessageReading } from "./endpoints.js";
+import { fetchPage, type PageClient, PARSED_MESSAGES, type ListingRef, type MessageReading } from "./endpoints.js";
 import { PageReader, type PageRead } from "./paging.js";
 import { MESSAGE, PAGE_DATA, read as readField, type CheckedMessage } from "../core/message.js";
 import { instantOf } from "../core/time.js";
@@ -64,7 +63,7 @@ export class MessageSelector {
   private pagesOrdered = 0;
 
   constructor(
-    private readonly client: ApiClient,
+    private readonly client: PageClient,
     private readonly selection: Selection,
   ) {
     this.backward = selection.before !== undefined;

@@ -1,0 +1,67 @@
+// The campaigns a command is asked about: ids on the command line and, with --campaigns-file, one a
+// line from a file or stdin (`-`); blank lines and # comments are skipped, and an id named twice counts once.
+import { readFile } from "node:fs/promises";
+import { UsageError } from "../../core/errors.js";
+import { inlineSafe } from "../../core/text.js";
+import type { Io } from "../context.js";
+import { requireId } from "./option-values.js";
+
+// A list of campaign ids is small; past this, the file is not one.
+const MAX_FILE_BYTES = 1024 * 1024;
+
+/** The ids of a campaigns file's text: one a line, trimmed; blank lines and lines starting with # left out. */
+export function campaignIdsIn(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+async function readAll(stream: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    size += bytes.length;
+    if (size > MAX_FILE_BYTES)
+      throw new UsageError("--campaigns-file -: stdin holds more than 1 MB: not a list of ids");
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function fileText(file: string, io: Pick<Io, "stdin">): Promise<string> {
+  if (file === "-") {
+    const stdin = io.stdin?.();
+    if (stdin === undefined || stdin.isTTY === true)
+      throw new UsageError("--campaigns-file - reads ids from stdin, but stdin is a terminal").withHint(
+        "Pipe the ids in (one a line), or name a file.",
+      );
+    return readAll(stdin);
+  }
+  try {
+    const text = await readFile(file);
+    if (text.length > MAX_FILE_BYTES) throw new UsageError(`--campaigns-file ${file} is over 1 MB: not a list of ids`);
+    return text.toString("utf8");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new UsageError(`--campaigns-file ${inlineSafe(file)} cannot be read (${code})`);
+  }
+}
+
+/** Every id asked for, in the order first named (command line first), each once; at least one. */
+export async function campaignIdsFrom(
+  args: readonly string[],
+  file: string | undefined,
+  io: Pick<Io, "stdin">,
+): Promise<string[]> {
+  const fromFile = file === undefined ? [] : campaignIdsIn(await fileText(file, io));
+  const ids = [...new Set([...args, ...fromFile])];
+  if (ids.length === 0)
+    throw new UsageError(
+      file === undefined ? "name at least one campaign" : `--campaigns-file ${file} names no campaign`,
+    ).withHint("Give campaign ids as arguments, or one a line in --campaigns-file.");
+  for (const id of ids) requireId("campaignId", id);
+  return ids;
+}

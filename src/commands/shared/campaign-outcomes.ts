@@ -1,0 +1,42 @@
+// What a run over several campaigns says about them: each failed campaign named with its reason as it
+// fails, and at the end, when any is incomplete, one error whose exit code is its cause's and whose
+// line (the last on stderr) says how many campaigns were complete. One wording for every such command.
+import { ExitCode, IncompleteCampaignsError, type ServiceError } from "../../core/errors.js";
+import type { CampaignOutcome } from "../../service/fan-out.js";
+import { count } from "./output-file.js";
+
+/** The stderr line for a campaign that failed: its id and the error's own words. */
+export function failedCampaignLine(outcome: CampaignOutcome): string {
+  return `campaign ${outcome.campaignId}: ${outcome.error?.message ?? "not read to its end"}`;
+}
+
+/** 3 or 4 for a campaign not found or not authorised (a PagingError carries its cause's code), else 1. */
+function exitCodeOf(error: ServiceError | undefined): number {
+  const code = error?.exitCode;
+  return code === ExitCode.notFound || code === ExitCode.unauthorized ? code : ExitCode.failure;
+}
+
+/** "2 of 3 campaigns complete": how the run ended, for the last line. */
+export function completeLine(outcomes: readonly CampaignOutcome[]): string {
+  const complete = outcomes.filter((outcome) => outcome.state !== "failed").length;
+  return `${complete} of ${count(outcomes.length, "campaign")} complete`;
+}
+
+/**
+ * The error that ends a run where some campaign failed, or undefined when none did (a campaign cut by the
+ * consumer, such as the merged --limit, is not a failure). Its exit code: the causes' when they agree, else 1.
+ */
+export function incompleteCampaigns(
+  outcomes: readonly CampaignOutcome[],
+  detail = "",
+): IncompleteCampaignsError | undefined {
+  const failed = outcomes.filter((outcome) => outcome.state === "failed");
+  if (failed.length === 0) return undefined;
+  const codes = new Set(failed.map((outcome) => exitCodeOf(outcome.error)));
+  const code = codes.size === 1 ? [...codes][0]! : ExitCode.failure;
+  const names = failed.map((outcome) => outcome.campaignId).join(", ");
+  return new IncompleteCampaignsError(
+    `${completeLine(outcomes)}; not read to the end: ${names}${detail === "" ? "" : `; ${detail}`}`,
+    code,
+  );
+}
