@@ -7,9 +7,9 @@ import { countText, percentText } from "../core/numbers.js";
 import { inlineSafe } from "../core/text.js";
 import { drawLine, layOut, type Cell, type Slot } from "./layout.js";
 import type { Palette } from "./palette.js";
-import { cutToWidth, displayWidth } from "./width.js";
+import { cutToWidth, displayWidth, padToWidth } from "./width.js";
 
-/** A campaign's row: its report, or (a campaign that could not be counted) why not. */
+/** A campaign's row: its report, or (a campaign that could not be counted) why not, in a few words (stderr has all). */
 export interface ComparisonRow {
   campaignId: string;
   report?: StatsReport;
@@ -31,18 +31,14 @@ interface Column {
   align: "left" | "right";
 }
 
+// Ranks: the rates and the counts behind them first, then what needs explaining (attempts, the top error).
 const COLUMNS: readonly Column[] = [
   { headers: ["messages"], figure: (r) => countText(r.totals.messages), rank: 1, align: "right" },
-  { headers: ["success"], figure: (r) => countText(r.delivery.success), rank: 4, align: "right" },
+  { headers: ["success"], figure: (r) => countText(r.delivery.success), rank: 6, align: "right" },
   { headers: ["failure"], figure: (r) => countText(r.delivery.failure), rank: 5, align: "right" },
-  { headers: ["not final"], figure: (r) => countText(r.delivery.notFinal), rank: 6, align: "right" },
-  {
-    headers: ["delivery rate", "delivered"],
-    figure: (r) => percentText(r.delivery.deliveryRate),
-    rank: 2,
-    align: "right",
-  },
-  { headers: ["failure rate", "failed"], figure: (r) => percentText(r.delivery.failureRate), rank: 3, align: "right" },
+  { headers: ["not final"], figure: (r) => countText(r.delivery.notFinal), rank: 4, align: "right" },
+  { headers: ["delivered"], figure: (r) => percentText(r.delivery.deliveryRate), rank: 2, align: "right" },
+  { headers: ["failed"], figure: (r) => percentText(r.delivery.failureRate), rank: 3, align: "right" },
   { headers: ["attempts/msg", "att/msg"], figure: attemptsPerMessage, rank: 7, align: "right" },
   { headers: ["top error"], figure: topError, rank: 8, min: 9, align: "left" },
 ];
@@ -102,9 +98,10 @@ export function renderComparison(
     );
   const body = rows.map((row, i) => {
     if (row.report) return line(labels[i]!, figures[i]!);
-    const campaign = INDENT + drawLine(placed.slice(0, 1), [{ text: labels[i]! }], GAP);
+    const campaign = INDENT + padToWidth(labels[i]!, placed[0]!.width);
     const room = Math.max(10, width + INDENT.length - displayWidth(campaign) - GAP);
-    return `${campaign}${" ".repeat(GAP)}${palette.status("failure", cutToWidth(`not counted: ${inlineSafe(row.uncounted ?? "")}`, room))}`;
+    const why = cutToWidth(`not counted: ${inlineSafe(row.uncounted ?? "")}`, room);
+    return `${campaign}${" ".repeat(GAP)}${palette.status("failure", why)}`;
   });
   const counted = rows.filter((row) => row.report).length;
   const title =

@@ -2,7 +2,7 @@
 // by the fan-out engine), then a comparison, one row a campaign and the total, before the usual
 // report of the total. A campaign that cannot be counted is named and left out of the total whole;
 // the others are still reported, and the exit code says the run was incomplete.
-import { ThresholdError } from "../../core/errors.js";
+import { ExitCode, ThresholdError, type ServiceError } from "../../core/errors.js";
 import { countText, percentText } from "../../core/numbers.js";
 import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
 import type { MessageSelector } from "../../service/select.js";
@@ -188,12 +188,20 @@ async function writeCampaigns(
       const rows = results.map((result) => ({
         campaignId: result.campaignId,
         report: byId.get(result.campaignId),
-        uncounted: result.state === "failed" ? (result.error?.message ?? "not read to its end") : undefined,
+        uncounted: result.state === "failed" ? shortReason(result.error) : undefined,
       }));
       await sink.write(renderComparison(rows, outcome.total, { columns: ctx.columns, palette }) + "\n\n");
       return write(outcome.total, options, sink, ctx, toTerminal);
     }
   }
+}
+
+/** Why a campaign was not counted, in the few words a table row has room for (stderr has the whole error). */
+function shortReason(error: ServiceError | undefined): string {
+  const code = error?.exitCode;
+  const why =
+    code === ExitCode.notFound ? "not found" : code === ExitCode.unauthorized ? "not authorised" : "could not be read";
+  return `${why} (see stderr)`;
 }
 
 /**

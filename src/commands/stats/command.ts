@@ -1,7 +1,8 @@
 // `msgstat stats <campaignId> [--batch <batchId>]`: a delivery report of a campaign or one batch of it.
 import type { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
-import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { chosenConcurrency } from "../shared/concurrency.js";
 import { addHelpSections } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { addStatsOptions } from "./flags.js";
@@ -32,7 +33,8 @@ export function defineStats(command: Command, run: Run): void {
       const clash = raw.batch !== undefined ? "--batch" : options.watch ? "--watch" : undefined;
       if (clash) throw new UsageError(`${clash} goes with one campaign, not ${ids.length}`);
       const { runCampaignsStats } = await import("./campaigns.js");
-      return runCampaignsStats(ids, options, concurrencyOf(raw, ctx), ctx);
+      const concurrency = chosenConcurrency(raw.concurrency, globalOptionsOf(cmd, { defaults: false }), ctx.env);
+      return runCampaignsStats(ids, options, concurrency, ctx);
     }
     const campaignId = ids[0]!;
     if (options.watch) await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
