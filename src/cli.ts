@@ -84,7 +84,8 @@ const COMMANDS: Record<string, { description: string; load: () => Promise<Comman
   },
   stats: {
     description:
-      "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time",
+      "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over " +
+      "time; of several campaigns: side by side, then together",
     load: () => import("./commands/stats/command.js").then((module) => module.defineStats),
   },
   sandbox: {
