@@ -161,6 +161,13 @@ export function compileFields(names: readonly string[], context: { batchId?: str
   });
 }
 
+/** --fields with the campaign column first, unless the fields name campaignId themselves (where they put it). */
+export function withCampaign(fields: readonly Field[], campaign: Field | undefined): readonly Field[] {
+  return campaign === undefined || fields.some((field) => field.name === campaign.name)
+    ? fields
+    : [campaign, ...fields];
+}
+
 export const DEFAULT_CSV_FIELDS = [
   "id",
   "recipient",

@@ -9,7 +9,7 @@ import { stringifyAtAnyDepth } from "../core/json-stringify.js";
 import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
 import { inlineSafe } from "../core/text.js";
 import { timestampInZone, type TimeZone } from "../core/time.js";
-import type { Field } from "./fields.js";
+import { withCampaign, type Field } from "./fields.js";
 import type { Cell, Placed, Slot } from "./layout.js";
 import type { Chunks } from "./chunks.js";
 import type { Palette } from "./palette.js";
@@ -29,6 +29,8 @@ export interface TableOptions {
   wide: boolean;
   /** false for --no-headers. */
   headers: boolean;
+  /** With several campaigns: the campaign each message was listed under, the first column. */
+  campaign?: Field;
 }
 
 /** One way of showing a column: header lines, and what becomes of its text. */
@@ -95,7 +97,9 @@ function withTimeForms(column: Column, name: string, zone: TimeZone): Column {
 
 function defaultColumns(options: TableOptions): Column[] {
   const createdAt = (m: CheckedMessage) => read(MESSAGE, m, "createdAt");
+  const campaign = options.campaign;
   return [
+    ...(campaign ? [{ header: "CAMPAIGN", cell: (m: CheckedMessage) => text(campaign.get(m)), key: true }] : []),
     { header: "ID", cell: (m) => m.id, key: true },
     { header: "RECIPIENT", cell: (m) => text(read(MESSAGE, m, "recipient")), key: true },
     { header: "STATUS", cell: (m) => text(read(MESSAGE, m, "latestStatus")), max: 12, min: 4, status: true },
@@ -156,7 +160,9 @@ function fieldColumns(fields: readonly Field[], zone: TimeZone): Column[] {
 }
 
 export async function renderTable(chunks: Chunks, sink: Sink, options: TableOptions): Promise<void> {
-  const columns = options.fields ? fieldColumns(options.fields, options.timeZone) : defaultColumns(options);
+  const columns = options.fields
+    ? fieldColumns(withCampaign(options.fields, options.campaign), options.timeZone)
+    : defaultColumns(options);
   return options.tty
     ? renderForTerminal(chunks, sink, columns, options)
     : renderPlain(chunks, sink, columns, options.headers);

@@ -1,14 +1,19 @@
-// `msgstat messages <campaignId>` and `msgstat batch <campaignId> <batchId>`.
+// `msgstat messages <campaignId...>` and `msgstat batch <campaignId> <batchId>`.
 import type { Command, CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
-import { requireId } from "../shared/option-values.js";
+import { UsageError } from "../../core/errors.js";
+import { requireId, textOption } from "../shared/option-values.js";
+import { campaignIdsFrom } from "../shared/campaign-ids.js";
+import { chosenConcurrency, concurrencyOption } from "../shared/concurrency.js";
+import { globalOptionsOf } from "../shared/global-options.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { addHelpSections, type HelpSection } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
 import { addListingOptions, type ListingFlags } from "./flags.js";
 import { runFollow } from "./follow.js";
-import { parseListingOptions } from "./options.js";
+import { parseListingOptions, type ListingOptions } from "./options.js";
 import { runListing } from "./run.js";
+import { runManyListings } from "./run-many.js";
 
 // Built from the field catalogue itself, so the help can never list a field that --fields refuses;
 // when a listing command is defined, not by every run of msgstat.
@@ -31,11 +36,71 @@ async function list(
   else await runListing(listing, options, ctx);
 }
 
+/** Several campaigns: what a single-campaign listing does that cannot span them. */
+function refuseForMany(options: ListingOptions): void {
+  const cursor = options.after !== undefined ? "--after" : options.before !== undefined ? "--before" : undefined;
+  if (cursor)
+    throw new UsageError(`${cursor} takes a cursor of one campaign, and several are named`).withHint(
+      "Give one campaign with a cursor, or leave the cursor out.",
+    );
+  if (options.follow) throw new UsageError("--follow reads one campaign, and several are named");
+}
+
+/** Flags of a command that take a value, long and short: to tell operands from values in its argv. */
+function valueFlagsOf(command: AnyCommand): Set<string> {
+  const flags = new Set<string>();
+  for (const option of command.options)
+    if (option.required || option.optional)
+      for (const flag of [option.long, option.short]) if (flag !== undefined) flags.add(flag);
+  return flags;
+}
+
+async function listMany(
+  run: Run,
+  args: string[],
+  raw: ListingFlags & { campaignsFile?: string; concurrency?: number; partial?: boolean },
+  command: AnyCommand,
+): Promise<void> {
+  // As commander says it of a required argument (ids may also come from --campaigns-file, so it is optional there).
+  if (args.length === 0 && raw.campaignsFile === undefined)
+    command.error("error: missing required argument 'campaignId'", {
+      exitCode: 2,
+      code: "commander.missingArgument",
+    });
+  const ctx = contextFor(command, run);
+  const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
+  const concurrency = chosenConcurrency(raw.concurrency, globalOptionsOf(command, { defaults: false }), ctx.env);
+  const ids = await campaignIdsFrom(args, raw.campaignsFile, ctx);
+  if (ids.length === 1) {
+    if (options.follow) return runFollow({ campaignId: ids[0]! }, options, ctx);
+    return runListing({ campaignId: ids[0]! }, options, ctx);
+  }
+  refuseForMany(options);
+  await runManyListings(
+    ids,
+    options,
+    { concurrency, partial: raw.partial === true, valueFlags: valueFlagsOf(command) },
+    ctx,
+  );
+}
+
 export function defineMessages(command: Command, run: Run): void {
   const messages = addGlobalOptions(
-    addListingOptions(command.argument("<campaignId>", "the campaign")),
+    addListingOptions(
+      command
+        .argument("[campaignId...]", "the campaigns (one or more; or --campaigns-file)")
+        .addOption(
+          textOption(
+            "--campaigns-file <path>",
+            "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
+            "a file name",
+          ),
+        )
+        .addOption(concurrencyOption())
+        .option("--partial", "with several campaigns and -o: write what came even when some campaign is incomplete"),
+    ),
     GLOBAL_OPTIONS_HEADING,
-  ).action((campaignId, raw, cmd) => list(run, { campaignId }, raw, cmd));
+  ).action((campaignIds, raw, cmd) => listMany(run, campaignIds, raw, cmd));
   addHelpSections(messages, ...fieldsHelp(), {
     heading: "Examples:",
     examples: [
@@ -43,6 +108,7 @@ export function defineMessages(command: Command, run: Run): void {
       { command: "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv" },
       { command: "msgstat messages cmp-spring-sale --all --jsonl | jq -r .recipient" },
       { command: "msgstat messages cmp-spring-sale --fields id,recipient,values.first_name,lastErrorCode" },
+      { command: "msgstat messages cmp-spring-sale cmp-loyalty-es --status failure --since 7d --all" },
     ],
   });
 }

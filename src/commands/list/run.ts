@@ -4,7 +4,7 @@ import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { Context } from "../context.js";
 import { MessageSelector } from "../../service/select.js";
 import { renderCsv } from "../../render/csv.js";
-import { compileFields, DEFAULT_CSV_FIELDS, type Field } from "../../render/fields.js";
+import { compileFields, DEFAULT_CSV_FIELDS, withCampaign, type Field } from "../../render/fields.js";
 import { renderFieldsJson, renderFieldsJsonl, renderJson, renderJsonl } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
 import { openOutput, type Sink } from "../../render/sink.js";
@@ -56,7 +56,10 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   reportOutcome(selector, options, ctx);
 }
 
-/** Renders in the chosen format; JSON of whole messages asks for each with its text, to write it as sent. */
+/**
+ * Renders in the chosen format; JSON of whole messages asks for each with its text, to write it as sent.
+ * `campaign`, with several campaigns: the table's and CSV's first column (JSON stays as the server sent it).
+ */
 export async function render(
   options: ListingOptions,
   fields: Field[] | undefined,
@@ -65,6 +68,7 @@ export async function render(
   sink: Sink,
   ctx: Context,
   toTerminal: boolean,
+  campaign?: Field,
 ): Promise<void> {
   switch (options.format) {
     case "json":
@@ -77,7 +81,7 @@ export async function render(
         : renderJsonl(chunksOf(SOURCED_MESSAGES), sink);
     case "csv":
       return renderCsv(chunksOf(PARSED_MESSAGES), sink, {
-        fields: fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }),
+        fields: withCampaign(fields ?? compileFields(DEFAULT_CSV_FIELDS, { batchId: listing.batchId }), campaign),
         guardFormulas: options.guardFormulas,
       });
     case "table":
@@ -94,6 +98,7 @@ export async function render(
         timeZone: ctx.timeZone,
         wide: options.wide,
         headers: options.headers,
+        campaign,
       });
       return;
     }

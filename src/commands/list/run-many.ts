@@ -1,0 +1,247 @@
+// `msgstat messages a b c`: several campaigns as one listing, newest createdAt first across them
+// (service/fan-out.ts merges them), with a first column naming each message's campaign in the table and
+// CSV. A campaign that cannot be read is named as it fails and the others are read to the end; the
+// run then ends with an error whose exit code is the cause's. With -o the target is replaced only when
+// every campaign is complete, unless --partial.
+import { MESSAGE, read } from "../../core/message.js";
+import { instantOf } from "../../core/time.js";
+import { countText } from "../../core/numbers.js";
+import type { MessageReading } from "../../service/endpoints.js";
+import { MergedListing, type MergedOutcome } from "../../service/fan-out.js";
+import { PagingError, repeatsLine } from "../../service/paging.js";
+import { MessageSelector } from "../../service/select.js";
+import { compileFields, type Field } from "../../render/fields.js";
+import { openOutput } from "../../render/sink.js";
+import { startProgress } from "../../render/spinner.js";
+import { flushAtPageBoundaries } from "../../render/page-flush.js";
+import type { Context } from "../context.js";
+import { completeLine, failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
+import { describeWindow, nothingMatched } from "../shared/filters.js";
+import { nextCommand } from "../shared/next-command.js";
+import { count } from "../shared/output-file.js";
+import type { ListingOptions } from "./options.js";
+import { render, type ChunksOf } from "./run.js";
+
+export interface ManyOptions {
+  concurrency: number;
+  /** --partial: with -o, keep what came when some campaign is incomplete. */
+  partial: boolean;
+  /** Flags of the command that take a value (to tell the campaign ids apart from values in the argv). */
+  valueFlags: ReadonlySet<string>;
+}
+
+/** What the selectors of the merged campaigns saw, summed for the notes at the end. */
+interface Tally {
+  selectors: MessageSelector[];
+  printed: number;
+}
+
+export async function runManyListings(
+  campaignIds: readonly string[],
+  options: ListingOptions,
+  many: ManyOptions,
+  ctx: Context,
+): Promise<void> {
+  for (const warning of options.warnings) ctx.warn(warning);
+  const window = describeWindow(options, ctx.timeZone);
+  if (window && ctx.verbose) ctx.note(window);
+  const fields = options.fields ? compileFields(options.fields) : undefined;
+  const client = await ctx.client();
+  const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
+  const sink = await openOutput(options.outputFile, ctx);
+  const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
+  const tally: Tally = { selectors: [], printed: 0 };
+  // The campaign each message was listed under, for the first column: a message object is the key, so
+  // nothing is added to the message itself (JSON stays as sent).
+  const campaignOf = new WeakMap<object, string>();
+  const campaign: Field = { name: "campaignId", get: (message) => campaignOf.get(message) };
+  let merged: MergedListing<unknown> | undefined;
+  const chunksOf: ChunksOf = <M>(reading: MessageReading<M>) => {
+    const listing = new MergedListing<M>(
+      client,
+      campaignIds,
+      (campaignId, gated) => {
+        const selector = new MessageSelector(gated, {
+          listing: { campaignId },
+          ...options,
+          onPage: () => progress.update(progressLine(tally, campaignIds.length)),
+        });
+        tally.selectors.push(selector);
+        return { chunks: selector.chunks(reading), stoppedShort: () => selector.outcome.continueAt !== undefined };
+      },
+      {
+        concurrency: many.concurrency,
+        limit: options.limit,
+        createdAtOf: (item) => instantOf(read(MESSAGE, reading.messageOf(item), "createdAt")),
+        onOutOfOrder: (id) =>
+          ctx.warn(
+            `campaign ${id}: its messages do not come newest first; they are listed in the order it sent them, ` +
+              `so the merged output is out of order around them (none is left out)`,
+          ),
+        onFailure: (outcome) => ctx.warn(failedCampaignLine(outcome)),
+      },
+    );
+    merged = listing as MergedListing<unknown>;
+    return flushAtPageBoundaries(
+      untagged(listing, reading, campaignOf, tally),
+      sink,
+      toTerminal ? { beforePage: () => progress.pause(), afterPage: () => progress.resume() } : {},
+    );
+  };
+  try {
+    await render(options, fields, { campaignId: campaignIds[0]! }, chunksOf, sink, ctx, toTerminal, campaign);
+  } catch (error) {
+    progress.stop();
+    await sink.discard();
+    throw error;
+  }
+  progress.stop();
+  const outcomes = merged?.outcomes ?? [];
+  const incomplete = outcomes.some((outcome) => outcome.state === "failed");
+  if (incomplete && options.outputFile !== undefined && !many.partial) {
+    await sink.discard();
+  } else {
+    await sink.finish();
+  }
+  reportMerged(tally, merged, options, many, ctx);
+}
+
+/** The merged stream as a renderer takes it: each message noted with its campaign, then handed on alone. */
+async function* untagged<M>(
+  listing: MergedListing<M>,
+  reading: MessageReading<M>,
+  campaignOf: WeakMap<object, string>,
+  tally: Tally,
+): AsyncGenerator<M[]> {
+  for await (const chunk of listing.chunks()) {
+    const items = chunk.map(({ campaignId, item }) => {
+      campaignOf.set(reading.messageOf(item), campaignId);
+      return item;
+    });
+    tally.printed += items.length;
+    yield items;
+  }
+}
+
+function progressLine(tally: Tally, campaigns: number): string {
+  let pages = 0;
+  let seen = 0;
+  for (const selector of tally.selectors) {
+    pages += selector.reader.pagesRead;
+    seen += selector.outcome.seen;
+  }
+  return `Loading messages… ${countText(campaigns)} campaigns, ${countText(pages)} pages, ${countText(seen)} seen`;
+}
+
+function reportMerged(
+  tally: Tally,
+  merged: MergedListing<unknown> | undefined,
+  options: ListingOptions,
+  many: ManyOptions,
+  ctx: Context,
+): void {
+  const outcomes = merged?.outcomes ?? [];
+  const duplicates = tally.selectors.reduce((sum, selector) => sum + selector.reader.duplicatesDropped, 0);
+  if (duplicates > 0) ctx.warn(`${repeatsLine(duplicates)}; the repeats were left out`);
+  const undated = tally.selectors.reduce((sum, selector) => sum + selector.outcome.undatedSkipped, 0);
+  if (undated > 0) ctx.warn(`${undated} message(s) without a readable createdAt were left out by --since/--until`);
+  const failed = outcomes.filter((outcome) => outcome.state === "failed");
+  if (tally.printed === 0 && failed.length < outcomes.length) {
+    const seen = new Map<string, number>();
+    for (const selector of tally.selectors)
+      for (const [status, n] of selector.outcome.statusesSeen) seen.set(status, (seen.get(status) ?? 0) + n);
+    ctx.note(nothingMatched(seen));
+  }
+  const cut = merged?.cutShort === true;
+  if (options.outputFile !== undefined) {
+    const kept = failed.length === 0 || many.partial;
+    if (kept) {
+      const limitNote = !cut
+        ? ""
+        : options.defaultLimit
+          ? ", cut short by the default --limit: add --all"
+          : `, cut short by --limit ${options.limit}: more may follow`;
+      ctx.note(
+        `wrote ${count(tally.printed, "message")} of ${count(outcomes.length, "campaign")} to ${options.outputFile}` +
+          limitNote,
+      );
+    }
+  } else if (cut) {
+    ctx.note(
+      `Showing ${count(tally.printed, "message")}; more may follow. One --after cursor cannot continue ` +
+        `several campaigns: use --all, or a larger --limit, for more.`,
+    );
+  }
+  if (failed.length > 0) throw failureError(outcomes, failed, options, many, ctx);
+  if (ctx.verbose) ctx.note(completeLine(outcomes));
+}
+
+/** The error that ends the run, with what became of -o and how each incomplete campaign can be read again. */
+function failureError(
+  outcomes: readonly MergedOutcome[],
+  failed: readonly MergedOutcome[],
+  options: ListingOptions,
+  many: ManyOptions,
+  ctx: Context,
+): Error {
+  const file = options.outputFile;
+  if (file !== undefined && many.partial) {
+    const missing = failed.filter((outcome) => outcome.delivered === 0).map((outcome) => outcome.campaignId);
+    const cut = failed
+      .filter((outcome) => outcome.delivered > 0)
+      .map((outcome) => `${outcome.campaignId} (after ${count(outcome.delivered, "message")})`);
+    if (missing.length > 0)
+      ctx.note(`${file} is missing campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`);
+    if (cut.length > 0) ctx.note(`${file} holds only part of ${cut.join(", ")}`);
+  } else if (file !== undefined) {
+    ctx.note(`${file} was left as it was: not every campaign was complete (add --partial to keep what came)`);
+  } else {
+    continuations(failed, many, ctx);
+  }
+  return incompleteCampaigns(outcomes)!;
+}
+
+/**
+ * To stdout, everything a failed campaign gave came before its failure (the merge asks a campaign for its next page
+ * only once it has written the last), so where trying again can help, it can be continued alone from where it
+ * stopped: one command per campaign, since a cursor belongs to one.
+ */
+function continuations(failed: readonly MergedOutcome[], many: ManyOptions, ctx: Context): void {
+  const resumable = failed.filter(
+    (outcome) => outcome.error instanceof PagingError && outcome.error.transient && outcome.error.resumeCursor,
+  );
+  if (resumable.length === 0) return;
+  ctx.note("A cursor continues one campaign. For the rest of each campaign cut short, run:");
+  for (const outcome of resumable) {
+    const cursor = (outcome.error as PagingError).resumeCursor!;
+    const command = nextCommand(oneCampaignArgv(ctx.argv, outcome.campaignId, many.valueFlags), "after", cursor);
+    ctx.note(command.line);
+    if (command.leftOut !== undefined) ctx.note(`(${command.leftOut})`);
+  }
+}
+
+// Flags of a run over several campaigns that a one-campaign continuation goes without.
+const MANY_ONLY = new Set(["--campaigns-file", "--concurrency", "--partial"]);
+
+/** The argv with `campaignId` as its only operand (the other ids and the flags of many campaigns left out). */
+export function oneCampaignArgv(
+  argv: readonly string[],
+  campaignId: string,
+  valueFlags: ReadonlySet<string>,
+): string[] {
+  const kept: string[] = [];
+  let command = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg.startsWith("-") && arg !== "-") {
+      const [flag] = arg.split("=");
+      const value = !arg.includes("=") && valueFlags.has(flag!) && i + 1 < argv.length ? [argv[++i]!] : [];
+      if (!MANY_ONLY.has(flag!)) kept.push(arg, ...value);
+    } else if (!command) {
+      // The command's name; every later operand is a campaign id.
+      command = true;
+      kept.push(arg, campaignId);
+    }
+  }
+  return kept;
+}
