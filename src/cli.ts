@@ -78,6 +78,10 @@ const COMMANDS: Record<string, { description: string; load: () => Promise<Comman
     description: "list the messages of one batch (uploaded file) of a campaign, newest first",
     load: () => import("./commands/list/command.js").then((module) => module.defineBatch),
   },
+  find: {
+    description: "every message to one phone number, newest first, across campaigns (named, or the profile's list)",
+    load: () => import("./commands/find/command.js").then((module) => module.defineFind),
+  },
   message: {
     description: "show one message: status, recipient, batches, template, values, text and attempts",
     load: () => import("./commands/message/command.js").then((module) => module.defineMessage),
