@@ -104,8 +104,8 @@ export function findQuery(text: string, countryCode?: string): RecipientQuery & 
       described: `ending in ${national}`,
       ambiguous:
         `${digits} is a national number and no country calling code is set: showing the numbers that end in ` +
-        `${national}, in any country (give --country-code 44, or msgstat config set country-code 44, ` +
-        `or type the number as +44 ${national})`,
+        `${national}, in any country (give its country calling code: --country-code 44 for the UK, or ` +
+        `once: msgstat config set country-code 44)`,
     };
   }
   if (!international && digits.startsWith("0"))

@@ -80,8 +80,8 @@ describe("findQuery (msgstat find)", () => {
     expect(query.search).toBe("7700900123");
     expect(query.ambiguous).toBe(
       "07700900123 is a national number and no country calling code is set: showing the numbers that end in " +
-        "7700900123, in any country (give --country-code 44, or msgstat config set country-code 44, or type " +
-        "the number as +44 7700900123)",
+        "7700900123, in any country (give its country calling code: --country-code 44 for the UK, or once: " +
+        "msgstat config set country-code 44)",
     );
   });
 

@@ -114,10 +114,10 @@ export function defineFind(command: Command, run: Run): void {
       examples: [
         { command: "msgstat config set campaigns cmp-spring-sale,cmp-loyalty-es,cmp-otp-alerts" },
         {
-          command: "msgstat find '+44 7700 900123' --status failure --since 7d",
+          command: "msgstat find '+44 800 293 5115' --status failure --since 7d",
           comment: "which of this customer's messages failed this week, in any campaign?",
         },
-        { command: "msgstat find 0044-7700-900123 cmp-spring-sale --json" },
+        { command: "msgstat find 0044-8002-935115 cmp-spring-sale --json" },
       ],
     },
   );

@@ -124,8 +124,8 @@ describe("a national number", () => {
     expect(idsOf(result.stdout)).toEqual(["a-1", "a-3", "b-2", "b-3", "a-5"]);
     expect(result.stderr).toBe(
       "07700900123 is a national number and no country calling code is set: showing the numbers that end in " +
-        "7700900123, in any country (give --country-code 44, or msgstat config set country-code 44, or type the " +
-        "number as +44 7700900123)\n",
+        "7700900123, in any country (give its country calling code: --country-code 44 for the UK, or once: " +
+        "msgstat config set country-code 44)\n",
     );
   });
 
