@@ -218,7 +218,8 @@ function aboveThreshold(outcome: CampaignsReport, options: StatsOptions): Thresh
   const campaigns = above.filter(({ name }) => name !== "total").length;
   const error = new ThresholdError(
     `the failure rate is above --max-failure-rate ${options.maxFailureRate}% in ` +
-      `${countOf(campaigns, "campaign")} of ${outcome.campaigns.length}${outcome.incomplete ? " counted" : ""}` +
+      `${campaigns} of ${outcome.incomplete ? "the " : ""}${countOf(outcome.campaigns.length, "campaign")}` +
+      `${outcome.incomplete ? " counted" : ""}` +
       (above.some(({ name }) => name === "total") ? " and in the total" : ""),
   );
   for (const { name, report } of above) {

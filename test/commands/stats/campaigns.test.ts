@@ -136,7 +136,7 @@ describe("--max-failure-rate", () => {
     const result = await stats([...CAMPAIGNS, "--max-failure-rate", "11"], { columns: 80 });
     expect(result.code).toBe(5);
     expect(result.stderr).toBe(
-      "msgstat: the failure rate is above --max-failure-rate 11% in 2 campaigns of 3 and in the total\n" +
+      "msgstat: the failure rate is above --max-failure-rate 11% in 2 of 3 campaigns and in the total\n" +
         "  cmp-spring-sale: 12.1% (354 of 2,927 final messages)\n" +
         "  cmp-loyalty-es: 11.9% (70 of 589 final messages)\n" +
         "  total: 12.0% (430 of 3,575 final messages)\n",
@@ -150,7 +150,7 @@ describe("--max-failure-rate", () => {
     const result = await stats([...CAMPAIGNS, "--max-failure-rate", "12.05", "--json"]);
     expect(result.code).toBe(5);
     expect(result.stderr).toBe(
-      "msgstat: the failure rate is above --max-failure-rate 12.05% in 1 campaign of 3\n" +
+      "msgstat: the failure rate is above --max-failure-rate 12.05% in 1 of 3 campaigns\n" +
         "  cmp-spring-sale: 12.1% (354 of 2,927 final messages)\n",
     );
     const { campaigns, total } = JSON.parse(result.stdout) as {
@@ -214,18 +214,37 @@ describe("a campaign that cannot be read", () => {
     const folder = scratchFolder("stats-campaigns");
     const file = path.join(folder, "report.json");
     writeFileSync(file, "before\n");
-    const result = await stats(["cmp-otp-alerts", "cmp-nope", "--max-failure-rate", "10", "-o", file]);
+    const result = await stats([
+      "cmp-loyalty-es",
+      "cmp-nope",
+      "cmp-otp-alerts",
+      "--max-failure-rate",
+      "11",
+      "-o",
+      file,
+    ]);
     expect(result.code).toBe(3);
     expect(readFileSync(file, "utf8")).toBe("before\n");
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(
       notFound.replace("{url}", sandbox.url) +
-        "warning: the failure rate is above --max-failure-rate 10% in 1 campaign of 1 counted and in the total\n" +
-        "warning: cmp-otp-alerts: 10.2% (6 of 59 final messages)\n" +
-        "warning: total: 10.2% (6 of 59 final messages)\n" +
+        "warning: the failure rate is above --max-failure-rate 11% in 1 of the 2 campaigns counted and in the total\n" +
+        "warning: cmp-loyalty-es: 11.9% (70 of 589 final messages)\n" +
+        "warning: total: 11.7% (76 of 648 final messages)\n" +
         `${file} was left as it was: not every campaign was counted.\n` +
-        "msgstat: 1 of 2 campaigns complete; not read to the end: cmp-nope\n",
+        "msgstat: 2 of 3 campaigns complete; not read to the end: cmp-nope\n",
     );
+  });
+});
+
+describe("--csv --by", () => {
+  it("writes that table of the total, as `stats <id> --csv --by` does of one campaign", async () => {
+    const result = await stats([...CAMPAIGNS, "--csv", "--by", "status"]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split("\r\n");
+    const success = all.filter((m) => m.latestStatus === "success").length;
+    expect(lines.find((line) => line.startsWith("success,"))!.split(",")[1]).toBe(String(success));
+    expect(success).toBe(3145);
   });
 });
 
