@@ -3,7 +3,7 @@
 // pages, repeated, medians reported. Prints one table; writes bench/results/latest.{json,md}.
 //
 //   node bench/run.mjs [--quick]
-//   BENCH_ROWS=export,latency,link,replay,ttfr,startup   which sections run (default: all)
+//   BENCH_ROWS=export,latency,link,replay,ttfr,startup,fanout   which sections run (default: all)
 //   BENCH_SIZES=100000,1000000  campaign sizes to export           (--quick: 2000)
 //   BENCH_REPEAT                runs of each export and floor row: default 3, and 2 for a size of a
 //                               million or more, to keep a full run near ten minutes (--quick: 1)
@@ -17,6 +17,10 @@
 //   BENCH_REPLAY_SIZE=100000    campaign size of the replay rows   (--quick: 2000)
 //   BENCH_TTFR_SIZE=5000        campaign size of the first-row rows (--quick: 2000)
 //   BENCH_TTFR_LATENCY_MS=500   the sandbox's --latency for the first-row rows (--quick: 200)
+//   BENCH_FANOUT_CAMPAIGNS=12   campaigns merged by the fan-out rows
+//   BENCH_FANOUT_SIZE=5000      messages in each of them           (--quick: 500)
+//   BENCH_FANOUT_LATENCY_MS=50  the sandbox's --latency for the latency-bound fan-out rows
+//   BENCH_FANOUT_CONCURRENCY=4  --concurrency of the merged export, and -P of the xargs loop beside it
 //   BENCH_OUT=bench/results     where latest.json and latest.md go
 //   BENCH_BASELINE=<checkout>   another checkout of msgstat, built (its bin/msgstat.js and dist/):
 //                               each export and start-up row runs with it too, interleaved with
@@ -33,7 +37,7 @@ const FLOOR = path.join(root, "bench", "floor.mjs");
 const PEER = path.join(root, "bench", "curl-jq.sh");
 // Exports in each format, and `stats`, which reads the same listing and keeps counts only.
 const FORMATS = ["csv", "jsonl", "json", "table", "stats"];
-const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup"];
+const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout"];
 const MB = 1024; // peak RSS is measured in kB
 
 const quick = process.argv.includes("--quick");
@@ -93,6 +97,12 @@ function readConfig() {
     ttfr: {
       size: int("BENCH_TTFR_SIZE", quick ? 2000 : 5000),
       latencyMs: int("BENCH_TTFR_LATENCY_MS", quick ? 200 : 500, 0),
+    },
+    fanout: {
+      campaigns: int("BENCH_FANOUT_CAMPAIGNS", 12, 2),
+      size: int("BENCH_FANOUT_SIZE", quick ? 500 : 5000),
+      latencyMs: int("BENCH_FANOUT_LATENCY_MS", 50, 0),
+      concurrency: int("BENCH_FANOUT_CONCURRENCY", 4),
     },
     outDir: path.resolve(process.env.BENCH_OUT || path.join(root, "bench", "results")),
     baseline: baselineOf(process.env.BENCH_BASELINE),
@@ -389,6 +399,120 @@ async function firstRowRows() {
   }
 }
 
+/**
+ * Fan-out: `messages c1 … c12` against the sandbox's generated campaigns (`--campaigns`, their times
+ * interleaving). Latency-bound (each response held BENCH_FANOUT_LATENCY_MS): the merged export beside
+ * one campaign's export and beside the shell loop a user would write instead, 12 single-campaign
+ * processes, at most BENCH_FANOUT_CONCURRENCY at a time (xargs -P). CPU-bound (no latency): the merged
+ * export's CPU time and peak RSS beside the 12 single exports, one after another.
+ */
+async function fanoutRows() {
+  const { campaigns, size, latencyMs, concurrency } = config.fanout;
+  const ids = Array.from(
+    { length: campaigns },
+    (_, i) => `cmp-many-${String(i + 1).padStart(Math.max(2, String(campaigns).length), "0")}`,
+  );
+  const merged = ["messages", ...ids, "--all", "--csv", "--concurrency", String(concurrency)];
+  const single = (id) => ["messages", id, "--all", "--csv"];
+  const total = campaigns * size;
+  const meta = { section: "fanout", latencyMs, campaigns, concurrency };
+  const repeat = repeatFor(size);
+  const latencySandbox = await startSandbox(size, [
+    "--campaigns",
+    String(campaigns),
+    "--latency",
+    String(latencyMs),
+    ...SAME_BYTES_FOR_ALL,
+  ]);
+  try {
+    await msgstat(latencySandbox, single(ids[0]));
+    // The loop a user would write: one msgstat per campaign, each to its own file, at most `concurrency` at once.
+    const loop = `printf '%s\\n' ${ids.join(" ")} | xargs -P ${concurrency} -I{} "${process.execPath}" "${BIN}" messages {} --all --csv -o "${scratch}/{}.csv"`;
+    for (let rep = 0; rep < repeat; rep++) {
+      progress(
+        `fan-out, --latency ${latencyMs}, ${campaigns} campaigns of ${size.toLocaleString("en-US")}, run ${rep + 1} of ${repeat}`,
+      );
+      const one = await msgstat(latencySandbox, single(ids[0]));
+      record(
+        "fanout-latency-single",
+        { ...meta, group: "fanout", size, label: `one campaign's export, --latency ${latencyMs}` },
+        one,
+      );
+      const all = await msgstat(latencySandbox, merged);
+      if (all.bytes === 0) throw new Error("the merged export wrote nothing");
+      record(
+        "fanout-latency-merged",
+        {
+          ...meta,
+          group: "fanout",
+          size: total,
+          label: `merged export of ${campaigns}, --concurrency ${concurrency}, --latency ${latencyMs}`,
+        },
+        all,
+      );
+      const shell = await measure("bash", ["-c", loop], { env: { MSGSTAT_BASE_URL: latencySandbox.url } });
+      record(
+        "fanout-latency-xargs",
+        {
+          ...meta,
+          group: "fanout",
+          size: total,
+          label: `${campaigns} single exports, xargs -P ${concurrency}, --latency ${latencyMs}`,
+        },
+        shell,
+      );
+    }
+  } finally {
+    await latencySandbox.stop();
+  }
+  const cpuSandbox = await startSandbox(size, ["--campaigns", String(campaigns), ...SAME_BYTES_FOR_ALL]);
+  try {
+    await msgstat(cpuSandbox, single(ids[0]));
+    for (let rep = 0; rep < repeat; rep++) {
+      progress(
+        `fan-out, loopback, ${campaigns} campaigns of ${size.toLocaleString("en-US")}, run ${rep + 1} of ${repeat}`,
+      );
+      const each = [];
+      for (const id of ids) each.push(await msgstat(cpuSandbox, single(id)));
+      const sum = (key) => (each.some((r) => r[key] === null) ? null : each.reduce((n, r) => n + r[key], 0));
+      record(
+        "fanout-cpu-one",
+        { ...meta, group: "fanout", size, latencyMs: 0, label: "one campaign's export, loopback" },
+        each[0],
+      );
+      record(
+        "fanout-cpu-singles",
+        {
+          ...meta,
+          group: "fanout",
+          size: total,
+          latencyMs: 0,
+          label: `${campaigns} single exports one after another, loopback (sums)`,
+        },
+        {
+          wallMs: sum("wallMs"),
+          cpuMs: sum("cpuMs"),
+          peakRssKB: Math.max(...each.map((r) => r.peakRssKB ?? 0)) || null,
+        },
+      );
+      const all = await msgstat(cpuSandbox, merged);
+      record(
+        "fanout-cpu-merged",
+        {
+          ...meta,
+          group: "fanout",
+          size: total,
+          latencyMs: 0,
+          label: `merged export of ${campaigns}, --concurrency ${concurrency}, loopback`,
+        },
+        all,
+      );
+    }
+  } finally {
+    await cpuSandbox.stop();
+  }
+}
+
 async function startupRows() {
   const sandbox = await startSandbox(config.sizes[0]);
   try {
@@ -604,6 +728,33 @@ function targetsFor(rows) {
         firstPage.id,
       );
   }
+  const rate = (id) => byId.get(id)?.messagesPerSecond;
+  const fanMerged = byId.get("fanout-latency-merged");
+  if (fanMerged) {
+    add(
+      fanMerged.id,
+      "messages/s ÷ one campaign's",
+      rate(fanMerged.id) / rate("fanout-latency-single"),
+      3.2,
+      "min",
+      "fanout-latency-single",
+    );
+    add(
+      fanMerged.id,
+      "messages/s ÷ xargs loop's",
+      rate(fanMerged.id) / rate("fanout-latency-xargs"),
+      0.9,
+      "min",
+      "fanout-latency-xargs",
+    );
+  }
+  const cpuMerged = byId.get("fanout-cpu-merged");
+  const singles = byId.get("fanout-cpu-singles");
+  const one = byId.get("fanout-cpu-one");
+  if (cpuMerged && singles && one) {
+    add(cpuMerged.id, "CPU ÷ the single exports'", cpuMerged.cpuMsMedian / singles.cpuMsMedian, 1.1, "max", singles.id);
+    add(cpuMerged.id, "peak RSS ÷ one campaign's", cpuMerged.peakRssMBMedian / one.peakRssMBMedian, 1.5, "max", one.id);
+  }
   const node = byId.get("startup-node");
   if (node) {
     for (const [id, limit] of [
@@ -692,6 +843,10 @@ function comparisons(row, byId, targets) {
       parts.push(
         `first page + ${Math.round(row.wallMsMedian - firstPage.wallMsMedian)} ms${mark("first row − first page, ms")}`,
       );
+  } else if (row.group === "fanout") {
+    for (const target of targets.filter((t) => t.row === row.id))
+      parts.push(`${target.text} ${ratio(target.value)}${mark(target.text)}`);
+    if (row.cpuMsMedian) parts.push(`CPU ${Math.round(row.cpuMsMedian)} ms`);
   } else if ((row.group === "startup" || row.group === "baseline-startup") && row.id !== "startup-node") {
     const node = byId.get("startup-node");
     if (node) parts.push(`${ratio(row.wallMsMedian / node.wallMsMedian)} node -e 0${mark("wall ÷ node -e 0")}`);
@@ -718,6 +873,7 @@ const GROUPS = [
   "ttfr",
   "startup",
   "baseline-startup",
+  "fanout",
 ];
 const INNER = [
   ...["raw", "parse", "parse-prefetch"],
@@ -730,6 +886,12 @@ const INNER = [
   "baseline-startup-version",
   "baseline-startup-help",
   "baseline-startup-message-json",
+  "fanout-latency-single",
+  "fanout-latency-merged",
+  "fanout-latency-xargs",
+  "fanout-cpu-one",
+  "fanout-cpu-singles",
+  "fanout-cpu-merged",
 ];
 
 function orderRows(rows) {
@@ -811,6 +973,7 @@ async function main() {
   if (runs.has("replay")) await replayRows();
   if (runs.has("ttfr")) await firstRowRows();
   if (runs.has("startup")) await startupRows();
+  if (runs.has("fanout")) await fanoutRows();
 
   const rows = summarise();
   const targets = targetsFor(rows);

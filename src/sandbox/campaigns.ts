@@ -118,8 +118,42 @@ const BLUEPRINTS: CampaignBlueprint[] = [
   },
 ];
 
-export function planCampaigns(seed: number, messages: number, nowMs: number): CampaignPlan[] {
-  return BLUEPRINTS.map((blueprint) => planCampaign(blueprint, seed, messages, nowMs));
+// The generated campaigns (--campaigns N) take these in turn, so they differ in zone and language.
+const GENERATED_OFFSETS = [0, 330, -240, 60, 540, -300];
+const GENERATED_TEMPLATES: TemplateSpec[][] = [
+  [TEMPLATES.saleEnglish, TEMPLATES.orderEnglish],
+  [TEMPLATES.pointsSpanish, TEMPLATES.pointsEnglish],
+  [TEMPLATES.otpEnglish, TEMPLATES.otpHindi],
+  [TEMPLATES.saleSpanish],
+];
+
+/**
+ * `cmp-many-01` .. : campaigns of `messages` messages each, for the fan-out's tests and benchmark. Each
+ * spans the same three weeks from a newest message a few minutes old, so their createdAt interleave.
+ */
+function generatedBlueprints(count: number): CampaignBlueprint[] {
+  const width = Math.max(2, String(count).length);
+  return Array.from({ length: count }, (_, i) => {
+    const number = String(i + 1).padStart(width, "0");
+    const owner = { id: "usr-ops-bot", email: "ops-bot@example.com" };
+    return {
+      id: `cmp-many-${number}`,
+      tag: `many${number}`,
+      offsetMinutes: GENERATED_OFFSETS[i % GENERATED_OFFSETS.length]!,
+      sizeFor: (messages: number) => messages,
+      templates: GENERATED_TEMPLATES[i % GENERATED_TEMPLATES.length]!,
+      owner,
+      batchRanges: [[0.2, 0.4]],
+      batchFilePrefix: `many-${number}-upload`,
+      uploader: owner,
+    };
+  });
+}
+
+export function planCampaigns(seed: number, messages: number, nowMs: number, generated = 0): CampaignPlan[] {
+  return [...BLUEPRINTS, ...generatedBlueprints(generated)].map((blueprint) =>
+    planCampaign(blueprint, seed, messages, nowMs),
+  );
 }
 
 function planCampaign(blueprint: CampaignBlueprint, seed: number, messages: number, nowMs: number): CampaignPlan {

@@ -18,11 +18,15 @@ import type { Sandbox, SandboxCampaign, SandboxOptions, SandboxRequest } from ".
 const FAIL_TAG = hashText("fail");
 const FAIL_STATUS_TAG = hashText("fail-status");
 
+/** Generated campaigns (--campaigns): enough for any fan-out test or benchmark. */
+export const MAX_GENERATED_CAMPAIGNS = 1000;
+
 interface Settings {
   host: string;
   port: number;
   seed: number;
   messages: number;
+  campaigns: number;
   nowMs: number;
   token: string | undefined;
   latencyMs: number;
@@ -35,7 +39,7 @@ interface Settings {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const settings = settle(options);
-  const plans = planCampaigns(settings.seed, settings.messages, settings.nowMs);
+  const plans = planCampaigns(settings.seed, settings.messages, settings.nowMs, settings.campaigns);
   const live = options.live
     ? planLive(settings.seed, settings.clock(), options.live === true ? {} : options.live)
     : undefined;
@@ -70,6 +74,9 @@ function settle(options: SandboxOptions): Settings {
     options.now instanceof Date ? options.now.getTime() : (options.now ?? Math.floor(clock() / 60_000) * 60_000);
   const messages = options.messages ?? 5000;
   const failRate = options.failRate ?? 0;
+  const campaigns = options.campaigns ?? 0;
+  if (!Number.isSafeInteger(campaigns) || campaigns < 0 || campaigns > MAX_GENERATED_CAMPAIGNS)
+    throw new RangeError(`campaigns must be a whole number from 0 to ${MAX_GENERATED_CAMPAIGNS}`);
   if (!Number.isFinite(now)) throw new RangeError("now must be a valid time");
   if (!Number.isSafeInteger(messages) || messages < 0) throw new RangeError("messages must be a whole number ≥ 0");
   if (!(failRate >= 0 && failRate <= 1)) throw new RangeError("failRate must be between 0 and 1");
@@ -83,6 +90,7 @@ function settle(options: SandboxOptions): Settings {
     port: options.port ?? 0,
     seed: normaliseSeed(options.seed ?? 1),
     messages,
+    campaigns,
     nowMs: now,
     token: options.token,
     latencyMs: options.latencyMs ?? 0,

@@ -11,6 +11,8 @@ export interface SandboxOptions {
   seed?: number;
   /** Size of the largest campaign; default 5000. */
   messages?: number;
+  /** Also serve this many generated campaigns, cmp-many-01 .., each of `messages` messages, times interleaving. */
+  campaigns?: number;
   /**
    * Anchor for createdAt (the newest message is one to three minutes before it); default now, floored to the minute.
    */

@@ -21,6 +21,13 @@ export function addSandboxOptions<Args extends unknown[], Opts extends OptionVal
         5000,
       ),
     )
+    .addOption(
+      wholeNumberOption(
+        "--campaigns <n>",
+        "also serve n generated campaigns, cmp-many-01 .., each of --messages messages, their times interleaving",
+        { min: 1, max: 1000 },
+      ),
+    )
     .addOption(textOption("--token <token>", "require Authorization: Bearer <token>", "a token"))
     .addOption(
       numberOption("--latency <ms>", "delay every response by this many milliseconds", { min: 0, max: 600_000 }),

@@ -15,6 +15,7 @@ export function parseSandboxOptions(raw: SandboxFlags): SandboxOptions {
     port: raw.port,
     seed: raw.seed,
     messages: raw.messages,
+    campaigns: raw.campaigns,
     token: raw.token,
     latencyMs: raw.latency,
     failRate: raw.failRate,
