@@ -247,4 +247,15 @@ describe("--search reads the same forms (messages)", () => {
     const result = await messages(["cmp-a", "--search", "*0123", "--fields", "id"]);
     expect(result.stdout).toBe("id\na-1\na-3\na-5\n");
   });
+
+  it("stats --search *digits: counted as an ending, and said so in --json and the report", async () => {
+    const stats = (args: string[]) => runCli(["--base-url", url, "stats", "cmp-a", "--search", "*0123", ...args]);
+    const json = JSON.parse((await stats(["--json"])).stdout) as {
+      filters: { search: string };
+      totals: { messages: number };
+    };
+    expect(json.filters.search).toBe("*0123");
+    expect(json.totals.messages).toBe(3);
+    expect((await stats([])).stdout.split("\n")[1]).toBe("Filtered by recipient ending in 0123");
+  });
 });
