@@ -80,7 +80,7 @@ const COMMANDS: Record<string, { description: string; load: () => Promise<Comman
   },
   find: {
     description: "every message to one phone number, newest first, across campaigns (named, or the profile's list)",
-    load: () => import("./commands/find/command.js").then((module) => module.defineFind),
+    load: () => import("./commands/list/find.js").then((module) => module.defineFind),
   },
   message: {
     description: "show one message: status, recipient, batches, template, values, text and attempts",

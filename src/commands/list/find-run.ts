@@ -7,10 +7,10 @@ import { loadProfile, type Profile } from "../../config/profile.js";
 import { resolveSetting, type Given } from "../../config/settings.js";
 import type { Context } from "../context.js";
 import { campaignIdsFrom } from "../shared/campaign-ids.js";
-import type { ListingFlags } from "../list/flags.js";
-import { parseListingOptions, type ListingOptions } from "../list/options.js";
-import { runManyListings } from "../list/run-many.js";
-import type { FindFlags } from "./command.js";
+import type { ListingFlags } from "./flags.js";
+import { parseListingOptions, type ListingOptions } from "./options.js";
+import { runManyListings } from "./run-many.js";
+import type { FindFlags } from "./find-flags.js";
 
 export interface FindContext {
   ctx: Context;
