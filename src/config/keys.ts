@@ -13,7 +13,6 @@ import {
 import { TimeZone, ZONE_HINT } from "../core/time.js";
 import { isLoopback } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
-import { readCountryCode } from "../core/phone-number.js";
 
 export type SettingName =
   | "base-url"
@@ -171,8 +170,9 @@ export function checkCampaigns(text: string): Checked {
   return { value: ids.join(",") };
 }
 
-function checkCountryCode(text: string): Checked {
-  const code = readCountryCode(text);
+/** A country calling code as a person gives it: 1 to 3 digits, `+44` and `0044` read as 44. */
+export function checkCountryCode(text: string): Checked {
+  const code = /^(?:\+|00)?\s*([1-9][0-9]{0,2})$/.exec(text.trim())?.[1];
   return code === undefined
     ? { reason: `must be a country calling code of 1 to 3 digits (44, +44), not "${text}"` }
     : { value: code };

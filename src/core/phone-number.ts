@@ -140,12 +140,3 @@ export function recipientMatches(test: RecipientTest, recipient: string | undefi
   const digits = recipientDigits(recipient);
   return test.kind === "equals" ? digits === test.digits : digits.endsWith(test.digits);
 }
-
-/** A country calling code as a profile or a flag gives it: 1 to 3 digits, `+44` and `0044` read as 44. */
-export function readCountryCode(text: string): string | undefined {
-  const code = text
-    .trim()
-    .replace(/^(\+|00)/, "")
-    .trim();
-  return /^[1-9][0-9]{0,2}$/.test(code) ? code : undefined;
-}

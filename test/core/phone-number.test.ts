@@ -2,13 +2,7 @@
 // and for find (one number, exactly).
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/core/errors.js";
-import {
-  findQuery,
-  readCountryCode,
-  recipientMatches,
-  searchQuery,
-  type RecipientTest,
-} from "../../src/core/phone-number.js";
+import { findQuery, recipientMatches, searchQuery, type RecipientTest } from "../../src/core/phone-number.js";
 
 describe("searchQuery (--search)", () => {
   it.each([
@@ -132,16 +126,4 @@ describe("recipientMatches", () => {
     expect(recipientMatches(endsWith, "447700900124")).toBe(false);
     expect(recipientMatches(endsWith, "4477009001230")).toBe(false);
   });
-});
-
-describe("readCountryCode", () => {
-  it.each([
-    ["44", "44"],
-    ["+44", "44"],
-    ["0044", "44"],
-    [" 1 ", "1"],
-    ["971", "971"],
-  ])("%j is %j", (text, code) => expect(readCountryCode(text)).toBe(code));
-
-  it.each(["", "0", "1234", "4a", "+"])("%j is none", (text) => expect(readCountryCode(text)).toBeUndefined());
 });

@@ -2,7 +2,7 @@
 // command line, --campaigns-file or the profile's list, then the listing of several campaigns
 // (messages a b c: merged newest first, a campaign column, partial failures named), kept to that number.
 import { UsageError } from "../../core/errors.js";
-import { findQuery, readCountryCode } from "../../core/phone-number.js";
+import { findQuery } from "../../core/phone-number.js";
 import { loadProfile, type Profile } from "../../config/profile.js";
 import { resolveSetting, type Given } from "../../config/settings.js";
 import type { Context } from "../context.js";
@@ -67,7 +67,8 @@ function listingFlags(raw: FindFlags): ListingFlags {
 /** --country-code, else MSGSTAT_COUNTRY_CODE, else the profile's country-code: for a national number. */
 function countryCodeOf(raw: FindFlags, ctx: Context, profile: Profile): string | undefined {
   const setting = resolveSetting("country-code", { countryCode: raw.countryCode }, ctx.env, profile);
-  return setting === undefined ? undefined : readCountryCode(String(setting.value));
+  // Checked as it was read (config/keys.ts): its digits, +44 and 0044 read as 44.
+  return setting === undefined ? undefined : String(setting.value);
 }
 
 /** The campaigns named (arguments, then --campaigns-file), else the profile's list; at least one. */

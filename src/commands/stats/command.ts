@@ -8,6 +8,7 @@ import { contextFor, type Run } from "../context.js";
 import { addStatsOptions } from "./flags.js";
 import { parseStatsOptions } from "./options.js";
 import { runStats } from "./run.js";
+import { runCampaignsStats } from "./campaigns.js";
 import { UsageError } from "../../core/errors.js";
 import { runWatch } from "./watch.js";
 
@@ -32,7 +33,6 @@ export function defineStats(command: Command, run: Run): void {
     if (ids.length > 1) {
       const clash = raw.batch !== undefined ? "--batch" : options.watch ? "--watch" : undefined;
       if (clash) throw new UsageError(`${clash} goes with one campaign, not ${ids.length}`);
-      const { runCampaignsStats } = await import("./campaigns.js");
       const concurrency = chosenConcurrency(raw.concurrency, globalOptionsOf(cmd, { defaults: false }), ctx.env);
       return runCampaignsStats(ids, options, concurrency, ctx);
     }
