@@ -74,8 +74,10 @@ export interface FetchedPage<M> {
   readonly pageData: CheckedPage["pageData"];
   /** How many messages the page holds. */
   readonly size: number;
-  /** Too large to hold parsed at once (only a server ignoring `limit` sends such a page): read in parts. */
+  /** Read in parts (see PartSizes). */
   readonly inParts: boolean;
+  /** Too large to hold parsed at once (only a server ignoring `limit` sends such a page): no other beside it. */
+  readonly large: boolean;
   /**
    * The page's messages as pages of their own: the whole page at once, or, for a page read in parts,
    * one part after another (from the end when `fromEnd`), each with only the cursors that are true of it.
@@ -83,12 +85,23 @@ export interface FetchedPage<M> {
   parts(fromEnd?: boolean): Iterable<PagePart<M>>;
 }
 
+/** When a page is parsed a part at a time while its bytes are held, and how large a part is. */
+export interface PartSizes {
+  /** Pages of more bytes than this are read in parts. */
+  fromBytes: number;
+  messages: number;
+  bytes: number;
+}
+
 // A page of the API (at most 1000 messages) is 2-3 MB, parsed whole. Past this size its messages are
 // parsed a part at a time while its bytes are held, so memory stays near the body's size whatever it
 // holds (a 62 MB page of 775k messages, parsed whole, cost 820 MB).
-const PARTS_FROM_BYTES = 8 * 1024 * 1024;
-const PART_MESSAGES = 1000;
-const PART_BYTES = 1024 * 1024;
+const LARGE_PAGE_BYTES = 8 * 1024 * 1024;
+export const WHOLE_PAGES: PartSizes = { fromBytes: LARGE_PAGE_BYTES, messages: 1000, bytes: 1024 * 1024 };
+// A merge of many campaigns holds a page and a read-ahead of each at once: parsed whole, twelve campaigns
+// cost three times one campaign's peak RSS (bench, fan-out rows). Held as bytes and parsed ~100 messages
+// at a time, a page costs little more than its bytes.
+export const SMALL_PARTS: PartSizes = { fromBytes: 0, messages: 100, bytes: 256 * 1024 };
 
 export function listingSegments(listing: ListingRef): string[] {
   return listing.batchId === undefined
@@ -105,6 +118,7 @@ export async function fetchPage<M>(
   listing: ListingRef,
   query: PageQuery,
   reading: MessageReading<M>,
+  parts: PartSizes = WHOLE_PAGES,
 ): Promise<FetchedPage<M>> {
   const body = await client.get(listingSegments(listing), {
     limit: String(query.limit),
@@ -112,7 +126,7 @@ export async function fetchPage<M>(
     before: query.before,
     search: query.search,
   });
-  return decodePage(body, reading);
+  return decodePage(body, reading, parts);
 }
 
 /** One message, with the text it was parsed from (one message costs next to nothing to keep it). */
@@ -122,8 +136,13 @@ export async function fetchMessage(client: ApiClient, campaignId: string, messag
   return new SourcedMessage(checked<CheckedMessage>(MESSAGE, value, "message"), source);
 }
 
-export function decodePage<M>(body: JsonBody, reading: MessageReading<M>): FetchedPage<M> {
-  const inParts = body.bytes.length > PARTS_FROM_BYTES;
+export function decodePage<M>(
+  body: JsonBody,
+  reading: MessageReading<M>,
+  sizes: PartSizes = WHOLE_PAGES,
+): FetchedPage<M> {
+  const inParts = body.bytes.length > sizes.fromBytes;
+  const large = body.bytes.length > LARGE_PAGE_BYTES;
   // For JSON output each message comes with where its bytes lie: the page is parsed element by element
   // from them, which costs no more than parsing it whole (most messages decode to one-byte strings,
   // the page as a whole to a two-byte one), the scan for the elements included.
@@ -131,16 +150,17 @@ export function decodePage<M>(body: JsonBody, reading: MessageReading<M>): Fetch
   if (list === undefined) {
     // A page of the API, or a body that is not one (the check then says what is wrong).
     const page = checked<CheckedPage>(MESSAGE_PAGE, body.value(), "listing");
-    return wholePage({ data: page.data.map((message) => reading.fromParsed(message)), pageData: page.pageData });
+    return wholePage({ data: page.data.map((message) => reading.fromParsed(message)), pageData: page.pageData }, large);
   }
   const rest = checked<CheckedPage>(MESSAGE_PAGE, list.rest, "listing");
-  if (!inParts) return wholePage({ data: messagesOf(list, 0, list.count, reading), pageData: rest.pageData });
+  if (!inParts) return wholePage({ data: messagesOf(list, 0, list.count, reading), pageData: rest.pageData }, large);
   return {
     pageData: rest.pageData,
     size: list.count,
     inParts: true,
+    large,
     *parts(fromEnd = false) {
-      const bounds = partBounds(list);
+      const bounds = partBounds(list, sizes);
       if (fromEnd) bounds.reverse();
       for (const [start, end] of bounds)
         yield partPage(rest.pageData, messagesOf(list, start, end, reading), start === 0, end === list.count);
@@ -148,8 +168,8 @@ export function decodePage<M>(body: JsonBody, reading: MessageReading<M>): Fetch
   };
 }
 
-function wholePage<M>(page: PagePart<M>): FetchedPage<M> {
-  return { pageData: page.pageData, size: page.data.length, inParts: false, parts: () => [page] };
+function wholePage<M>(page: PagePart<M>, large: boolean): FetchedPage<M> {
+  return { pageData: page.pageData, size: page.data.length, inParts: false, large, parts: () => [page] };
 }
 
 /** Messages start..end of a list, parsed and checked. */
@@ -164,14 +184,14 @@ function messagesOf<M>(list: JsonList, start: number, end: number, reading: Mess
   return items;
 }
 
-/** [start, end) of each part: up to PART_MESSAGES messages and about PART_BYTES of their text. */
-function partBounds(list: JsonList): Array<[number, number]> {
+/** [start, end) of each part: up to `sizes.messages` messages and about `sizes.bytes` of their text. */
+function partBounds(list: JsonList, sizes: PartSizes): Array<[number, number]> {
   const bounds: Array<[number, number]> = [];
   let start = 0;
   let bytes = 0;
   for (let i = 0; i < list.count; i++) {
     bytes += list.sizeOf(i);
-    if (i + 1 - start >= PART_MESSAGES || bytes >= PART_BYTES || i + 1 === list.count) {
+    if (i + 1 - start >= sizes.messages || bytes >= sizes.bytes || i + 1 === list.count) {
       bounds.push([start, i + 1]);
       start = i + 1;
       bytes = 0;

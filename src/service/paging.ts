@@ -10,6 +10,7 @@ import {
   type ListingRef,
   type MessageReading,
   type PagePart,
+  type PartSizes,
 } from "./endpoints.js";
 import { PAGE_DATA, read } from "../core/message.js";
 
@@ -26,6 +27,8 @@ export interface PagingPlan {
   exact: boolean;
   /** How many more messages the consumer wants now (Infinity for all). */
   remaining: () => number;
+  /** How pages are parsed: whole (the default), or in small parts while their bytes are held (merges). */
+  parts?: PartSizes;
 }
 
 export interface PageRead<M> {
@@ -85,8 +88,8 @@ export class PageReader {
       this.pagesRead++;
       const next = this.nextCursor(page);
       const remainingBefore = this.plan.remaining();
-      // A page read in parts is too large to have another in flight beside it.
-      if (next !== undefined && page.size < remainingBefore && !page.inParts) {
+      // A page too large to parse whole is too large to have another in flight beside it.
+      if (next !== undefined && page.size < remainingBefore && !page.large) {
         pending = this.request(next, this.nextPageSize(remainingBefore - page.size), reading);
         // Surfaced when awaited; avoids an unhandled rejection if the consumer stops first.
         pending.catch(() => undefined);
@@ -133,6 +136,7 @@ export class PageReader {
       this.listing,
       { limit, after: forward ? cursor : undefined, before: forward ? undefined : cursor, search: this.plan.search },
       reading,
+      this.plan.parts,
     );
   }
 

@@ -1,7 +1,14 @@
 // From pages to the messages a listing prints: client-side filters (--status, --since, --until),
 // the --limit cap, an early stop once --since is passed (only while the server's order holds),
 // and where a later run can continue.
-import { fetchPage, type PageClient, PARSED_MESSAGES, type ListingRef, type MessageReading } from "./endpoints.js";
+import {
+  fetchPage,
+  type PageClient,
+  PARSED_MESSAGES,
+  type ListingRef,
+  type MessageReading,
+  type PartSizes,
+} from "./endpoints.js";
 import { PageReader, type PageRead } from "./paging.js";
 import { MESSAGE, PAGE_DATA, read as readField, type CheckedMessage } from "../core/message.js";
 import { instantOf } from "../core/time.js";
@@ -23,6 +30,8 @@ export interface Selection {
   before?: string;
   /** Called after each page is read, e.g. to show progress while filters keep few or none of its messages. */
   onPage?: () => void;
+  /** How pages are parsed (endpoints.ts): whole unless said. */
+  parts?: PartSizes;
 }
 
 export interface SelectionOutcome {
@@ -79,6 +88,7 @@ export class MessageSelector {
       search: selection.search,
       exact: !this.filtered,
       remaining: () => this.selection.limit - this.outcome.printed,
+      parts: selection.parts,
     });
   }
 

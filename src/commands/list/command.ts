@@ -13,7 +13,7 @@ import { addListingOptions, type ListingFlags } from "./flags.js";
 import { runFollow } from "./follow.js";
 import { parseListingOptions, type ListingOptions } from "./options.js";
 import { runListing } from "./run.js";
-import { runManyListings } from "./run-many.js";
+import { MERGED_PAGE_SIZE, runManyListings } from "./run-many.js";
 
 // Built from the field catalogue itself, so the help can never list a field that --fields refuses;
 // when a listing command is defined, not by every run of msgstat.
@@ -78,7 +78,7 @@ async function listMany(
   refuseForMany(options);
   await runManyListings(
     ids,
-    options,
+    raw.pageSize === undefined ? { ...options, pageSize: Math.min(options.pageSize, MERGED_PAGE_SIZE) } : options,
     { concurrency, partial: raw.partial === true, valueFlags: valueFlagsOf(command) },
     ctx,
   );
