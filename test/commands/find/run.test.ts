@@ -5,6 +5,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Message } from "../../../src/core/message.js";
+import { startSandbox } from "../../../src/sandbox/index.js";
+import { FIXED_NOW } from "../../sandbox/http-helpers.js";
+import { fetchSelected } from "../stats/expected.js";
 import { configFolder } from "../../support/profiles.js";
 import { runCli, type CliOptions } from "../../support/run-cli.js";
 
@@ -257,5 +261,37 @@ describe("--search reads the same forms (messages)", () => {
     expect(json.filters.search).toBe("*0123");
     expect(json.totals.messages).toBe(3);
     expect((await stats([])).stdout.split("\n")[1]).toBe("Filtered by recipient ending in 0123");
+  });
+});
+
+describe("against the sandbox", () => {
+  it("each number's messages and only theirs, as an independent filter over every message finds them", async () => {
+    const sandbox = await startSandbox({ seed: 7, messages: 3000, now: FIXED_NOW });
+    try {
+      const campaigns = ["cmp-spring-sale", "cmp-loyalty-es", "cmp-otp-alerts"];
+      const all: Message[] = [];
+      for (const campaignId of campaigns) all.push(...(await fetchSelected(sandbox.url, { campaignId })));
+      // A number from each campaign, typed with + and spaces, or with 00.
+      const numbers = [...new Set([all[0]!, all[3100]!, all[3650]!].map((m) => m.recipient))];
+      for (const [i, digits] of numbers.entries()) {
+        const typed = i % 2 === 0 ? `+${digits.slice(0, 2)} ${digits.slice(2, 6)} ${digits.slice(6)}` : `00${digits}`;
+        const result = await runCli(["--base-url", sandbox.url, "find", typed, ...campaigns, "--jsonl"], {
+          now: FIXED_NOW,
+        });
+        expect(result.code).toBe(0);
+        const found = result.stdout
+          .trimEnd()
+          .split("\n")
+          .map((line) => (JSON.parse(line) as Message).id);
+        const expected = all
+          .filter((m) => m.recipient === digits)
+          .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+          .map((m) => m.id);
+        expect(expected.length).toBeGreaterThan(0);
+        expect(found).toEqual(expected);
+      }
+    } finally {
+      await sandbox.close();
+    }
   });
 });
