@@ -3,9 +3,12 @@
 // endCursor), keeps each response body's bytes, then serves them as they were captured, so neither
 // the sandbox's page building nor its share of the CPU is in what a client is measured at.
 //
-//   node bench/replay-server.mjs <sandboxUrl> <campaignId> [pageSize=1000]
+//   node bench/replay-server.mjs <sandboxUrl> <campaignId[,campaignId...]> [pageSize[,pageSize...]=1000] [latencyMs=0]
 //
-// Prints its URL, then one line `captured <pages> <bytes> <messages>`, in one write, once it is ready.
+// Several campaigns and page sizes are each captured (the fan-out rows: 12 campaigns, pages of 1000 and
+// 500); `latencyMs` holds every answer that long, as the sandbox's --latency does, without its CPU.
+// Prints its URL, then one line `captured <pages> <bytes> <messages>` (messages: of the first page size),
+// in one write, once it is ready.
 // A request is matched on its path and its query parameters in any order (msgstat's and the floors'
 // requests are `?limit=N` and `?limit=N&after=<cursor>`); anything not captured is a 404 with a body
 // that says so, so a client asking for something else fails loudly instead of being measured.
@@ -13,15 +16,24 @@
 // identity is an answer a server may give, and this row measures a client's CPU, not the link.
 import { createServer, Agent, get } from "node:http";
 
-const [sandboxUrl, campaignId, pageSizeText = "1000"] = process.argv.slice(2);
-const pageSize = Number(pageSizeText);
-if (!sandboxUrl || !campaignId || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
-  process.stderr.write("usage: node bench/replay-server.mjs <sandboxUrl> <campaignId> [pageSize 1-1000]\n");
+const [sandboxUrl, campaignText, pageSizeText = "1000", latencyText = "0"] = process.argv.slice(2);
+const campaignIds = (campaignText ?? "").split(",").filter((id) => id !== "");
+const pageSizes = pageSizeText.split(",").map(Number);
+const latencyMs = Number(latencyText);
+if (
+  !sandboxUrl ||
+  campaignIds.length === 0 ||
+  pageSizes.some((size) => !Number.isInteger(size) || size < 1 || size > 1000) ||
+  !(latencyMs >= 0)
+) {
+  process.stderr.write(
+    "usage: node bench/replay-server.mjs <sandboxUrl> <campaignId[,...]> [pageSize 1-1000[,...]] [latencyMs]\n",
+  );
   process.exit(2);
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
-const listingPath = `/campaigns/${encodeURIComponent(campaignId)}/messages`;
+const listingPathOf = (campaignId) => `/campaigns/${encodeURIComponent(campaignId)}/messages`;
 
 /** The same key for the same request, whatever the order of its query parameters or its escaping. */
 function keyOf(target) {
@@ -55,15 +67,20 @@ function capture(target) {
 const pages = new Map();
 let bytes = 0;
 let messages = 0;
-for (let after; ;) {
-  const target = `${listingPath}?limit=${pageSize}${after === undefined ? "" : `&after=${encodeURIComponent(after)}`}`;
-  const body = await capture(target);
-  const page = JSON.parse(body.toString("utf8"));
-  pages.set(keyOf(target), body);
-  bytes += body.length;
-  messages += page.data.length;
-  if (!page.pageData.hasNextPage) break;
-  after = page.pageData.endCursor;
+for (const [sizeIndex, pageSize] of pageSizes.entries()) {
+  for (const campaignId of campaignIds) {
+    for (let after; ;) {
+      const query = `?limit=${pageSize}${after === undefined ? "" : `&after=${encodeURIComponent(after)}`}`;
+      const target = `${listingPathOf(campaignId)}${query}`;
+      const body = await capture(target);
+      const page = JSON.parse(body.toString("utf8"));
+      pages.set(keyOf(target), body);
+      bytes += body.length;
+      if (sizeIndex === 0) messages += page.data.length;
+      if (!page.pageData.hasNextPage) break;
+      after = page.pageData.endCursor;
+    }
+  }
 }
 agent.destroy();
 
@@ -73,14 +90,18 @@ const server = createServer((req, res) => {
   if (body === undefined) {
     const miss = JSON.stringify({
       error: "not_captured",
-      message: `bench/replay-server.mjs captured only ${listingPath}?limit=${pageSize} and its pages; not ${req.method} ${req.url}`,
+      message: `bench/replay-server.mjs captured only ${campaignIds.map(listingPathOf).join(", ")} at ?limit=${pageSizes.join(", ")} and their pages; not ${req.method} ${req.url}`,
     });
     res.writeHead(404, { ...MISS_TYPE, "Content-Length": Buffer.byteLength(miss) });
     res.end(miss);
     return;
   }
-  res.writeHead(200, { "Content-Type": JSON_TYPE, "Content-Length": body.length });
-  res.end(body);
+  const answer = () => {
+    res.writeHead(200, { "Content-Type": JSON_TYPE, "Content-Length": body.length });
+    res.end(body);
+  };
+  if (latencyMs > 0) setTimeout(answer, latencyMs);
+  else answer();
 });
 server.keepAliveTimeout = 30_000;
 server.listen(0, "127.0.0.1", () => {

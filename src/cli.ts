@@ -71,7 +71,7 @@ const PROGRAM_HELP: HelpSection[] = [
  */
 const COMMANDS: Record<string, { description: string; load: () => Promise<CommandDefinition> }> = {
   messages: {
-    description: "list a campaign's messages, newest first",
+    description: "list the messages of one or more campaigns, newest first across them",
     load: () => import("./commands/list/command.js").then((module) => module.defineMessages),
   },
   batch: {

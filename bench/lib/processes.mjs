@@ -258,10 +258,9 @@ export function processes({ scratch, childEnv }) {
   }
 
   /** bench/replay-server.mjs, having captured every page of `campaign` from the sandbox at `sandboxUrl`. */
-  async function startReplay(sandboxUrl, campaign, size) {
-    const server = await startServer([REPLAY, sandboxUrl, campaign, "1000"], "the replay server", (text) =>
-      /\ncaptured \d+ \d+ \d+\n$/.test(text),
-    );
+  async function startReplay(sandboxUrl, campaign, size, { pageSizes = "1000", latencyMs = 0 } = {}) {
+    const args = [REPLAY, sandboxUrl, campaign, pageSizes, String(latencyMs)];
+    const server = await startServer(args, "the replay server", (text) => /\ncaptured \d+ \d+ \d+\n$/.test(text));
     const [, pages, bytes, messages] = server.lines[1].split(" ").map(Number);
     if (messages !== size) throw new Error(`the replay server captured ${messages} messages, not ${size}`);
     return {

@@ -87,6 +87,8 @@ describe("npm run bench --quick", () => {
       ...["csv", "jsonl", "json"].map((format) => `replay-export-${format}@${size}`),
       "ttfr-first-page",
       ...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-piped`),
+      ...["latency", "replay"].flatMap((kind) => ["single", "merged", "xargs"].map((row) => `fanout-${kind}-${row}`)),
+      ...["cpu-one", "cpu-singles", "cpu-merged"].map((row) => `fanout-${row}`),
     ];
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));
     if (!peerSkipped) expected.push(`peer-curl-jq@${size}`, `link-peer-curl-jq@${size}`);
@@ -103,8 +105,9 @@ describe("npm run bench --quick", () => {
       expect(row.wallMs.length, row.id).toBe(row.runs);
       for (const wall of row.wallMs) expect(wall, row.id).toBeGreaterThan(0);
       expect(row.wallMsMedian, row.id).toBeGreaterThan(0);
+      // The fan-out rows count the messages of one campaign (BENCH_FANOUT_SIZE) or of all of them.
       if (row.size !== undefined) {
-        expect(row.size).toBe(size);
+        if (row.group !== "fanout") expect(row.size).toBe(size);
         expect(row.messagesPerSecond, row.id).toBeGreaterThan(0);
         expect(row.peakRssMBMedian, row.id).toBeGreaterThan(0);
       }
@@ -131,6 +134,15 @@ describe("npm run bench --quick", () => {
       ).toBe(true);
     }
 
+    // The fan-out's targets: against one campaign and the xargs loop (sandbox and replay), CPU time and peak RSS.
+    expect(results.targets.filter((target) => target.row.startsWith("fanout-")).map((target) => target.text)).toEqual([
+      "messages/s ÷ one campaign's",
+      "messages/s ÷ xargs loop's",
+      "messages/s ÷ one campaign's",
+      "messages/s ÷ xargs loop's",
+      "CPU ÷ the single exports'",
+      "peak RSS ÷ one campaign's",
+    ]);
     expect(results.targets.length).toBeGreaterThan(0);
     for (const target of results.targets) {
       expect(ids).toContain(target.row);

@@ -13,7 +13,7 @@ import { addListingOptions, type ListingFlags } from "./flags.js";
 import { runFollow } from "./follow.js";
 import { parseListingOptions, type ListingOptions } from "./options.js";
 import { runListing } from "./run.js";
-import { MERGED_PAGE_SIZE, runManyListings } from "./run-many.js";
+import { runManyListings } from "./run-many.js";
 
 // Built from the field catalogue itself, so the help can never list a field that --fields refuses;
 // when a listing command is defined, not by every run of msgstat.
@@ -78,7 +78,7 @@ async function listMany(
   refuseForMany(options);
   await runManyListings(
     ids,
-    raw.pageSize === undefined ? { ...options, pageSize: Math.min(options.pageSize, MERGED_PAGE_SIZE) } : options,
+    options,
     { concurrency, partial: raw.partial === true, valueFlags: valueFlagsOf(command) },
     ctx,
   );
@@ -86,19 +86,16 @@ async function listMany(
 
 export function defineMessages(command: Command, run: Run): void {
   const messages = addGlobalOptions(
-    addListingOptions(
-      command
-        .argument("[campaignId...]", "the campaigns (one or more; or --campaigns-file)")
-        .addOption(
-          textOption(
-            "--campaigns-file <path>",
-            "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
-            "a file name",
-          ),
-        )
-        .addOption(concurrencyOption())
-        .option("--partial", "with several campaigns and -o: write what came even when some campaign is incomplete"),
-    ),
+    addListingOptions(command.argument("[campaignId...]", "the campaigns (one or more; or --campaigns-file)"))
+      .addOption(
+        textOption(
+          "--campaigns-file <path>",
+          "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
+          "a file name",
+        ),
+      )
+      .addOption(concurrencyOption())
+      .option("--partial", "with several campaigns and -o: write what came even when some campaign is incomplete"),
     GLOBAL_OPTIONS_HEADING,
   ).action((campaignIds, raw, cmd) => listMany(run, campaignIds, raw, cmd));
   addHelpSections(messages, ...fieldsHelp(), {

@@ -3,6 +3,7 @@
 // CSV. A campaign that cannot be read is named as it fails and the others are read to the end; the
 // run then ends with an error whose exit code is the cause's. With -o the target is replaced only when
 // every campaign is complete, unless --partial.
+import { IncompleteCampaignsError } from "../../core/errors.js";
 import { MESSAGE, read } from "../../core/message.js";
 import { instantOf } from "../../core/time.js";
 import { countText } from "../../core/numbers.js";
@@ -21,11 +22,6 @@ import { nextCommand } from "../shared/next-command.js";
 import { count } from "../shared/output-file.js";
 import type { ListingOptions } from "./options.js";
 import { render, type ChunksOf } from "./run.js";
-
-// Each campaign of a merge holds its page and one read ahead, so pages of 1000 messages cost twelve
-// campaigns 1.7x one campaign's peak RSS (160 MB); pages of 500 about 1.45x, at the same speed under
-// latency (bench, fan-out rows; docs/many-campaigns.md). Used unless --page-size says otherwise.
-export const MERGED_PAGE_SIZE = 500;
 
 export interface ManyOptions {
   concurrency: number;
@@ -101,6 +97,8 @@ export async function runManyListings(
   } catch (error) {
     progress.stop();
     await sink.discard();
+    if (error instanceof IncompleteCampaignsError && options.outputFile !== undefined)
+      ctx.note(`${options.outputFile} was left as it was: no campaign could be read`);
     throw error;
   }
   progress.stop();
@@ -129,6 +127,9 @@ async function* untagged<M>(
     tally.printed += items.length;
     yield items;
   }
+  // Not one campaign could be read: thrown before a renderer writes a header that would look like an empty result.
+  if (tally.printed === 0 && listing.outcomes.every((outcome) => outcome.state === "failed"))
+    throw incompleteCampaigns(listing.outcomes)!;
 }
 
 function progressLine(tally: Tally, campaigns: number): string {

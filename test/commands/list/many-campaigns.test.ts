@@ -149,10 +149,21 @@ describe("messages with several campaigns (a server of the test's own)", () => {
     expect(result.code).toBe(3);
     expect(parsed(result.stdout).map((m) => m.id)).toEqual(["a-0", "c-0", "a-1", "c-1", "a-2", "c-2"]);
     expect(result.stderr).toBe(
-      `warning: campaign gone: not found: GET ${server.url}/campaigns/gone/messages?limit=500 answered HTTP 404: ` +
+      `warning: campaign gone: not found: GET ${server.url}/campaigns/gone/messages?limit=1000 answered HTTP 404: ` +
         "campaign not found\n" +
         "msgstat: 2 of 3 campaigns complete; not read to the end: gone\n",
     );
+  });
+
+  it("writes nothing, not even a header, when no campaign can be read", async () => {
+    const server = await startCampaignsServer({});
+    const result = await runCli(["--base-url", server.url, "messages", "x", "y", "--csv"], { now: NOW });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n").slice(-2)).toEqual([
+      "msgstat: 0 of 2 campaigns complete; not read to the end: x, y",
+      "",
+    ]);
   });
 
   it("says a campaign is not newest first and still loses nothing", async () => {
