@@ -78,13 +78,18 @@ const COMMANDS: Record<string, { description: string; load: () => Promise<Comman
     description: "list the messages of one batch (uploaded file) of a campaign, newest first",
     load: () => import("./commands/list/command.js").then((module) => module.defineBatch),
   },
+  find: {
+    description: "every message to one phone number, newest first, across campaigns (named, or the profile's list)",
+    load: () => import("./commands/list/find.js").then((module) => module.defineFind),
+  },
   message: {
     description: "show one message: status, recipient, batches, template, values, text and attempts",
     load: () => import("./commands/message/command.js").then((module) => module.defineMessage),
   },
   stats: {
     description:
-      "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over time",
+      "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over " +
+      "time; of several campaigns: side by side, then together",
     load: () => import("./commands/stats/command.js").then((module) => module.defineStats),
   },
   sandbox: {

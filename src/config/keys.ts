@@ -23,7 +23,9 @@ export type SettingName =
   | "tz"
   | "token-command"
   | "token-command-timeout"
-  | "concurrency";
+  | "concurrency"
+  | "campaigns"
+  | "country-code";
 
 /** Where a value was read: it is named in every complaint about it. */
 export type SourceKind = "flag" | "environment" | "profile" | "default";
@@ -147,6 +149,35 @@ function checkTokenCommand(text: string): Checked {
   return "words" in split ? { value: text.trim() } : { reason: split.reason, hint: split.hint };
 }
 
+/** Longest list `campaigns` holds: one find or stats reads each of them. */
+export const MAX_PROFILE_CAMPAIGNS = 200;
+
+/** Campaign ids, comma-separated (spaces around them dropped, a repeated one kept once): `msgstat find`'s default. */
+export function checkCampaigns(text: string): Checked {
+  const ids = [
+    ...new Set(
+      text
+        .split(",")
+        .map((id) => id.trim())
+        .filter((id) => id !== ""),
+    ),
+  ];
+  if (ids.length === 0) return { reason: "needs at least one campaign id, e.g. cmp-spring-sale,cmp-otp-alerts" };
+  if (ids.length > MAX_PROFILE_CAMPAIGNS) return { reason: `holds at most ${MAX_PROFILE_CAMPAIGNS} campaign ids` };
+  // The ids become path segments (encoded); a control character or a slash is a pasting mistake, never an id.
+  const bad = ids.find((id) => /[\u0000-\u001f\u007f/\\]/.test(id));
+  if (bad !== undefined) return { reason: `has ${JSON.stringify(bad)}, which holds a control character or a slash` };
+  return { value: ids.join(",") };
+}
+
+/** A country calling code as a person gives it: 1 to 3 digits, `+44` and `0044` read as 44. */
+export function checkCountryCode(text: string): Checked {
+  const code = /^(?:\+|00)?\s*([1-9][0-9]{0,2})$/.exec(text.trim())?.[1];
+  return code === undefined
+    ? { reason: `must be a country calling code of 1 to 3 digits (44, +44), not "${text}"` }
+    : { value: code };
+}
+
 export const SETTING_KEYS: readonly SettingKey[] = [
   {
     name: "base-url",
@@ -211,6 +242,18 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     flag: "concurrency",
     builtIn: 4,
     check: number(true, CONCURRENCY_RANGE),
+  },
+  {
+    name: "campaigns",
+    about: "campaign ids, comma-separated, that msgstat find reads when none are named",
+    check: checkCampaigns,
+  },
+  {
+    name: "country-code",
+    about: "country calling code of a national number typed without one (07700 900123 with 44)",
+    env: "MSGSTAT_COUNTRY_CODE",
+    flag: "countryCode",
+    check: checkCountryCode,
   },
 ];
 

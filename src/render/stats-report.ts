@@ -71,9 +71,12 @@ export function renderStatsReport(report: StatsReport, options: StatsReportOptio
 
 function headerLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
   const scope =
-    report.batchId === null
-      ? `campaign ${report.campaignId}`
-      : `batch ${report.batchId} of campaign ${report.campaignId}`;
+    report.campaignIds !== undefined
+      ? `${report.campaignIds.length} ${plural(report.campaignIds.length, "campaign")} together ` +
+        `(${report.campaignIds.join(", ")})`
+      : report.batchId === null
+        ? `campaign ${report.campaignId}`
+        : `batch ${report.batchId} of campaign ${report.campaignId}`;
   // Scope, zone, filters and span are what the figures mean: wrapped, never cut.
   const wrapped = (text: string) => hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
   // The zone once, up front, for every time below (span, filters, buckets).
@@ -478,7 +481,12 @@ function duration(ms: number): string {
 function describeFilters(report: StatsReport, zone: TimeZone): string {
   const { search, statuses, since, until } = report.filters;
   const parts: string[] = [];
-  if (search !== null) parts.push(`recipient containing ${inlineSafe(search)}`);
+  if (search !== null)
+    parts.push(
+      search.startsWith("*")
+        ? `recipient ending in ${inlineSafe(search.slice(1))}`
+        : `recipient containing ${inlineSafe(search)}`,
+    );
   if (statuses !== null) parts.push(`status ${statuses.map(inlineSafe).join(" or ")}`);
   const local = (iso: string) => formatWallTime(Date.parse(iso), zone);
   if (since !== null) parts.push(`created since ${local(since)}`);

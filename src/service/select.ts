@@ -12,11 +12,14 @@ import {
 import { PageReader, type PageRead } from "./paging.js";
 import { MESSAGE, PAGE_DATA, read as readField, type CheckedMessage } from "../core/message.js";
 import { instantOf } from "../core/time.js";
+import { recipientMatches, type RecipientTest } from "../core/phone-number.js";
 import { ServiceError } from "../core/errors.js";
 
 export interface Selection {
   listing: ListingRef;
   search?: string;
+  /** Kept client-side after the server's substring `search`: one number exactly, or an ending. */
+  recipientTest?: RecipientTest;
   statuses?: ReadonlySet<string>;
   since?: number;
   until?: number;
@@ -62,7 +65,7 @@ export class MessageSelector {
   };
   readonly reader: PageReader;
   private readonly backward: boolean;
-  /** Filters are applied here (--status, --since, --until), so fewer messages may be kept than read. */
+  /** Filters are applied here (--status, --since, --until, a recipient test), so fewer may be kept than read. */
   readonly filtered: boolean;
   private newestFirstSoFar = true;
   private previousInstant = Number.POSITIVE_INFINITY;
@@ -73,7 +76,11 @@ export class MessageSelector {
     private readonly selection: Selection,
   ) {
     this.backward = selection.before !== undefined;
-    this.filtered = selection.statuses !== undefined || selection.since !== undefined || selection.until !== undefined;
+    this.filtered =
+      selection.statuses !== undefined ||
+      selection.since !== undefined ||
+      selection.until !== undefined ||
+      selection.recipientTest !== undefined;
     this.reader = new PageReader(client, selection.listing, {
       direction: this.backward ? "backward" : "forward",
       cursor: this.backward ? selection.before : selection.after,
@@ -174,8 +181,9 @@ export class MessageSelector {
   }
 
   private matches(message: CheckedMessage): boolean {
-    const { statuses, since, until } = this.selection;
+    const { statuses, since, until, recipientTest } = this.selection;
     const status = readField(MESSAGE, message, "latestStatus") ?? "";
+    if (recipientTest && !recipientMatches(recipientTest, readField(MESSAGE, message, "recipient"))) return false;
     this.countStatus(status);
     if (statuses && !statuses.has(status)) return false;
     if (since === undefined && until === undefined) return true;

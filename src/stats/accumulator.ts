@@ -70,6 +70,34 @@ export class StatsAccumulator {
     this.countTime(message, status);
   }
 
+  /**
+   * Adds another tally's counts into this one, as if its messages had been added here: the total of several
+   * campaigns is the sum of those counted to their end (one cut short by a failure is left out whole).
+   */
+  absorb(other: StatsAccumulator): void {
+    this.messages += other.messages;
+    this.attempts += other.attempts;
+    this.undated += other.undated;
+    this.succeededAfterRetry += other.succeededAfterRetry;
+    this.withoutStatus += other.withoutStatus;
+    if (other.oldest && (this.oldest === undefined || other.oldest.at < this.oldest.at)) this.oldest = other.oldest;
+    if (other.newest && (this.newest === undefined || other.newest.at > this.newest.at)) this.newest = other.newest;
+    this.statuses.absorb(other.statuses, (into, from) => (into.count += from.count));
+    this.errors.absorb(other.errors, (into, from) => {
+      if (into.count === 0) Object.assign(into, { errorType: from.errorType, errorCode: from.errorCode });
+      into.count += from.count;
+    });
+    for (const [bucket, from] of other.attemptBuckets) addOutcomes(this.attemptBuckets.get(bucket)!, from);
+    if (this.batches && other.batches)
+      this.batches.absorb(other.batches, (into, from) => {
+        into.fileName ??= from.fileName;
+        into.totalMessages ??= from.totalMessages;
+        addOutcomes(into, from);
+      });
+    addOutcomes(this.noBatch, other.noBatch);
+    this.time.absorb(other.time);
+  }
+
   private countError(message: CheckedMessage): void {
     const failed = newestFailedAttempt(message);
     const errorType = failed?.errorType ?? null;
@@ -117,6 +145,12 @@ function tallyOutcome(into: Outcomes, status: string | undefined): void {
   into.messages++;
   if (status === "success") into.success++;
   else if (status === "failure") into.failure++;
+}
+
+function addOutcomes(into: Outcomes, from: Outcomes): void {
+  into.messages += from.messages;
+  into.success += from.success;
+  into.failure += from.failure;
 }
 
 function attemptBucket(count: number | undefined): AttemptBucket {

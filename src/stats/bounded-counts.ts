@@ -33,4 +33,11 @@ export class BoundedCounts<V> {
   rest(): V | undefined {
     return this.overflow;
   }
+
+  /** Adds another's counts into these, key by key (`add` adds one entry into another); its rest into the rest. */
+  absorb(other: BoundedCounts<V>, add: (into: V, from: V) => void): void {
+    for (const [key, value] of other.known()) add(this.entry(key), value);
+    const rest = other.rest();
+    if (rest !== undefined) add((this.overflow ??= this.fresh()), rest);
+  }
 }

@@ -5,11 +5,14 @@ import { exactDecimal } from "../core/numbers.js";
 import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
 import { isoInZone, type TimeZone } from "../core/time.js";
 import { intervalForSpan, type Interval } from "./time-buckets.js";
+import type { RecipientTest } from "../core/phone-number.js";
 
 export interface ReportScope {
   campaignId: string;
   batchId?: string;
   search?: string;
+  /** An ending kept client-side (a national form, *digits): filters.search then reads "*<digits>". */
+  recipientTest?: RecipientTest;
   statuses?: ReadonlySet<string>;
   since?: number;
   until?: number;
@@ -66,6 +69,8 @@ export interface TimeRow {
 export interface StatsReport {
   version: 1;
   campaignId: string;
+  /** The total of several campaigns only: those counted (its campaignId is them, comma-separated). */
+  campaignIds?: string[];
   batchId: string | null;
   generatedAt: string;
   filters: { search: string | null; statuses: string[] | null; since: string | null; until: string | null };
@@ -101,6 +106,12 @@ const byCountThen =
   (a: T, b: T) =>
     b.count - a.count || name(a).localeCompare(name(b));
 
+/** The report of several campaigns' tallies added together (StatsAccumulator.absorb), naming them. */
+export function buildTotalReport(tally: StatsAccumulator, campaignIds: string[], scope: ReportScope): StatsReport {
+  const { version, campaignId, ...rest } = buildReport(tally, { ...scope, campaignId: campaignIds.join(",") });
+  return { version, campaignId, campaignIds, ...rest };
+}
+
 export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsReport {
   const delivery = deliveryOf(tally);
   return {
@@ -109,7 +120,7 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
     batchId: scope.batchId ?? null,
     generatedAt: new Date(scope.generatedAt).toISOString(),
     filters: {
-      search: scope.search ?? null,
+      search: scope.recipientTest?.kind === "endsWith" ? `*${scope.recipientTest.digits}` : (scope.search ?? null),
       statuses: scope.statuses ? [...scope.statuses] : null,
       since: isoOrNull(scope.since),
       until: isoOrNull(scope.until),

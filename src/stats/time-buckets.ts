@@ -78,6 +78,20 @@ export class TimeTally {
     if (failed) counts.failures++;
   }
 
+  /** Adds another tally's buckets (of the same zone) into this one, per the coarser interval of the two. */
+  absorb(other: TimeTally): void {
+    this.coarsen(other.interval);
+    for (const [start, counts] of other.folded(this.interval)) {
+      const into = this.counts.get(start);
+      if (into !== undefined) {
+        into.messages += counts.messages;
+        into.failures += counts.failures;
+      } else if (this.counts.size < MAX_TIME_BUCKETS) this.counts.set(start, { ...counts });
+      else this.unplotted += counts.messages;
+    }
+    this.unplotted += other.unplotted;
+  }
+
   /** Folds hours into days (exact: a local hour lies within one local day); never the other way. */
   coarsen(interval: Interval): void {
     this.counts = this.folded(interval);

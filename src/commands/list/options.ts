@@ -63,7 +63,11 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
   const limit = raw.all
     ? Number.POSITIVE_INFINITY
     : (raw.limit ?? (raw.follow ? DEFAULT_FOLLOW_RECENT : DEFAULT_LIMIT));
-  const filtered = filters.statuses !== undefined || filters.since !== undefined || filters.until !== undefined;
+  const filtered =
+    filters.statuses !== undefined ||
+    filters.since !== undefined ||
+    filters.until !== undefined ||
+    filters.recipientTest !== undefined;
   const pageSize = raw.pageSize ?? (Number.isFinite(limit) && !filtered ? Math.min(limit, 1000) : 1000);
   const fields = raw.fields
     ?.split(",")

@@ -29,6 +29,8 @@ export interface ManyOptions {
   partial: boolean;
   /** Flags of the command that take a value (to tell the campaign ids apart from values in the argv). */
   valueFlags: ReadonlySet<string>;
+  /** false: the command has no --after (find), so no continuation is offered for a campaign cut short. */
+  resumable?: boolean;
 }
 
 /** What the selectors of the merged campaigns saw, summed for the notes at the end. */
@@ -203,7 +205,7 @@ function failureError(
   } else if (file !== undefined) {
     ctx.note(`${file} was left as it was: not every campaign was complete (add --partial to keep what came)`);
   } else {
-    continuations(failed, many, ctx);
+    if (many.resumable !== false) continuations(failed, many, ctx);
   }
   return incompleteCampaigns(outcomes)!;
 }

@@ -5,6 +5,7 @@ import { UsageError } from "../../core/errors.js";
 import { countText } from "../../core/numbers.js";
 import { ATTEMPT_STATUSES, MESSAGE_STATUSES } from "../../core/statuses.js";
 import { shellWord } from "../../core/text.js";
+import { searchQuery, type RecipientTest } from "../../core/phone-number.js";
 import { formatWallTime, parseTimeBound, type TimeZone } from "../../core/time.js";
 import { listOption, type NoOptions } from "./option-values.js";
 
@@ -14,8 +15,8 @@ export function addFilterOptions<Args extends unknown[], Opts extends OptionValu
   return command
     .option(
       "--search <digits>",
-      "recipient phone number contains this (spaces, dashes, dots, brackets and a leading + are " +
-        'dropped: "+1 (555)" searches 1555)',
+      "recipient phone number contains this (spaces, dashes, dots, brackets and a leading + or 00 are " +
+        'dropped: "+1 (555)" searches 1555); a national 07700 900123 or *0779: numbers ending in those digits',
     )
     .addOption(
       listOption(
@@ -41,6 +42,8 @@ export type FilterFlags = ReturnType<ReturnType<typeof addFilterOptions<[], NoOp
 
 export interface FilterOptions {
   search?: string;
+  /** Kept client-side after the server's "contains" (a national form, *digits): core/phone-number.ts. */
+  recipientTest?: RecipientTest;
   statuses?: Set<string>;
   since?: number;
   until?: number;
@@ -48,13 +51,9 @@ export interface FilterOptions {
   warnings: string[];
 }
 
-/** Characters that only format a phone number; the API matches digits. */
+/** What --search sends: the digits of a phone number as typed (core/phone-number.ts reads it). */
 export function normaliseSearch(text: string): string {
-  // Formatting first, so a "+" inside brackets, as in "(+44) 7700", is leading once they are gone.
-  return text
-    .trim()
-    .replace(/[\s\-.()]/g, "")
-    .replace(/^\+/, "");
+  return searchQuery(text).search;
 }
 
 // The reference lists statuses as "values seen", so an unknown one may be new and is filtered on with
@@ -112,10 +111,11 @@ export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone
   const warnings: string[] = [];
   const options: FilterOptions = { warnings };
   if (raw.search !== undefined) {
-    const search = normaliseSearch(raw.search);
+    const { search, test } = searchQuery(raw.search);
     if (search === "")
       throw new UsageError(`--search "${raw.search}" has nothing left to search for once formatting is dropped`);
     options.search = search;
+    if (test !== undefined) options.recipientTest = test;
   }
   if (raw.status !== undefined) {
     const statuses = raw.status

@@ -1,12 +1,15 @@
 // `msgstat stats <campaignId> [--batch <batchId>]`: a delivery report of a campaign or one batch of it.
 import type { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
-import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { chosenConcurrency } from "../shared/concurrency.js";
 import { addHelpSections } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { addStatsOptions } from "./flags.js";
 import { parseStatsOptions } from "./options.js";
 import { runStats } from "./run.js";
+import { runCampaignsStats } from "./campaigns.js";
+import { UsageError } from "../../core/errors.js";
 import { runWatch } from "./watch.js";
 
 const REPORT_HELP =
@@ -19,12 +22,22 @@ const REPORT_HELP =
 
 export function defineStats(command: Command, run: Run): void {
   const stats = addGlobalOptions(
-    addStatsOptions(command.argument("<campaignId>", "the campaign")),
+    addStatsOptions(
+      command.argument("<campaignId...>", "the campaign; several: a comparison, then the report of all together"),
+    ),
     GLOBAL_OPTIONS_HEADING,
-  ).action(async (campaignId, raw, cmd) => {
+  ).action(async (campaignIds, raw, cmd) => {
     const ctx = contextFor(cmd, run);
-    requireId("campaignId", campaignId);
+    const ids = [...new Set(campaignIds)];
+    for (const id of ids) requireId("campaignId", id);
     const options = parseStatsOptions(raw, ctx.now(), ctx.timeZone);
+    if (ids.length > 1) {
+      const clash = raw.batch !== undefined ? "--batch" : options.watch ? "--watch" : undefined;
+      if (clash) throw new UsageError(`${clash} goes with one campaign, not ${ids.length}`);
+      const concurrency = chosenConcurrency(raw.concurrency, globalOptionsOf(cmd, { defaults: false }), ctx.env);
+      return runCampaignsStats(ids, options, concurrency, ctx);
+    }
+    const campaignId = ids[0]!;
     if (options.watch) await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
     else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
   });
@@ -38,6 +51,7 @@ export function defineStats(command: Command, run: Run): void {
         { command: "msgstat stats cmp-spring-sale --batch bat-spring-w1" },
         { command: "msgstat stats cmp-spring-sale --since 7d --interval day" },
         { command: "msgstat stats cmp-spring-sale --csv --by error > errors.csv" },
+        { command: "msgstat stats cmp-spring-sale cmp-loyalty-es", comment: "side by side, then the two together" },
         {
           command: "msgstat stats cmp-spring-sale --since 7d --max-failure-rate 5 --json",
           comment: "alert when more than 5 % of the final messages failed",

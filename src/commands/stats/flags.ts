@@ -3,6 +3,7 @@ import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { TABLE_CHOICES } from "../../stats/tables.js";
 import { INTERVALS } from "../../stats/time-buckets.js";
 import { addFilterOptions } from "../shared/filters.js";
+import { concurrencyOption } from "../shared/concurrency.js";
 import {
   choiceOption,
   durationOption,
@@ -59,7 +60,8 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
         "with --watch: time between rounds (default 10s, or the time a round took if longer)",
         { minMs: 1_000, maxMs: 86_400_000 },
       ),
-    );
+    )
+    .addOption(concurrencyOption());
 }
 
 export type StatsFlags = ReturnType<ReturnType<typeof addStatsOptions<[], NoOptions, NoOptions>>["opts"]>;

@@ -50,11 +50,28 @@ export async function countReport(
   ctx: Context,
   progress: Progress,
 ): Promise<StatsReport> {
+  const tally = await countTally(listing, options, ctx, progress);
+  return reportOf(tally, listing, options, ctx);
+}
+
+/**
+ * The tally of one listing, read to its end. `onPage` replaces the spinner's own text after each page
+ * (several campaigns share one spinner, which says how far all of them are).
+ */
+export async function countTally(
+  listing: ListingRef,
+  options: StatsOptions,
+  ctx: Context,
+  progress: Progress,
+  onPageRead?: (selector: MessageSelector) => void,
+): Promise<StatsAccumulator> {
   const client = await ctx.client();
-  const onPage = () => progress.update(progressText("Counting messages…", selector));
+  const onPage = () =>
+    onPageRead ? onPageRead(selector) : progress.update(progressText("Counting messages…", selector));
   const selector: MessageSelector = new MessageSelector(client, {
     listing,
     search: options.search,
+    recipientTest: options.recipientTest,
     statuses: options.statuses,
     since: options.since,
     until: options.until,
@@ -62,18 +79,30 @@ export async function countReport(
     pageSize: 1000,
     onPage,
   });
-  const tally = await count(
-    selector,
-    new StatsAccumulator({
-      byBatch: listing.batchId === undefined,
-      interval: options.interval,
-      timeZone: ctx.timeZone,
-    }),
-    progress,
-  );
+  const tally = await count(selector, newTally(listing, options, ctx), progress);
   warnAboutReading(selector, ctx);
+  return tally;
+}
+
+/** An empty tally for this listing and these options. */
+export function newTally(listing: ListingRef, options: StatsOptions, ctx: Context): StatsAccumulator {
+  return new StatsAccumulator({
+    byBatch: listing.batchId === undefined,
+    interval: options.interval,
+    timeZone: ctx.timeZone,
+  });
+}
+
+/** The report of a tally; a warning when --interval could not be kept. */
+export function reportOf(
+  tally: StatsAccumulator,
+  listing: ListingRef,
+  options: StatsOptions,
+  ctx: Context,
+  warn = true,
+): StatsReport {
   const report = buildReport(tally, { ...listing, ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone });
-  if (options.interval !== undefined && report.overTime.interval !== options.interval) {
+  if (warn && options.interval !== undefined && report.overTime.interval !== options.interval) {
     ctx.warn(
       `--interval ${options.interval}: the messages span too long a time for that; counted per ` +
         `${report.overTime.interval} instead`,

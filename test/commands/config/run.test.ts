@@ -10,7 +10,7 @@ import { scratchFolder } from "../../support/scratch.js";
 vi.mock("@napi-rs/keyring", async () => (await import("../../support/fake-keyring.js")).fakeKeyringModule);
 
 const VALID_KEYS =
-  "valid keys: base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, concurrency, headers, headers.<Name>";
+  "valid keys: base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, concurrency, campaigns, country-code, headers, headers.<Name>";
 
 describe("config set, get, unset, list", () => {
   it("set writes the key to the profile, get prints it, list prints key=value, unset removes it", async () => {
@@ -186,6 +186,12 @@ describe("config validation", () => {
       ["token-store", "file"],
       "msgstat: token-store says where auth login put the token; msgstat auth login and msgstat auth logout change it",
     ],
+    [["campaigns", " , "], "msgstat: campaigns needs at least one campaign id, e.g. cmp-spring-sale,cmp-otp-alerts"],
+    [["campaigns", "a,b/c"], 'msgstat: campaigns has "b/c", which holds a control character or a slash'],
+    [
+      ["country-code", "0044x"],
+      'msgstat: country-code must be a country calling code of 1 to 3 digits (44, +44), not "0044x"',
+    ],
   ])("config set %j is a usage error naming what is valid", async (args, firstLine) => {
     const config = configFolder();
     const result = await config.run(["config", "set", ...args]);
@@ -193,6 +199,18 @@ describe("config validation", () => {
     expect(result.stdout).toBe("");
     expect(result.stderr.split("\n")[0]).toBe(firstLine);
     expect(() => statSync(config.configFile)).toThrow();
+  });
+
+  it("campaigns is kept as a list without spaces or repeats; country-code as its digits", async () => {
+    const config = configFolder();
+    expect(await config.run(["config", "set", "campaigns", " cmp-a, cmp-b,,cmp-a "])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
+    expect(await config.run(["config", "set", "country-code", "+44"])).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(config.read()).toEqual({ profiles: { default: { campaigns: "cmp-a,cmp-b", "country-code": "44" } } });
+    expect((await config.run(["config", "get", "campaigns"])).stdout).toBe("cmp-a,cmp-b\n");
   });
 
   it("an unknown key lists every key with what it is for", async () => {

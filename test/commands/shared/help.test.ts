@@ -61,7 +61,7 @@ describe("help layout", () => {
   });
 
   it("the commands that talk to the service take the global options", () => {
-    expect(SERVICE_COMMANDS).toEqual(["messages", "batch", "message", "stats"]);
+    expect(SERVICE_COMMANDS).toEqual(["messages", "batch", "find", "message", "stats"]);
   });
 
   it("the network options and their variables are listed: --proxy, --ca-file, the proxy variables, NODE_EXTRA_CA_CERTS", async () => {

@@ -1,0 +1,86 @@
+// `msgstat find`: the number read as a person typed it (core/phone-number.ts), the campaigns from the
+// command line, --campaigns-file or the profile's list, then the listing of several campaigns
+// (messages a b c: merged newest first, a campaign column, partial failures named), kept to that number.
+import { UsageError } from "../../core/errors.js";
+import { findQuery } from "../../core/phone-number.js";
+import { loadProfile, type Profile } from "../../config/profile.js";
+import { resolveSetting, type Given } from "../../config/settings.js";
+import type { Context } from "../context.js";
+import { campaignIdsFrom } from "../shared/campaign-ids.js";
+import type { ListingFlags } from "./flags.js";
+import { parseListingOptions, type ListingOptions } from "./options.js";
+import { runManyListings } from "./run-many.js";
+import type { FindFlags } from "./find-flags.js";
+
+export interface FindContext {
+  ctx: Context;
+  /** The global flags given (--profile among them). */
+  given: Given & { profile?: string };
+  /** --concurrency, else MSGSTAT_CONCURRENCY, else the profile's, else 4. */
+  concurrency: () => number;
+}
+
+export async function runFind(
+  recipient: string,
+  named: string[],
+  raw: FindFlags,
+  { ctx, given, concurrency }: FindContext,
+): Promise<void> {
+  const profile = await loadProfile(given.profile, ctx.env);
+  const query = findQuery(recipient, countryCodeOf(raw, ctx, profile));
+  const options: ListingOptions = {
+    ...parseListingOptions(listingFlags(raw), ctx.now(), ctx.timeZone),
+    search: query.search,
+    recipientTest: query.test,
+  };
+  const campaignIds = await campaignsOf(named, raw, ctx, profile);
+  if (query.ambiguous !== undefined) ctx.note(query.ambiguous);
+  if (ctx.verbose) ctx.note(`messages to ${query.described} in ${campaignIds.join(", ")}`);
+  await runManyListings(
+    campaignIds,
+    options,
+    { concurrency: concurrency(), partial: raw.partial === true, valueFlags: new Set(), resumable: false },
+    ctx,
+  );
+}
+
+/** find's flags as the listing commands read them: every message unless -n says otherwise. */
+function listingFlags(raw: FindFlags): ListingFlags {
+  return {
+    status: raw.status,
+    since: raw.since,
+    until: raw.until,
+    limit: raw.limit,
+    all: raw.all ?? (raw.limit === undefined ? true : undefined),
+    format: raw.format,
+    json: raw.json,
+    jsonl: raw.jsonl,
+    csv: raw.csv,
+    fields: raw.fields,
+    output: raw.output,
+    wide: raw.wide,
+    headers: raw.headers,
+    formulaGuard: raw.formulaGuard,
+  };
+}
+
+/** --country-code, else MSGSTAT_COUNTRY_CODE, else the profile's country-code: for a national number. */
+function countryCodeOf(raw: FindFlags, ctx: Context, profile: Profile): string | undefined {
+  const setting = resolveSetting("country-code", { countryCode: raw.countryCode }, ctx.env, profile);
+  // Checked as it was read (config/keys.ts): its digits, +44 and 0044 read as 44.
+  return setting === undefined ? undefined : String(setting.value);
+}
+
+/** The campaigns named (arguments, then --campaigns-file), else the profile's list; at least one. */
+async function campaignsOf(named: string[], raw: FindFlags, ctx: Context, profile: Profile): Promise<string[]> {
+  if (named.length > 0 || raw.campaignsFile !== undefined) return campaignIdsFrom(named, raw.campaignsFile, ctx);
+  const saved = profile.values.campaigns;
+  if (saved !== undefined) return campaignIdsFrom(String(saved).split(","), undefined, ctx);
+  throw new UsageError(
+    `find needs the campaigns to look in: name them, or save a list in the profile ("${profile.name}" has none)`,
+  ).withHint(
+    `msgstat find <number> cmp-a cmp-b, or once: msgstat config set${
+      profile.name === "default" ? "" : ` --profile ${profile.name}`
+    } campaigns cmp-a,cmp-b (the API cannot list campaigns)`,
+  );
+}

@@ -1,0 +1,59 @@
+// `msgstat find <recipient> [campaignId...]`: every message to one phone number, newest first, across
+// the campaigns named or the profile's `campaigns` list. For support staff, who have a number, not a
+// campaign id.
+import type { Command } from "@commander-js/extra-typings";
+import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addHelpSections } from "../shared/help.js";
+import { chosenConcurrency } from "../shared/concurrency.js";
+import { contextFor, type Run } from "../context.js";
+import { addFindOptions } from "./find-flags.js";
+import { runFind } from "./find-run.js";
+
+const NUMBER_HELP =
+  "Typed as people write it: spaces, dashes, dots and brackets are dropped. +44 7700 900123, " +
+  "0044 7700 900123 and 447700900123 are one full international number, and only messages to exactly " +
+  "that number are listed (not to one that contains or ends with its digits). A national number " +
+  "(07700 900123) is read with --country-code, or the profile's country-code; without one, the " +
+  "numbers ending in its digits (7700900123) in any country are listed, and stderr says so. " +
+  "*0779 lists the numbers ending in 0779.";
+
+export function defineFind(command: Command, run: Run): void {
+  const find = addGlobalOptions(
+    addFindOptions(
+      command
+        .argument("<recipient>", "the phone number, as support staff type it (see below)")
+        .argument("[campaignId...]", "the campaigns to look in (default: the profile's campaigns list)"),
+    ),
+    GLOBAL_OPTIONS_HEADING,
+  ).action(async (recipient, campaignIds, raw, cmd) => {
+    const ctx = contextFor(cmd, run);
+    const given = globalOptionsOf(cmd, { defaults: false });
+    await runFind(recipient, campaignIds, raw, {
+      ctx,
+      given,
+      concurrency: () => chosenConcurrency(raw.concurrency, given, ctx.env),
+    });
+  });
+  addHelpSections(
+    find,
+    { heading: "The number:", text: NUMBER_HELP },
+    {
+      heading: "Campaigns:",
+      text:
+        "The ids named, and those of --campaigns-file; with none, the profile's list (msgstat config set " +
+        "campaigns <id,id,...>). Several are read at once (--concurrency); one that cannot be read is named " +
+        "on stderr, the others are listed, and the exit code is not 0.",
+    },
+    {
+      heading: "Examples:",
+      examples: [
+        { command: "msgstat config set campaigns cmp-spring-sale,cmp-loyalty-es,cmp-otp-alerts" },
+        {
+          command: "msgstat find '+44 800 293 5115' --status failure --since 7d",
+          comment: "which of this customer's messages failed this week, in any campaign?",
+        },
+        { command: "msgstat find 0044-8002-935115 cmp-spring-sale --json" },
+      ],
+    },
+  );
+}

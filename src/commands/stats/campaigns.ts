@@ -1,0 +1,233 @@
+// `msgstat stats <campaignId...>` with several campaigns: each counted to its end (several at once,
+// by the fan-out engine), then a comparison, one row a campaign and the total, before the usual
+// report of the total. A campaign that cannot be counted is named and left out of the total whole;
+// the others are still reported, and the exit code says the run was incomplete.
+import { ExitCode, ThresholdError, type ServiceError } from "../../core/errors.js";
+import { countText, percentText } from "../../core/numbers.js";
+import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
+import type { MessageSelector } from "../../service/select.js";
+import { buildTotalReport, type StatsReport } from "../../stats/report.js";
+import type { StatsAccumulator } from "../../stats/accumulator.js";
+import { loadPalette } from "../../render/palette.js";
+import { openOutput, type Sink } from "../../render/sink.js";
+import { startProgress, type Progress } from "../../render/spinner.js";
+import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
+import { describeWindow } from "../shared/filters.js";
+import { count as countOf } from "../shared/output-file.js";
+import type { Context } from "../context.js";
+import type { StatsOptions } from "./options.js";
+import { countTally, newTally, reportOf, write } from "./run.js";
+
+/** What a run over several campaigns writes: a report per campaign counted, and the report of all of them. */
+export interface CampaignsReport {
+  campaigns: StatsReport[];
+  total: StatsReport;
+  /** Only when some campaign could not be counted: which, and why (it is in neither the list nor the total). */
+  incomplete?: Array<{ campaignId: string; reason: string }>;
+}
+
+export async function runCampaignsStats(
+  campaignIds: readonly string[],
+  options: StatsOptions,
+  concurrency: number,
+  ctx: Context,
+): Promise<void> {
+  for (const warning of options.warnings) ctx.warn(warning);
+  const window = describeWindow(options, ctx.timeZone);
+  if (window && ctx.verbose) ctx.note(window);
+  const toFile = options.outputFile !== undefined;
+  const sink = await openOutput(options.outputFile, ctx);
+  let results: Array<CampaignResult<StatsAccumulator>>;
+  try {
+    results = await countCampaigns(
+      campaignIds,
+      options,
+      concurrency,
+      ctx,
+      await startProgress(ctx, "Counting messages…"),
+    );
+  } catch (error) {
+    await sink.discard();
+    throw error;
+  }
+  const outcome = reportsOf(results, options, ctx);
+  const incomplete = incompleteCampaigns(results);
+  const above = aboveThreshold(outcome, options);
+  // As for a listing: a file is replaced only by a complete result; the terminal and a pipe get what was counted.
+  if (incomplete && toFile) await sink.discard();
+  else {
+    try {
+      await writeCampaigns(outcome, results, options, sink, ctx, !toFile && ctx.stdoutIsTTY);
+      await sink.finish();
+    } catch (error) {
+      await sink.discard();
+      throw error;
+    }
+    if (toFile)
+      ctx.note(
+        `wrote the report of ${countOf(outcome.total.totals.messages, "message")} in ` +
+          `${countOf(campaignIds.length, "campaign")} to ${options.outputFile}`,
+      );
+  }
+  if (!incomplete) {
+    if (above) throw above;
+    return;
+  }
+  // The incomplete run's own line ("2 of 3 campaigns complete") is the last; what else there is to say comes first.
+  if (above) for (const line of [above.message, ...above.hints]) ctx.warn(line);
+  if (toFile) ctx.note(`${options.outputFile} was left as it was: not every campaign was counted.`);
+  throw incomplete;
+}
+
+/** Each campaign read to its end through the same code as one campaign's stats, `concurrency` at once. */
+async function countCampaigns(
+  campaignIds: readonly string[],
+  options: StatsOptions,
+  concurrency: number,
+  ctx: Context,
+  progress: Progress,
+): Promise<Array<CampaignResult<StatsAccumulator>>> {
+  // One spinner for all of them: pages and messages read so far, across the campaigns.
+  const reading = new Map<string, MessageSelector>();
+  let done = 0;
+  const update = () => {
+    let pages = 0;
+    let seen = 0;
+    for (const selector of reading.values()) {
+      pages += selector.reader.pagesRead;
+      seen += selector.outcome.seen;
+    }
+    progress.update(
+      `Counting messages… ${done} of ${countOf(campaignIds.length, "campaign")} done, ` +
+        `${countText(pages)} ${pages === 1 ? "page" : "pages"}, ${countText(seen)} seen`,
+    );
+  };
+  // Each count stops "its" spinner when it ends; the shared one is stopped once, when all have.
+  const shared: Progress = {
+    update: () => undefined,
+    pause: () => undefined,
+    resume: () => undefined,
+    stop: () => undefined,
+  };
+  try {
+    return await forEachCampaign(
+      campaignIds,
+      async (campaignId) => {
+        const tally = await countTally({ campaignId }, options, ctx, shared, (selector) => {
+          reading.set(campaignId, selector);
+          update();
+        });
+        done++;
+        update();
+        return tally;
+      },
+      {
+        concurrency,
+        onFailure: (result) => {
+          progress.pause();
+          ctx.warn(failedCampaignLine(result));
+          progress.resume();
+        },
+      },
+    );
+  } finally {
+    progress.stop();
+  }
+}
+
+function reportsOf(
+  results: ReadonlyArray<CampaignResult<StatsAccumulator>>,
+  options: StatsOptions,
+  ctx: Context,
+): CampaignsReport {
+  const counted = results.filter((result) => result.state === "complete" && result.value !== undefined);
+  const total = newTally({ campaignId: "" }, options, ctx);
+  for (const result of counted) total.absorb(result.value!);
+  const campaigns = counted.map((result) =>
+    reportOf(result.value!, { campaignId: result.campaignId }, options, ctx, false),
+  );
+  const totalReport = buildTotalReport(
+    total,
+    counted.map((result) => result.campaignId),
+    { campaignId: "", ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone },
+  );
+  // Said once, of the total, whose buckets the report draws.
+  if (options.interval !== undefined && totalReport.overTime.interval !== options.interval)
+    ctx.warn(
+      `--interval ${options.interval}: the messages span too long a time for that; counted per ` +
+        `${totalReport.overTime.interval} instead`,
+    );
+  const failed = results.filter((result) => result.state === "failed");
+  return {
+    campaigns,
+    total: totalReport,
+    ...(failed.length > 0
+      ? { incomplete: failed.map((result) => ({ campaignId: result.campaignId, reason: result.error?.message ?? "" })) }
+      : {}),
+  };
+}
+
+async function writeCampaigns(
+  outcome: CampaignsReport,
+  results: ReadonlyArray<CampaignResult<StatsAccumulator>>,
+  options: StatsOptions,
+  sink: Sink,
+  ctx: Context,
+  toTerminal: boolean,
+): Promise<void> {
+  switch (options.format.kind) {
+    case "json":
+      return sink.write(JSON.stringify(outcome, null, toTerminal ? 2 : undefined) + "\n");
+    case "csv":
+      // One table, as for one campaign: of the total (the comparison is for people; --json has every figure).
+      return write(outcome.total, options, sink, ctx, toTerminal);
+    case "report": {
+      const palette = await loadPalette(ctx.color && toTerminal);
+      const { renderComparison } = await import("../../render/stats-comparison.js");
+      const byId = new Map(outcome.campaigns.map((report) => [report.campaignId, report]));
+      const rows = results.map((result) => ({
+        campaignId: result.campaignId,
+        report: byId.get(result.campaignId),
+        uncounted: result.state === "failed" ? shortReason(result.error) : undefined,
+      }));
+      await sink.write(renderComparison(rows, outcome.total, { columns: ctx.columns, palette }) + "\n\n");
+      return write(outcome.total, options, sink, ctx, toTerminal);
+    }
+  }
+}
+
+/** Why a campaign was not counted, in the few words a table row has room for (stderr has the whole error). */
+function shortReason(error: ServiceError | undefined): string {
+  const code = error?.exitCode;
+  const why =
+    code === ExitCode.notFound ? "not found" : code === ExitCode.unauthorized ? "not authorised" : "could not be read";
+  return `${why} (see stderr)`;
+}
+
+/**
+ * --max-failure-rate against each campaign and the total: every one above it named on stderr, one a line
+ * (the error's hints); undefined when none is.
+ */
+function aboveThreshold(outcome: CampaignsReport, options: StatsOptions): ThresholdError | undefined {
+  if (options.maxFailureRate === undefined) return undefined;
+  const above = [
+    ...outcome.campaigns.map((report) => ({ name: report.campaignId, report })),
+    { name: "total", report: outcome.total },
+  ].filter(({ report }) => report.threshold?.exceeded === true);
+  if (above.length === 0) return undefined;
+  const campaigns = above.filter(({ name }) => name !== "total").length;
+  const error = new ThresholdError(
+    `the failure rate is above --max-failure-rate ${options.maxFailureRate}% in ` +
+      `${campaigns} of ${outcome.incomplete ? "the " : ""}${countOf(outcome.campaigns.length, "campaign")}` +
+      `${outcome.incomplete ? " counted" : ""}` +
+      (above.some(({ name }) => name === "total") ? " and in the total" : ""),
+  );
+  for (const { name, report } of above) {
+    const { delivery } = report;
+    error.withHint(
+      `${name}: ${percentText(delivery.failureRate)} (${countText(delivery.failure)} of ` +
+        `${countText(delivery.final)} final messages)`,
+    );
+  }
+  return error;
+}

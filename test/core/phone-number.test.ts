@@ -1,0 +1,129 @@
+// How a typed number is read: for --search (a part of a number, with 00, national and "ends with" forms)
+// and for find (one number, exactly).
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../../src/core/errors.js";
+import { findQuery, recipientMatches, searchQuery, type RecipientTest } from "../../src/core/phone-number.js";
+
+describe("searchQuery (--search)", () => {
+  it.each([
+    // As before: formatting and a leading + dropped, "contains" on the server.
+    ["+1 (555)", "1555"],
+    ["+44 20-7946.0958", "442079460958"],
+    ["  11  ", "11"],
+    ["(0) 12 34", "01234"],
+    ["0779", "0779"],
+    ["(+44) 7700", "447700"],
+    // Issue 21: the 00 prefix is the + of a full number.
+    ["0044 5494 080779", "445494080779"],
+    ["+44 (549) 408-0779", "445494080779"],
+    ["+44 (0)20 7946 0958", "442079460958"],
+    ["0044 (0)20 7946 0958", "442079460958"],
+    // A short 00... is a part of a number, sent as typed.
+    ["0012", "0012"],
+  ])("%j searches for numbers containing %j", (typed, digits) => {
+    expect(searchQuery(typed)).toEqual({ search: digits, described: `containing ${digits}` });
+  });
+
+  it("a national form keeps the numbers ending in its national digits", () => {
+    expect(searchQuery("07700 900123")).toEqual({
+      search: "7700900123",
+      test: { kind: "endsWith", digits: "7700900123" },
+      described: "ending in 7700900123 (the national number 07700900123)",
+    });
+    // A trunk 0 before fewer than 8 digits is a digit like any other.
+    expect(searchQuery("0123 4567").test).toBeUndefined();
+    expect(searchQuery("0123 45678").test).toEqual({ kind: "endsWith", digits: "12345678" });
+  });
+
+  it("a leading * means ends with", () => {
+    expect(searchQuery("*0779")).toEqual({
+      search: "0779",
+      test: { kind: "endsWith", digits: "0779" },
+      described: "ending in 0779",
+    });
+    expect(searchQuery("*408-0779").search).toBe("4080779");
+  });
+
+  it("leaves what is not digits for the caller to refuse", () => {
+    expect(searchQuery("abc").search).toBe("abc");
+    expect(searchQuery("1+2").search).toBe("1+2");
+  });
+});
+
+describe("findQuery (msgstat find)", () => {
+  const exactly = (digits: string) => ({
+    search: digits,
+    test: { kind: "equals", digits },
+    described: `+${digits}`,
+  });
+
+  it.each(["+44 7700 900123", "0044 7700 900123", "447700900123", "+44 (0)7700 900123", "(+44) 7700-900.123"])(
+    "%j is the full international number 447700900123",
+    (typed) => {
+      expect(findQuery(typed)).toEqual(exactly("447700900123"));
+    },
+  );
+
+  it("a national form with a country calling code is that full number", () => {
+    expect(findQuery("07700 900123", "44")).toEqual(exactly("447700900123"));
+  });
+
+  it("a national form without one matches its national digits as an ending, and says so", () => {
+    const query = findQuery("07700 900123");
+    expect(query.test).toEqual({ kind: "endsWith", digits: "7700900123" });
+    expect(query.search).toBe("7700900123");
+    expect(query.ambiguous).toBe(
+      "07700900123 is a national number and no country calling code is set: showing the numbers that end in " +
+        "7700900123, in any country (give its country calling code: --country-code 44 for the UK, or once: " +
+        "msgstat config set country-code 44)",
+    );
+  });
+
+  it("*digits asks for the numbers ending in them", () => {
+    expect(findQuery("*0779")).toEqual({
+      search: "0779",
+      test: { kind: "endsWith", digits: "0779" },
+      described: "ending in 0779",
+    });
+  });
+
+  it.each([
+    ["abc", '"abc" is not a phone number'],
+    ["", '"" is not a phone number'],
+    ["+44 77x", '"+44 77x" is not a phone number'],
+    ["0779", '"0779" is too short for a national number'],
+    ["12345", '"12345" has 5 digits: a full international number has 7 to 15'],
+    ["+1234567890123456", '"+1234567890123456" has 16 digits'],
+  ])("refuses %j", (typed, start) => {
+    let error: unknown;
+    try {
+      findQuery(typed);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message.startsWith(start)).toBe(true);
+    expect((error as UsageError).hints.length).toBe(1);
+  });
+});
+
+describe("recipientMatches", () => {
+  const equals: RecipientTest = { kind: "equals", digits: "447700900123" };
+  const endsWith: RecipientTest = { kind: "endsWith", digits: "7700900123" };
+
+  it("equals: that number only, not one that contains or ends with its digits", () => {
+    expect(recipientMatches(equals, "447700900123")).toBe(true);
+    expect(recipientMatches(equals, "+44 7700 900123")).toBe(true);
+    expect(recipientMatches(equals, "1447700900123")).toBe(false);
+    expect(recipientMatches(equals, "4477009001234")).toBe(false);
+    expect(recipientMatches(equals, "47700900123")).toBe(false);
+    expect(recipientMatches(equals, undefined)).toBe(false);
+  });
+
+  it("endsWith: any country code before the digits", () => {
+    expect(recipientMatches(endsWith, "447700900123")).toBe(true);
+    expect(recipientMatches(endsWith, "337700900123")).toBe(true);
+    expect(recipientMatches(endsWith, "447700900124")).toBe(false);
+    expect(recipientMatches(endsWith, "4477009001230")).toBe(false);
+  });
+});
