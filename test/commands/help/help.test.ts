@@ -205,8 +205,8 @@ describe("msgstat help <topic>", () => {
         'msgstat: no help topic "confg"',
         "  topics: config, auth, proxy, formats, fields, exit-codes, environment,",
         "  statuses, dates, stats, live-modes, many-campaigns, sandbox, security, bench",
-        "  or a command (its options): messages, batch, message, stats, sandbox, auth,",
-        "  config, completion",
+        "  or a command (its options): messages, batch, find, message, stats, sandbox,",
+        "  auth, config, completion",
         "",
       ].join("\n"),
     );
