@@ -2,7 +2,7 @@
 // by the fan-out engine), then a comparison, one row a campaign and the total, before the usual
 // report of the total. A campaign that cannot be counted is named and left out of the total whole;
 // the others are still reported, and the exit code says the run was incomplete.
-import { ExitCode, ThresholdError, type ServiceError } from "../../core/errors.js";
+import { ExitCode, ThresholdError, ThresholdUncheckedError, type ServiceError } from "../../core/errors.js";
 import { countText, percentText } from "../../core/numbers.js";
 import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
 import type { MessageSelector } from "../../service/select.js";
@@ -71,6 +71,8 @@ export async function runCampaignsStats(
   }
   if (!incomplete) {
     if (above) throw above;
+    const unchecked = uncheckedThreshold(outcome);
+    if (unchecked) throw unchecked;
     return;
   }
   // The incomplete run's own line ("2 of 3 campaigns complete") is the last; what else there is to say comes first.
@@ -202,6 +204,23 @@ function shortReason(error: ServiceError | undefined): string {
   const why =
     code === ExitCode.notFound ? "not found" : code === ExitCode.unauthorized ? "not authorised" : "could not be read";
   return `${why} (see stderr)`;
+}
+
+/**
+ * --max-failure-rate where a campaign (or the total) has no final message: not a pass. Exit 8 as for one
+ * campaign, each one that could not be checked named; reached only when none is above the threshold.
+ */
+function uncheckedThreshold(outcome: CampaignsReport): ThresholdUncheckedError | undefined {
+  const unchecked = [
+    ...outcome.campaigns.map((report) => ({ name: report.campaignId, report })),
+    { name: "total", report: outcome.total },
+  ].filter(({ report }) => report.threshold && !report.threshold.checked);
+  if (unchecked.length === 0) return undefined;
+  const error = new ThresholdUncheckedError(
+    `--max-failure-rate ${outcome.total.threshold?.maxFailureRate}% not checked for ` +
+      `${unchecked.map(({ name }) => name).join(", ")}: no message is final there`,
+  );
+  return error.withHint("The report was written; exit 8 says the threshold could not be checked for all of it.");
 }
 
 /**

@@ -161,6 +161,17 @@ describe("--max-failure-rate", () => {
     expect(total.threshold.exceeded).toBe(false);
   });
 
+  it("nothing final to measure (only messages not yet final): not a pass, exit 8 naming each", async () => {
+    const result = await stats([...CAMPAIGNS, "--status", "created", "--max-failure-rate", "10"], { columns: 80 });
+    expect(result.code).toBe(8);
+    expect(result.stderr).toBe(
+      "msgstat: --max-failure-rate 10% not checked for cmp-spring-sale, cmp-loyalty-es, cmp-otp-alerts, total: " +
+        "no message is final there\n" +
+        "  The report was written; exit 8 says the threshold could not be checked for all of it.\n",
+    );
+    expect(result.stdout.split("\n")[0]).toBe("Campaigns compared (3)");
+  });
+
   it("none above it: exit 0", async () => {
     const result = await stats([...CAMPAIGNS, "--max-failure-rate", "12.2", "--json"]);
     expect(result.code).toBe(0);
