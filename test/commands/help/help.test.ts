@@ -169,14 +169,14 @@ describe("msgstat help <topic>", () => {
   it("environment at 80 columns: its tables wrap inside their columns", async () => {
     const { stdout } = await runCli(["help", "environment"], { columns: 80 });
     const lines = stdout.split("\n");
-    const start = lines.indexOf("variable            meaning");
+    const start = lines.indexOf("variable              meaning");
     expect(lines.slice(start, start + 6)).toEqual([
-      "variable            meaning",
-      "------------------  ------------------------------------------------------------",
-      "MSGSTAT_BASE_URL    the service's base URL, as --base-url (it may carry a path",
-      "                    prefix)",
+      "variable              meaning",
+      "--------------------  ----------------------------------------------------------",
+      "MSGSTAT_BASE_URL      the service's base URL, as --base-url (it may carry a path",
+      "                      prefix)",
       "",
-      "MSGSTAT_TOKEN       the bearer token: for CI and scripts; safer than --token,",
+      "MSGSTAT_TOKEN         the bearer token: for CI and scripts; safer than --token,",
     ]);
   });
 
