@@ -100,14 +100,14 @@ async function saveProfile(name: string, sandbox: Sandbox, token: string | undef
   await updateConfigFile(paths.configFile, (fresh) => {
     for (const target of targets) fresh.profiles[target.name] = { "base-url": url };
   });
-  // Stored once per profile; a note about where it went is said once.
+  // Stored once per profile; what is said about where it went, once.
   const said = new Set<string>();
-  const noteOnce = (line: string) => {
-    if (!said.has(line)) ctx.note(line);
+  const once = (say: (line: string) => void) => (line: string) => {
+    if (!said.has(line)) say(line);
     said.add(line);
   };
-  if (token !== undefined)
-    for (const target of targets) await saveToken(target, url, token, { ...ctx, note: noteOnce });
+  const io = { ...ctx, note: once(ctx.note), log: ctx.log && once(ctx.log) };
+  if (token !== undefined) for (const target of targets) await saveToken(target, url, token, io);
   return { name, asDefault };
 }
 
