@@ -6,8 +6,24 @@
 
 const argv = process.argv.slice(2);
 
+/**
+ * The program in dist/; in a clone where nothing built it yet (npm install does not: a `prepare` script would have
+ * npm warn on every install of the package), one line saying how, not a stack.
+ */
+function loadProgram() {
+  const cli = require("node:path").join(__dirname, "..", "dist", "cli.js");
+  try {
+    return require(cli);
+  } catch (error) {
+    if (require("node:fs").existsSync(cli)) throw error;
+    const root = require("node:path").dirname(__dirname);
+    process.stderr.write(`msgstat: ${cli} is not built yet: run npm run build in ${root}\n`);
+    process.exit(1);
+  }
+}
+
 async function run() {
-  const { main, InterruptedError } = require("../dist/cli.js");
+  const { main, InterruptedError } = loadProgram();
   const controller = new AbortController();
   let signalled = false;
   for (const name of ["SIGINT", "SIGTERM"]) {

@@ -93,7 +93,7 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     [
       "no base URL anywhere",
       ["messages", "cmp-spring-sale"],
-      "msgstat: no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)\n  To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat --profile sandbox messages cmp-spring-sale\n",
+      "msgstat: no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)\n  To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat messages cmp-spring-sale\n",
     ],
     ["a missing campaign id", ["messages"], `error: missing required argument 'campaignId'\n${HELP}`],
     ["a missing batch id", ["batch", "cmp-spring-sale"], `error: missing required argument 'batchId'\n${HELP}`],

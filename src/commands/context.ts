@@ -55,6 +55,8 @@ export interface Context extends Io {
   warn: (line: string) => void;
   /** A note for a person on stderr. */
   note: (line: string) => void;
+  /** With --verbose: a line of detail on stderr (where a setting came from, what the keyring said). */
+  log?: (line: string) => void;
 }
 
 export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: boolean): boolean {
@@ -98,6 +100,7 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     verbose: run.verbose,
     warn,
     note,
+    log,
     client: async () => {
       if (run.client) return run.client;
       const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), {

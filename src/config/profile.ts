@@ -100,6 +100,17 @@ export function entryProblems(profile: Profile): UsageError[] {
   return problems;
 }
 
+/** No default profile is set: none in the file, or an empty one. `sandbox --save-profile` then makes one. */
+export function defaultProfileUnset(config: ConfigFile): boolean {
+  const entries = config.profiles[DEFAULT_PROFILE];
+  return entries === undefined || Object.keys(entries).length === 0;
+}
+
+/** The profiles of the file that hold a base-url, by name. */
+export function profilesWithBaseUrl(config: ConfigFile): string[] {
+  return profileNames(config).filter((name) => typeof config.profiles[name]?.["base-url"] === "string");
+}
+
 function unknownProfile(config: ConfigFile, name: string, chosenBy: Source): UsageError {
   const known = profileNames(config);
   const listed =

@@ -13,6 +13,8 @@ export interface StoreIo {
   signal?: AbortSignal;
   /** A one-line note for a person on stderr. */
   note: (line: string) => void;
+  /** With --verbose: the detail behind a note (what the keyring library said, which file). */
+  log?: (line: string) => void;
 }
 
 export interface StoredToken {
@@ -47,10 +49,9 @@ export async function saveToken(profile: Profile, baseUrl: string, token: string
     // An older copy in the file would outlive the one in the keyring.
     await updateCredentials(file, (tokens) => profile.name in tokens && delete tokens[profile.name]);
   } else {
-    io.note(
-      `no OS keyring to store the token in (${unavailable}); storing it in plain text in ${file}, ` +
-        `readable only by you (mode 0600)`,
-    );
+    // The keyring library's reason is often a paragraph about D-Bus: it is for -v, and the note fits 80 columns.
+    io.note("no OS keyring to use; the token is in plain text in a file only you can read");
+    io.log?.(`keyring: ${unavailable}; the token is in ${file} (mode 0600)`);
     await updateCredentials(file, (tokens) => {
       tokens[profile.name] = token;
     });
@@ -85,10 +86,8 @@ export async function readStoredToken(profile: Profile, io: StoreIo): Promise<St
     } else {
       reason = opened.unavailable;
     }
-    io.note(
-      `the OS keyring did not give the token of profile "${profile.name}" (${reason}); looking in ` +
-        `${profile.paths.credentialsFile}`,
-    );
+    io.note(`no token from the OS keyring for profile "${profile.name}"; trying the credentials file`);
+    io.log?.(`keyring: ${reason}; trying ${profile.paths.credentialsFile}`);
   }
   const token = (await readCredentials(profile.paths.credentialsFile))[profile.name];
   return token !== undefined && token !== ""

@@ -277,3 +277,22 @@ describe("a damaged install", () => {
     expect(run.status).toBe(1);
   });
 });
+
+describe("a clone where nothing built dist/ yet", () => {
+  // npm install no longer builds (issue 21: a `prepare` script made npm warn on every install of the tarball).
+  it("says in one line how to build it, exit 1", () => {
+    const root = fileURLToPath(new URL("../../", import.meta.url));
+    const clone = scratchFolder("msgstat-unbuilt-");
+    for (const part of ["bin", "package.json"])
+      cpSync(path.join(root, part), path.join(clone, part), { recursive: true });
+    const run = spawnSync(process.execPath, [path.join(clone, "bin", "msgstat.js"), "messages", "cmp-x"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: clone, MSGSTAT_CONFIG_DIR: clone },
+    });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `msgstat: ${path.join(clone, "dist", "cli.js")} is not built yet: run npm run build in ${clone}\n`,
+    });
+  });
+});

@@ -3,7 +3,7 @@
 // must read the docs/ the tarball ships. Without man and groff this test fails rather than passing
 // unchecked: .ci/run installs them (man-db, groff-base).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, realpathSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -32,13 +32,45 @@ describe("npm install -g of the packed tarball", () => {
     for (const file of ["package/dist/msgstat.1", "package/docs/config.md", "package/docs/exit-codes.md"]) {
       expect(listing).toContain(file);
     }
+    // Issue 21, defect 5: every document the shipped texts name is in the package.
+    for (const text of ["README.md", "CONTRIBUTING.md", ...listing.filter((file) => /^package\/docs\//.test(file))]) {
+      const shipped = execFileSync(
+        "tar",
+        ["xzf", tarball, "-O", text.startsWith("package/") ? text : `package/${text}`],
+        {
+          encoding: "utf8",
+        },
+      );
+      for (const [named] of shipped.matchAll(/\b(?:docs\/[a-z-]+|README|CONTRIBUTING)\.md\b/g))
+        expect(listing, `${text} names ${named}`).toContain(`package/${named}`);
+    }
+    // No script npm runs when it installs the package (a `prepare` made npm warn on every install -g).
+    const manifest = JSON.parse(
+      execFileSync("tar", ["xzf", tarball, "-O", "package/package.json"], { encoding: "utf8" }),
+    ) as {
+      scripts: Record<string, string>;
+    };
+    expect(Object.keys(manifest.scripts).filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
 
     const prefix = path.join(scratch, "prefix");
-    execFileSync(
+    const install = spawnSync(
       "npm",
-      ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", "--prefer-offline", "--silent", tarball],
-      { cwd: scratch, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+      [
+        "install",
+        "-g",
+        "--prefix",
+        prefix,
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        "--loglevel",
+        "warn",
+        tarball,
+      ],
+      { cwd: scratch, encoding: "utf8" },
     );
+    expect(install.status).toBe(0);
+    expect(install.stderr).not.toMatch(/install-scripts|allowScripts|prepare/);
 
     const env = { ...process.env, MANPATH: path.join(prefix, "share", "man"), MANWIDTH: "80", MANPAGER: "cat" };
     const where = spawnSync("man", ["-w", "msgstat"], { env, encoding: "utf8" });
@@ -65,5 +97,42 @@ describe("npm install -g of the packed tarball", () => {
     expect({ status: help.status, stderr: help.stderr }).toEqual({ status: 0, stderr: "" });
     expect(help.stdout.startsWith("Exit codes\n==========\n")).toBe(true);
     expect(readdirSync(path.join(prefix, "lib", "node_modules", "msgstat", "docs"))).toContain("exit-codes.md");
+  });
+});
+
+describe("npm pack in a clone that never built", () => {
+  it("builds dist/ itself (prepack), so the tarball holds the program and its man page", { timeout: 240_000 }, () => {
+    // A copy of the sources without dist/, sharing node_modules (esbuild): as a fresh clone after npm install,
+    // which no longer builds.
+    const clone = path.join(scratchFolder("msgstat-clone-"), "msgstat");
+    mkdirSync(clone);
+    for (const part of [
+      "package.json",
+      "tsconfig.json",
+      "README.md",
+      "CONTRIBUTING.md",
+      "bin",
+      "scripts",
+      "src",
+      "docs",
+    ])
+      cpSync(path.join(root, part), path.join(clone, part), { recursive: true });
+    symlinkSync(path.join(root, "node_modules"), path.join(clone, "node_modules"));
+    expect(existsSync(path.join(clone, "dist"))).toBe(false);
+    const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", clone], {
+      cwd: clone,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
+    const listing = execFileSync("tar", ["tzf", path.join(clone, packed.split("\n").pop()!)], {
+      encoding: "utf8",
+    }).split("\n");
+    for (const file of [
+      "package/dist/cli.js",
+      "package/dist/sandbox.js",
+      "package/dist/msgstat.1",
+      "package/bin/msgstat.js",
+    ])
+      expect(listing).toContain(file);
   });
 });

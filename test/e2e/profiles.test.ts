@@ -28,30 +28,70 @@ interface RunningSandbox {
   stop: () => Promise<number | null>;
 }
 
-/** `msgstat sandbox ...` as a user starts it; ready once it printed its URL (after saving any profile). */
+/**
+ * `msgstat sandbox ...` as a user starts it; ready once it printed its URL (after saving any profile) and said on
+ * stderr how to reach it (a line with "try: ..." or "point msgstat at it: ..."). Stopped, and a failure, if it
+ * exits first or is not ready within 20 s.
+ */
 function startBinSandbox(args: string[], env: Record<string, string | undefined>): Promise<RunningSandbox> {
   const child = spawn(process.execPath, [BIN, "sandbox", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  let url: string | undefined;
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const stop = () => (child.kill("SIGTERM"), exited);
   return new Promise((resolve, reject) => {
+    const giveUp = setTimeout(() => {
+      void stop();
+      reject(new Error(`the sandbox was not ready within 20 s; its stderr: ${stderr}`));
+    }, 20_000);
+    const whenReady = () => {
+      if (url === undefined || !/(try|point msgstat at it): [^\n]*\n/.test(stderr)) return;
+      clearTimeout(giveUp);
+      resolve({ child, url, stderr: () => stderr, stop });
+    };
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      whenReady();
+    });
     child.on("error", reject);
-    void exited.then((code) => reject(new Error(`the sandbox exited with ${code} before it was ready: ${stderr}`)));
-    createInterface({ input: child.stdout }).once("line", (url) =>
-      resolve({ child, url, stderr: () => stderr, stop: () => (child.kill("SIGTERM"), exited) }),
-    );
+    void exited.then((code) => {
+      clearTimeout(giveUp);
+      reject(new Error(`the sandbox exited with ${code} before it was ready: ${stderr}`));
+    });
+    createInterface({ input: child.stdout }).once("line", (line) => {
+      url = line;
+      whenReady();
+    });
   });
 }
 
+const configFileIn = (home: string) => path.join(home, ".config", "msgstat", "config.json");
+const readConfig = (home: string) =>
+  JSON.parse(readFileSync(configFileIn(home), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
+
 describe("profiles, end to end with the built bin", () => {
-  it("`msgstat sandbox --save-profile`, then `msgstat --profile sandbox messages cmp-spring-sale` in a fresh shell", async () => {
+  it("on a fresh machine `msgstat sandbox --save-profile` is also the default profile: `msgstat messages cmp-spring-sale --search 11` works as shown", async () => {
     const home = scratchFolder("msgstat-home-");
     const env = freshShell(home);
     const sandbox = await startBinSandbox(["--port", "0", "--messages", "300", "--save-profile"], env);
     try {
+      expect(sandbox.stderr()).toBe(
+        `sandbox serving at ${sandbox.url} (Ctrl-C to stop)\n` +
+          `saved as profile "sandbox", and as the default profile (none was set)\n` +
+          "try: msgstat messages cmp-spring-sale\n",
+      );
+      // The platform's config folder (env-paths): on Linux ~/.config/msgstat.
+      expect(readConfig(home)).toEqual({
+        profiles: { sandbox: { "base-url": sandbox.url }, default: { "base-url": sandbox.url } },
+      });
+      const searched = await runBin(["messages", "cmp-spring-sale", "--search", "11", "-n", "3"], { env });
+      expect(searched.code).toBe(0);
+      const rows = searched.stdout.trimEnd().split("\n").slice(1);
+      expect(rows).toHaveLength(3);
+      for (const row of rows) expect(row.split("\t")[1]).toContain("11");
+      // --profile sandbox picks the same service: the first three messages as the sandbox itself lists them.
       const result = await runBin(["--profile", "sandbox", "messages", "cmp-spring-sale", "-n", "3"], { env });
       expect(result.code).toBe(0);
-      // The first three messages as the sandbox itself lists them, one a row under the header.
       const page = (await (await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages?limit=3`)).json()) as {
         data: Array<{ id: string }>;
       };
@@ -59,14 +99,53 @@ describe("profiles, end to end with the built bin", () => {
       expect(lines[0]).toMatch(/^ID\tRECIPIENT\tSTATUS\t/);
       expect(lines.slice(1).map((line) => line.split("\t")[0])).toEqual(page.data.map((message) => message.id));
       expect(result.stderr).toMatch(/^Showing 3 messages; more may follow\./);
-      // The platform's config folder (env-paths): on Linux ~/.config/msgstat.
-      const configFile = path.join(home, ".config", "msgstat", "config.json");
-      expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({
-        profiles: { sandbox: { "base-url": sandbox.url } },
-      });
-      expect(sandbox.stderr()).toBe(
-        `sandbox serving at ${sandbox.url} (Ctrl-C to stop); saved as profile "sandbox"; try: msgstat --profile sandbox messages cmp-spring-sale\n`,
+    } finally {
+      expect(await sandbox.stop()).toBe(0);
+    }
+    // Started again (on another port): the default it made follows it.
+    const again = await startBinSandbox(["--port", "0", "--messages", "300", "--save-profile"], env);
+    try {
+      expect(again.url).not.toBe(sandbox.url);
+      expect(again.stderr()).toBe(
+        `sandbox serving at ${again.url} (Ctrl-C to stop)\n` +
+          `saved as profile "sandbox", and as the default profile, as before\n` +
+          "try: msgstat messages cmp-spring-sale\n",
       );
+      expect(readConfig(home)).toEqual({
+        profiles: { sandbox: { "base-url": again.url }, default: { "base-url": again.url } },
+      });
+      expect((await runBin(["messages", "cmp-spring-sale", "-n", "1"], { env })).code).toBe(0);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+  });
+
+  it("a default profile a person set is left as it was; the sandbox says to add --profile sandbox, and so does a command without a URL", async () => {
+    const home = scratchFolder("msgstat-home-");
+    const env = freshShell(home);
+    expect((await runBin(["config", "set", "timeout", "45"], { env })).code).toBe(0);
+    const sandbox = await startBinSandbox(["--port", "0", "--messages", "300", "--save-profile"], env);
+    try {
+      expect(sandbox.stderr()).toBe(
+        `sandbox serving at ${sandbox.url} (Ctrl-C to stop)\n` +
+          `saved as profile "sandbox"; the default profile is left as it was\n` +
+          "try: msgstat --profile sandbox messages cmp-spring-sale (or export MSGSTAT_PROFILE=sandbox)\n",
+      );
+      expect(readConfig(home)).toEqual({
+        profiles: { default: { timeout: 45 }, sandbox: { "base-url": sandbox.url } },
+      });
+      expect(await runBin(["messages", "cmp-spring-sale", "-n", "1"], { env })).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          "msgstat: no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)\n" +
+          '  Profile "sandbox" has one: add --profile sandbox (or export MSGSTAT_PROFILE=sandbox).\n',
+      });
+      const picked = await runBin(["messages", "cmp-spring-sale", "-n", "1"], {
+        env: { ...env, MSGSTAT_PROFILE: "sandbox" },
+      });
+      expect(picked.code).toBe(0);
+      expect(picked.stdout).toMatch(/^ID\tRECIPIENT\t.*\nmsg-spring-\d+\t/);
     } finally {
       expect(await sandbox.stop()).toBe(0);
     }
@@ -90,12 +169,17 @@ describe("profiles, end to end with the built bin", () => {
       // CI has no keyring: there the token is in the file, after a one-line note.
       if (store === "file") {
         expect(statSync(path.join(dir, "credentials")).mode & 0o777).toBe(0o600);
-        expect(sandbox.stderr()).toMatch(
-          /^no OS keyring to store the token in \(.+\); storing it in plain text in .+\/credentials, readable only by you \(mode 0600\)\n/,
+        expect(sandbox.stderr()).toBe(
+          "no OS keyring to use; the token is in plain text in a file only you can read\n" +
+            `sandbox serving at ${sandbox.url} (Ctrl-C to stop)\n` +
+            'saved as profile "box", and as the default profile (none was set)\n' +
+            "try: msgstat messages cmp-spring-sale\n",
         );
       } else {
         expect(store).toBe("keyring");
+        // The default profile the sandbox made holds the same token: out of the keyring too.
         await runBin(["auth", "logout", "--profile", "box"], { env });
+        await runBin(["auth", "logout"], { env });
       }
       expect(sandbox.stderr()).not.toContain("box-token-3c9e71a0");
     } finally {

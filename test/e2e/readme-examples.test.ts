@@ -1,5 +1,6 @@
 // The README's commands, run as shown (through bash, with the built `msgstat` on PATH) against the
-// default sandbox, reached the way the README says: the profile `sandbox` and MSGSTAT_PROFILE. What
+// default sandbox, reached the way the README says: the profiles `sandbox --save-profile` writes on a machine
+// with no default profile yet (`sandbox`, and the same as `default`), with no --profile. What
 // cannot run here is left out by name: installing, starting or stopping the sandbox, man, auth login
 // (a prompt) and the crontab line (which needs a profile `prod`).
 import { spawn, spawnSync } from "node:child_process";
@@ -55,7 +56,7 @@ describe("the README's commands run against the sandbox", () => {
     mkdirSync(config, { mode: 0o700 });
     writeFileSync(
       path.join(config, "config.json"),
-      JSON.stringify({ profiles: { sandbox: { "base-url": sandbox.url } } }),
+      JSON.stringify({ profiles: { sandbox: { "base-url": sandbox.url }, default: { "base-url": sandbox.url } } }),
     );
     const jq = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
     const failed: { command: string; code: number | null; stderr: string }[] = [];
@@ -86,7 +87,6 @@ function run(command: string, folder: string, config: string): Promise<{ status:
         HOME: folder,
         TZ: "UTC",
         MSGSTAT_CONFIG_DIR: config,
-        MSGSTAT_PROFILE: "sandbox",
       },
       stdio: ["ignore", "ignore", "pipe"],
     });

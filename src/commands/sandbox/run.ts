@@ -1,8 +1,15 @@
 import { UsageError } from "../../core/errors.js";
-import { checkProfileName, readConfigFile, updateConfigFile } from "../../config/config-file.js";
+import { isDeepStrictEqual } from "node:util";
+import {
+  checkProfileName,
+  DEFAULT_PROFILE,
+  readConfigFile,
+  updateConfigFile,
+  type ConfigFile,
+} from "../../config/config-file.js";
 import { isLoopback } from "../../config/keys.js";
-import { configPaths } from "../../config/paths.js";
-import { profileFrom } from "../../config/profile.js";
+import { configPaths, type Env } from "../../config/paths.js";
+import { chosenProfileName, profileFrom } from "../../config/profile.js";
 import { removeStoredToken, saveToken } from "../../config/token-store.js";
 import type { Context } from "../context.js";
 import { startSandbox, type Sandbox, type SandboxOptions } from "../../sandbox/index.js";
@@ -16,8 +23,9 @@ export interface SandboxRun {
 export async function runSandbox(options: SandboxOptions, ctx: Context, run: SandboxRun = {}): Promise<void> {
   if (run.saveProfile !== undefined) checkProfileName(run.saveProfile);
   const sandbox = await listen(options);
+  let saved: Saved | undefined;
   try {
-    if (run.saveProfile !== undefined) await saveProfile(run.saveProfile, sandbox, options.token, ctx);
+    if (run.saveProfile !== undefined) saved = await saveProfile(run.saveProfile, sandbox, options.token, ctx);
   } catch (error) {
     await sandbox.close();
     throw error;
@@ -29,12 +37,13 @@ export async function runSandbox(options: SandboxOptions, ctx: Context, run: San
   }
   ctx.stdout.write(lines.join("\n") + "\n");
   const campaign = sandbox.campaigns[0]?.id ?? "<campaignId>";
-  const pointAt =
-    run.saveProfile !== undefined
-      ? `saved as profile "${run.saveProfile}"; try: msgstat --profile ${run.saveProfile} messages ${campaign}`
-      : `point msgstat at it: export ` +
-        `MSGSTAT_BASE_URL=${sandbox.url}${options.token !== undefined ? " MSGSTAT_TOKEN=<the --token value>" : ""}`;
-  ctx.note(`sandbox serving at ${sandbox.url} (Ctrl-C to stop); ${pointAt}`);
+  ctx.note(`sandbox serving at ${sandbox.url} (Ctrl-C to stop)`);
+  if (saved === undefined)
+    ctx.note(
+      `point msgstat at it: export MSGSTAT_BASE_URL=${sandbox.url}` +
+        `${options.token !== undefined ? " MSGSTAT_TOKEN=<the --token value>" : ""}`,
+    );
+  else for (const line of savedLines(saved, campaign, ctx.env)) ctx.note(line);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     else ctx.signal.addEventListener("abort", () => resolve(), { once: true });
@@ -57,12 +66,21 @@ async function listen(options: SandboxOptions): Promise<Sandbox> {
   }
 }
 
+/** What --save-profile wrote, for the lines that say how to use it. */
+interface Saved {
+  name: string;
+  /** The default profile was made (or kept) a copy of it: none was set, or it was such a copy already. */
+  asDefault: "made" | "kept up" | "left";
+}
+
 /**
  * The profile gets the sandbox's URL and, given --token, that token through the same storage as
  * `auth login`. A profile that points at a real service is never overwritten: its token could
- * otherwise end up sent to the sandbox, or the sandbox's to it.
+ * otherwise end up sent to the sandbox, or the sandbox's to it. When no default profile is set, the
+ * same goes into "default" too, so that the commands of the README and of --help, which name no
+ * profile, work on a fresh machine; a default profile a person set is left alone.
  */
-async function saveProfile(name: string, sandbox: Sandbox, token: string | undefined, ctx: Context): Promise<void> {
+async function saveProfile(name: string, sandbox: Sandbox, token: string | undefined, ctx: Context): Promise<Saved> {
   const paths = configPaths(ctx.env);
   const config = await readConfigFile(paths.configFile);
   const profile = profileFrom(config, paths, name, { kind: "flag", label: "--save-profile" }, { create: true });
@@ -72,11 +90,63 @@ async function saveProfile(name: string, sandbox: Sandbox, token: string | undef
       "Name another profile: --save-profile <name>.",
     );
   }
+  const asDefault = name === DEFAULT_PROFILE ? "left" : defaultProfileFate(config, name);
+  const targets = [profile];
+  if (asDefault !== "left")
+    targets.push(profileFrom(config, paths, DEFAULT_PROFILE, { kind: "default", label: "the default" }));
   // A listener on every address is reached on this machine's loopback.
   const url = sandbox.url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
-  if (profile.tokenStore !== undefined) await removeStoredToken(profile, ctx);
-  profile.config = await updateConfigFile(paths.configFile, (fresh) => {
-    fresh.profiles[name] = { "base-url": url };
+  for (const target of targets) if (target.tokenStore !== undefined) await removeStoredToken(target, ctx);
+  await updateConfigFile(paths.configFile, (fresh) => {
+    for (const target of targets) fresh.profiles[target.name] = { "base-url": url };
   });
-  if (token !== undefined) await saveToken(profile, url, token, ctx);
+  // Stored once per profile; what is said about where it went, once.
+  const said = new Set<string>();
+  const once = (say: (line: string) => void) => (line: string) => {
+    if (!said.has(line)) say(line);
+    said.add(line);
+  };
+  const io = { ...ctx, note: once(ctx.note), log: ctx.log && once(ctx.log) };
+  if (token !== undefined) for (const target of targets) await saveToken(target, url, token, io);
+  return { name, asDefault };
+}
+
+/**
+ * Whether the default profile becomes a copy of the one saved: when there is none (or an empty one), or when it is
+ * the copy an earlier --save-profile of the same name made (a sandbox on another port, or with another token, is
+ * followed). Any other default profile is a person's, and stays.
+ */
+function defaultProfileFate(config: ConfigFile, name: string): Saved["asDefault"] {
+  const current = config.profiles[DEFAULT_PROFILE];
+  if (current === undefined || Object.keys(current).length === 0) return "made";
+  const own = config.profiles[name];
+  const url = current["base-url"];
+  const copy = own !== undefined && isDeepStrictEqual(current, own) && typeof url === "string" && isLoopbackUrl(url);
+  return copy ? "kept up" : "left";
+}
+
+function isLoopbackUrl(text: string): boolean {
+  try {
+    return isLoopback(new URL(text).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** What was saved, and the next command: without --profile when the profile it picks by itself is the sandbox's. */
+function savedLines(saved: Saved, campaign: string, env: Env): string[] {
+  const next = chosenProfileName(undefined, env).name;
+  const picked = next === saved.name || (next === DEFAULT_PROFILE && saved.asDefault !== "left");
+  const what =
+    saved.asDefault === "made"
+      ? `saved as profile "${saved.name}", and as the default profile (none was set)`
+      : saved.asDefault === "kept up"
+        ? `saved as profile "${saved.name}", and as the default profile, as before`
+        : saved.name === DEFAULT_PROFILE
+          ? `saved as the default profile`
+          : `saved as profile "${saved.name}"; the default profile is left as it was`;
+  const tryThis = picked
+    ? `try: msgstat messages ${campaign}`
+    : `try: msgstat --profile ${saved.name} messages ${campaign} (or export MSGSTAT_PROFILE=${saved.name})`;
+  return [what, tryThis];
 }

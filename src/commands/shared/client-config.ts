@@ -6,7 +6,8 @@ import { UsageError } from "../../core/errors.js";
 import { checkHeaderName, checkHeaderRole, checkHeaderValue, isLoopback, type Source } from "../../config/keys.js";
 import type { Env } from "../../config/paths.js";
 import { resolveProxy, resolveTrust } from "../../config/network.js";
-import { loadProfile } from "../../config/profile.js";
+import { DEFAULT_PROFILE } from "../../config/config-file.js";
+import { defaultProfileUnset, loadProfile, profilesWithBaseUrl, type Profile } from "../../config/profile.js";
 import { proxyFor } from "../../http/proxy.js";
 import { redact } from "../../config/redact.js";
 import { resolveSettings, type Settings } from "../../config/settings.js";
@@ -54,10 +55,7 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
     throw new UsageError(
       "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat " +
         "config set base-url <url>)",
-    ).withHint(
-      "To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat " +
-        "--profile sandbox messages cmp-spring-sale",
-    );
+    ).withHint(noServiceUrlHint(settings.profile));
   }
   const baseUrl = new URL(settings.baseUrl.value.trim());
   const flagHeaders = (raw.header ?? []).map(parseHeader);
@@ -95,6 +93,24 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
     retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 500,
     network: { proxy, ca: await resolveTrust(settings, io.env) },
   };
+}
+
+/**
+ * What to do without a URL: a profile that has one is named (after `sandbox --save-profile` with a default
+ * profile already set, the sandbox's is the one); with none anywhere, how to start the sandbox and use it.
+ */
+function noServiceUrlHint(profile: Profile): string {
+  const others = profilesWithBaseUrl(profile.config).filter((name) => name !== profile.name);
+  const [first] = others;
+  if (first !== undefined && others.length === 1)
+    return `Profile "${first}" has one: add --profile ${first} (or export MSGSTAT_PROFILE=${first}).`;
+  const named = others.map((name) => `"${name}"`).join(", ");
+  if (first !== undefined) return `Profiles ${named} have one: add --profile <name>, e.g. --profile ${first}.`;
+  const madeDefault = profile.name === DEFAULT_PROFILE && defaultProfileUnset(profile.config);
+  return (
+    "To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat " +
+    `${madeDefault ? "" : "--profile sandbox "}messages cmp-spring-sale`
+  );
 }
 
 /** One line for --verbose: the profile, and where the URL, the token (redacted) and the timeout came from. */

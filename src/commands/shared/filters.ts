@@ -114,6 +114,15 @@ export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone
     const { search, test } = searchQuery(raw.search);
     if (search === "")
       throw new UsageError(`--search "${raw.search}" has nothing left to search for once formatting is dropped`);
+    // The reference's recipients are digits only: a letter (or a + inside a number) could match none, and the API
+    // would answer "no messages", which reads as "this customer got nothing".
+    if (/[^0-9]/.test(search))
+      throw new UsageError(
+        `--search "${raw.search}" is not a phone number or part of one: recipients are digits only`,
+      ).withHint(
+        "It takes digits as people write them (spaces, dashes, dots, brackets, a leading + or 00), or *digits " +
+          `for the numbers ending in them: --search "+44 7700", --search '*0779'`,
+      );
     options.search = search;
     if (test !== undefined) options.recipientTest = test;
   }

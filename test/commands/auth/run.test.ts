@@ -23,8 +23,7 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((s) => s.close()));
 });
 
-const NO_KEYRING_NOTE =
-  /^no OS keyring to store the token in \(Platform failure: no secret service on the session bus\); storing it in plain text in .*\/credentials, readable only by you \(mode 0600\)$/m;
+const NO_KEYRING_NOTE = /^no OS keyring to use; the token is in plain text in a file only you can read$/m;
 
 describe("auth login", () => {
   it("reads the token from stdin with --with-token; then messages sends Authorization: Bearer <token> to the sandbox", async () => {
