@@ -2,9 +2,9 @@
 // already checked as it was read, combined into one typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
 import type { TimeZone } from "../../core/time.js";
-import { FORMATS, type Format, type ListingFlags } from "./flags.js";
+import type { Format, ListingFlags } from "./flags.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
-import { formatFor, requireCsv } from "../shared/output-file.js";
+import { formatFor, requireCsv, type FileFormats } from "../shared/output-file.js";
 import type { CsvTimes } from "../../render/csv.js";
 
 export interface ListingOptions extends FilterOptions {
@@ -49,8 +49,16 @@ function chosenFormat(raw: ListingFlags): { format: Format; flag: string } | und
   return first && { format: first[0], flag: first[1] };
 }
 
-// In a file the table is its tab-separated form, so "table" and a .tsv file agree.
-const sameInFile = (a: Format, b: Format) => a === b || (a === "table" && b === "tsv");
+// In a file the table is its tab-separated form, so "table" and a .tsv file agree; a name without an
+// extension gets it too.
+const LISTING_FILES: FileFormats<Format> = {
+  types: { ".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv" },
+  fallback: "table",
+  same: (a, b) => a === b || (a === "table" && b === "tsv"),
+  advice:
+    "Name the file for one of them, or choose the format with --format (or --csv, --json, --jsonl): a flag " +
+    "takes any file name.",
+};
 
 export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZone): ListingOptions {
   const filters = parseFilterOptions(raw, now, zone);
@@ -74,7 +82,7 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
     .map((field) => field.trim())
     .filter((field) => field !== "");
   if (fields !== undefined && fields.length === 0) throw new UsageError("--fields needs at least one field name");
-  const format = formatFor(raw.output, chosenFormat(raw), FORMATS, "table", sameInFile);
+  const format = formatFor(raw.output, chosenFormat(raw), LISTING_FILES);
   requireCsv(format, raw.bom ? "--bom" : undefined);
   requireCsv(format, raw.csvTimes === undefined ? undefined : `--csv-times ${raw.csvTimes}`);
   return {

@@ -117,7 +117,7 @@ describe("-o and the format", () => {
     expect(readdirSync(folder)).toEqual([]);
   });
 
-  it("a flag that agrees with the extension, or an extension msgstat does not know, is fine", async () => {
+  it("a flag that agrees with the extension, or a flag with an extension msgstat does not know, is fine", async () => {
     const folder = scratchFolder("msgstat-ext-");
     expect(
       (await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "2", "--csv", "-o", path.join(folder, "a.csv")])).code,
