@@ -10,7 +10,7 @@ import type { CsvTimes } from "../../render/csv.js";
 export interface ListingOptions extends FilterOptions {
   /** Infinity for --all. */
   limit: number;
-  /** --limit was left at its default (so a cut-short note can point at --all). */
+  /** The default --limit applies: the table, without -n or --all (a cut-short note then points at --all). */
   defaultLimit: boolean;
   pageSize: number;
   after?: string;
@@ -60,6 +60,16 @@ const LISTING_FILES: FileFormats<Format> = {
     "takes any file name.",
 };
 
+/**
+ * The limit without -n or --all: --follow starts with the newest few; output for programs (--json,
+ * --jsonl, --csv, --format tsv, the format -o's extension names, and any file) is read whole, so no
+ * row is lost without a word; the default 50 is for the table a person reads.
+ */
+function limitByDefault(raw: ListingFlags, format: Format): number {
+  if (raw.follow) return DEFAULT_FOLLOW_RECENT;
+  return format !== "table" || raw.output !== undefined ? Number.POSITIVE_INFINITY : DEFAULT_LIMIT;
+}
+
 export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZone): ListingOptions {
   const filters = parseFilterOptions(raw, now, zone);
   if (raw.after !== undefined && raw.before !== undefined)
@@ -68,9 +78,10 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
   if (raw.every !== undefined && !raw.follow)
     throw new UsageError("--every goes with --follow: add --follow to keep reading new messages");
   if (raw.follow) checkFollow(raw);
-  const limit = raw.all
-    ? Number.POSITIVE_INFINITY
-    : (raw.limit ?? (raw.follow ? DEFAULT_FOLLOW_RECENT : DEFAULT_LIMIT));
+  const format = formatFor(raw.output, chosenFormat(raw), LISTING_FILES);
+  requireCsv(format, raw.bom ? "--bom" : undefined);
+  requireCsv(format, raw.csvTimes === undefined ? undefined : `--csv-times ${raw.csvTimes}`);
+  const limit = raw.all ? Number.POSITIVE_INFINITY : (raw.limit ?? limitByDefault(raw, format));
   const filtered =
     filters.statuses !== undefined ||
     filters.since !== undefined ||
@@ -82,13 +93,10 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
     .map((field) => field.trim())
     .filter((field) => field !== "");
   if (fields !== undefined && fields.length === 0) throw new UsageError("--fields needs at least one field name");
-  const format = formatFor(raw.output, chosenFormat(raw), LISTING_FILES);
-  requireCsv(format, raw.bom ? "--bom" : undefined);
-  requireCsv(format, raw.csvTimes === undefined ? undefined : `--csv-times ${raw.csvTimes}`);
   return {
     ...filters,
     limit,
-    defaultLimit: !raw.all && raw.limit === undefined,
+    defaultLimit: raw.limit === undefined && Number.isFinite(limit),
     pageSize,
     after: raw.after,
     before: raw.before,

@@ -165,20 +165,17 @@ function reportMerged(
   if (options.outputFile !== undefined) {
     const kept = failed.length === 0 || many.partial;
     if (kept) {
-      const limitNote = !cut
-        ? ""
-        : options.defaultLimit
-          ? ", cut short by the default --limit: add --all"
-          : `, cut short by --limit ${options.limit}: more may follow`;
+      const limitNote = cut ? `, cut short by --limit ${options.limit}: more may follow (--all for every message)` : "";
       ctx.note(
         `wrote ${count(tally.printed, "message")} of ${count(outcomes.length, "campaign")} to ${options.outputFile}` +
           limitNote,
       );
     }
   } else if (cut) {
+    // find has no --after at all.
+    const why = many.resumable === false ? "" : ". One --after cursor cannot continue several campaigns";
     ctx.note(
-      `Showing ${count(tally.printed, "message")}; more may follow. One --after cursor cannot continue ` +
-        `several campaigns: use --all, or a larger --limit, for more.`,
+      `Showing ${count(tally.printed, "message")}; more may follow${why}: use --all, or a larger --limit, for more.`,
     );
   }
   if (failed.length > 0) throw failureError(outcomes, failed, options, many, ctx);

@@ -163,15 +163,10 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
   if (outcome.printed === 0) ctx.note(nothingMatched(outcome.statusesSeen));
   const next = outcome.continueAt;
   if (options.outputFile !== undefined) {
-    // One line a cron mail shows: how many, where, and whether --limit cut it short.
-    const cut =
-      next === undefined
-        ? ""
-        : options.defaultLimit
-          ? ", cut short by the default --limit: add --all"
-          : `, cut short by --limit ${options.limit}: more may follow`;
+    // One line a cron mail shows: how many, where, and whether -n cut it short (a file has no default
+    // limit); the continuation hint follows.
+    const cut = next === undefined ? "" : `, cut short by --limit ${options.limit}: more may follow`;
     ctx.note(`wrote ${count(outcome.printed, "message")} to ${options.outputFile}${cut}`);
-    if (options.defaultLimit) return;
   }
   if (next === undefined) return;
   const shown =
