@@ -9,6 +9,7 @@ import type { TimeZone } from "../core/time.js";
 import { sleep, type Timer } from "../core/timer.js";
 import { clientSettings } from "./shared/client-config.js";
 import { globalOptionsOf } from "./shared/global-options.js";
+import { chosenQuiet } from "./shared/quiet.js";
 import { chosenTimeZone } from "./shared/time-zone.js";
 import { stderrLine } from "./stderr-line.js";
 
@@ -47,6 +48,8 @@ export interface Context extends Io {
   /** --tz: every time shown to a person is in this zone, and --since/--until without an offset are read in it. */
   timeZone: TimeZone;
   verbose: boolean;
+  /** --quiet: `warn`, `note` and the spinner say nothing; errors still do (cli.ts), and so does `noteAlways`. */
+  quiet: boolean;
   /** `now` and how to wait, for the live modes (waiting, following, watching). */
   timer: Timer;
   /** Built on first use, so usage errors are found before any connection and --help never loads the HTTP client. */
@@ -55,6 +58,8 @@ export interface Context extends Io {
   warn: (line: string) => void;
   /** A note for a person on stderr. */
   note: (line: string) => void;
+  /** A note even --quiet keeps: output cut short by a default the user did not choose (rows never lost unsaid). */
+  noteAlways: (line: string) => void;
 }
 
 export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: boolean): boolean {
@@ -85,9 +90,12 @@ export function contextFor(command: AnyCommand, run: Run): Context {
   const { io } = run;
   const globals = globalOptionsOf(command);
   run.verbose = globals.verbose === true;
+  // --verbose asks for more than --quiet (or MSGSTAT_QUIET, or the profile's quiet) leaves out, and wins.
+  const quiet = !run.verbose && chosenQuiet(globalOptionsOf(command, { defaults: false }), io.env);
   const log = run.verbose ? (line: string) => stderrLine(io, "", line) : undefined;
-  const warn = (line: string) => stderrLine(io, "warning: ", line);
-  const note = (line: string) => stderrLine(io, "", line);
+  const noteAlways = (line: string) => stderrLine(io, "", line);
+  const warn = quiet ? () => undefined : (line: string) => stderrLine(io, "warning: ", line);
+  const note = quiet ? () => undefined : noteAlways;
   return {
     ...io,
     argv: run.argv,
@@ -96,8 +104,10 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     timeZone: chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
     timer: { now: io.now, sleep: io.sleep ?? sleep },
     verbose: run.verbose,
+    quiet,
     warn,
     note,
+    noteAlways,
     client: async () => {
       if (run.client) return run.client;
       const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), {

@@ -21,7 +21,7 @@ import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
 import { count } from "../shared/output-file.js";
 import type { ListingOptions } from "./options.js";
-import { render, type ChunksOf } from "./run.js";
+import { cutShortUnasked, render, type ChunksOf } from "./run.js";
 
 export interface ManyOptions {
   concurrency: number;
@@ -171,6 +171,8 @@ function reportMerged(
           limitNote,
       );
     }
+  } else if (cut && ctx.quiet) {
+    cutShortUnasked(tally.printed, options, ctx);
   } else if (cut) {
     // find has no --after at all.
     const why = many.resumable === false ? "" : ". One --after cursor cannot continue several campaigns";

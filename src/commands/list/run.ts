@@ -148,6 +148,17 @@ function explainResume(error: PagingError, options: ListingOptions, ctx: Context
   }
 }
 
+/**
+ * With --quiet, the one line left when the table's default --limit (not -n, which the user chose) cut
+ * the listing short: a cron job that pipes the table then still hears that rows were left out.
+ */
+export function cutShortUnasked(printed: number, options: ListingOptions, ctx: Context): void {
+  if (options.defaultLimit)
+    ctx.noteAlways(
+      `Showing ${count(printed, "message")}, the default --limit; more may follow: add --all for every message.`,
+    );
+}
+
 function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
   const { outcome } = selector;
   if (selector.reader.duplicatesDropped > 0)
@@ -169,6 +180,7 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
     ctx.note(`wrote ${count(outcome.printed, "message")} to ${options.outputFile}${cut}`);
   }
   if (next === undefined) return;
+  if (ctx.quiet) return cutShortUnasked(outcome.printed, options, ctx);
   const shown =
     options.outputFile !== undefined ? "" : `Showing ${count(outcome.printed, "message")}; more may follow. `;
   if (next.cursor === undefined) {
