@@ -48,7 +48,7 @@ export interface Context extends Io {
   /** --tz: every time shown to a person is in this zone, and --since/--until without an offset are read in it. */
   timeZone: TimeZone;
   verbose: boolean;
-  /** --quiet: `warn`, `note` and the spinner say nothing; errors still do (cli.ts), and so does `noteAlways`. */
+  /** --quiet: `warn`, `note` and the spinner say nothing; errors still do (cli.ts), and so does `always`. */
   quiet: boolean;
   /** `now` and how to wait, for the live modes (waiting, following, watching). */
   timer: Timer;
@@ -58,8 +58,11 @@ export interface Context extends Io {
   warn: (line: string) => void;
   /** A note for a person on stderr. */
   note: (line: string) => void;
-  /** A note even --quiet keeps: output cut short by a default the user did not choose (rows never lost unsaid). */
-  noteAlways: (line: string) => void;
+  /**
+   * Lines even --quiet keeps: about a failure the exit code reports (a campaign that could not be read,
+   * what became of -o), and output cut short by a default the user did not choose.
+   */
+  always: { warn: (line: string) => void; note: (line: string) => void };
 }
 
 export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: boolean): boolean {
@@ -93,9 +96,12 @@ export function contextFor(command: AnyCommand, run: Run): Context {
   // --verbose asks for more than --quiet (or MSGSTAT_QUIET, or the profile's quiet) leaves out, and wins.
   const quiet = !run.verbose && chosenQuiet(globalOptionsOf(command, { defaults: false }), io.env);
   const log = run.verbose ? (line: string) => stderrLine(io, "", line) : undefined;
-  const noteAlways = (line: string) => stderrLine(io, "", line);
-  const warn = quiet ? () => undefined : (line: string) => stderrLine(io, "warning: ", line);
-  const note = quiet ? () => undefined : noteAlways;
+  const always = {
+    warn: (line: string) => stderrLine(io, "warning: ", line),
+    note: (line: string) => stderrLine(io, "", line),
+  };
+  const warn = quiet ? () => undefined : always.warn;
+  const note = quiet ? () => undefined : always.note;
   return {
     ...io,
     argv: run.argv,
@@ -107,7 +113,7 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     quiet,
     warn,
     note,
-    noteAlways,
+    always,
     client: async () => {
       if (run.client) return run.client;
       const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), {

@@ -82,7 +82,7 @@ export async function runManyListings(
             `campaign ${id}: its messages do not come newest first; they are listed in the order it sent them, ` +
               `so the merged output is out of order around them (none is left out)`,
           ),
-        onFailure: (outcome) => ctx.warn(failedCampaignLine(outcome)),
+        onFailure: (outcome) => ctx.always.warn(failedCampaignLine(outcome)),
       },
     );
     merged = listing as MergedListing<unknown>;
@@ -98,7 +98,7 @@ export async function runManyListings(
     progress.stop();
     await sink.discard();
     if (error instanceof IncompleteCampaignsError && options.outputFile !== undefined)
-      ctx.note(`${options.outputFile} was left as it was: no campaign could be read`);
+      ctx.always.note(`${options.outputFile} was left as it was: no campaign could be read`);
     throw error;
   }
   progress.stop();
@@ -199,10 +199,10 @@ function failureError(
       .filter((outcome) => outcome.delivered > 0)
       .map((outcome) => `${outcome.campaignId} (after ${count(outcome.delivered, "message")})`);
     if (missing.length > 0)
-      ctx.note(`${file} is missing campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`);
-    if (cut.length > 0) ctx.note(`${file} holds only part of ${cut.join(", ")}`);
+      ctx.always.note(`${file} is missing campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`);
+    if (cut.length > 0) ctx.always.note(`${file} holds only part of ${cut.join(", ")}`);
   } else if (file !== undefined) {
-    ctx.note(`${file} was left as it was: not every campaign was complete (add --partial to keep what came)`);
+    ctx.always.note(`${file} was left as it was: not every campaign was complete (add --partial to keep what came)`);
   } else {
     if (many.resumable !== false) continuations(failed, many, ctx);
   }
@@ -219,12 +219,12 @@ function continuations(failed: readonly MergedOutcome[], many: ManyOptions, ctx:
     (outcome) => outcome.error instanceof PagingError && outcome.error.transient && outcome.error.resumeCursor,
   );
   if (resumable.length === 0) return;
-  ctx.note("A cursor continues one campaign. For the rest of each campaign cut short, run:");
+  ctx.always.note("A cursor continues one campaign. For the rest of each campaign cut short, run:");
   for (const outcome of resumable) {
     const cursor = (outcome.error as PagingError).resumeCursor!;
     const command = nextCommand(oneCampaignArgv(ctx.argv, outcome.campaignId, many.valueFlags), "after", cursor);
-    ctx.note(command.line);
-    if (command.leftOut !== undefined) ctx.note(`(${command.leftOut})`);
+    ctx.always.note(command.line);
+    if (command.leftOut !== undefined) ctx.always.note(`(${command.leftOut})`);
   }
 }
 

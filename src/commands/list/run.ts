@@ -154,7 +154,7 @@ function explainResume(error: PagingError, options: ListingOptions, ctx: Context
  */
 export function cutShortUnasked(printed: number, options: ListingOptions, ctx: Context): void {
   if (options.defaultLimit)
-    ctx.noteAlways(
+    ctx.always.note(
       `Showing ${count(printed, "message")}, the default --limit; more may follow: add --all for every message.`,
     );
 }

@@ -110,6 +110,22 @@ describe("what --quiet keeps", () => {
     expect(quiet.stderr).toMatch(/^msgstat: not found: GET /);
   });
 
+  it.each<[string, (dir: string) => string[]]>([
+    ["messages to stdout", () => ["messages", "cmp-spring-sale", "cmp-nope", "--jsonl"]],
+    ["messages -o", (dir) => ["messages", "cmp-spring-sale", "cmp-nope", "-o", path.join(dir, "all.csv")]],
+    ["stats -o", (dir) => ["stats", "cmp-spring-sale", "cmp-nope", "-o", path.join(dir, "report.json")]],
+  ])(
+    "several campaigns, one missing (%s): the failed campaign's line and the error, as without --quiet",
+    async (_name, args) => {
+      const dir = scratchFolder("msgstat-quiet-");
+      const loud = await cli(sandbox, args(dir));
+      const quiet = await cli(sandbox, ["-q", ...args(dir)]);
+      expect(loud.code).toBe(3);
+      expect(quiet).toEqual(loud);
+      expect(quiet.stderr).toMatch(/^warning: campaign cmp-nope: not found: /);
+    },
+  );
+
   it("a usage error: its line, exit 2", async () => {
     const file = path.join(scratchFolder("msgstat-quiet-"), "m.xlsx");
     const result = await cli(sandbox, ["-q", "messages", "cmp-spring-sale", "-o", file]);
