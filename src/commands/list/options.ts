@@ -55,9 +55,7 @@ const LISTING_FILES: FileFormats<Format> = {
   types: { ".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv" },
   fallback: "table",
   same: (a, b) => a === b || (a === "table" && b === "tsv"),
-  advice:
-    "Name the file for one of them, or choose the format with --format (or --csv, --json, --jsonl): a flag " +
-    "takes any file name.",
+  advice: "Rename the file, or choose a format with --format (any file name then works).",
 };
 
 /**

@@ -18,7 +18,7 @@ export const DEFAULT_WAIT = { everyMs: 2_000, timeoutMs: 10 * 60_000 };
 const MESSAGE_FILES: FileFormats<MessageOptions["format"]> = {
   types: { ".txt": "view", ".json": "json" },
   fallback: "view",
-  advice: "Name the file .txt for the view or .json for the message as sent, or add --json: it takes any file name.",
+  advice: "Rename it (.txt for the view), or add --json: any name then works.",
 };
 
 export function parseMessageOptions(raw: MessageFlags): MessageOptions {

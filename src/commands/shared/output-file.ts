@@ -46,9 +46,9 @@ export function formatFor<F extends string>(
   const implied = Object.hasOwn(types, extension) ? types[extension] : undefined;
   if (implied === undefined) {
     if (chosen) return chosen.format;
-    throw new UsageError(
-      `-o ${file}: msgstat writes no ${extension} files; it knows ${listOf(Object.keys(types))}`,
-    ).withHint(advice);
+    throw new UsageError(`-o ${file}: no format for ${extension} files; known: ${listOf(Object.keys(types))}`).withHint(
+      advice,
+    );
   }
   if (chosen && !same(chosen.format, implied) && extension !== ANY_TEXT) {
     throw new UsageError(`${chosen.flag} contradicts -o ${file}: a ${extension} file is ${implied}`).withHint(

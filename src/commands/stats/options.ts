@@ -52,7 +52,7 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
 const STATS_FILES: FileFormats<StatsFormat["kind"]> = {
   types: { ".txt": "report", ".json": "json", ".csv": "csv" },
   fallback: "report",
-  advice: "Name the file for one of them (.txt for the report), or add --json or --csv: a flag takes any file name.",
+  advice: "Rename it (.txt for the report), or add --json or --csv: any name then works.",
 };
 
 function chosenFormat(raw: StatsFlags): StatsFormat {

@@ -434,18 +434,14 @@ describe("-o, --output", () => {
 
 describe("-o with an extension msgstat has no format for (issue 21, defect 4)", () => {
   const LISTING = [
-    "it knows .csv, .json, .jsonl, .ndjson and .tsv",
-    "  Name the file for one of them, or choose the format with --format (or --csv, --json, --jsonl): a flag " +
-      "takes any file name.",
+    "known: .csv, .json, .jsonl, .ndjson and .tsv",
+    "  Rename the file, or choose a format with --format (any file name then works).",
   ];
   const STATS = [
-    "it knows .txt, .json and .csv",
-    "  Name the file for one of them (.txt for the report), or add --json or --csv: a flag takes any file name.",
+    "known: .txt, .json and .csv",
+    "  Rename it (.txt for the report), or add --json or --csv: any name then works.",
   ];
-  const MESSAGE = [
-    "it knows .txt and .json",
-    "  Name the file .txt for the view or .json for the message as sent, or add --json: it takes any file name.",
-  ];
+  const MESSAGE = ["known: .txt and .json", "  Rename it (.txt for the view), or add --json: any name then works."];
   it.each<[string, (file: string) => string[], string, string[]]>([
     ["messages m.xlsx", (file) => ["messages", "cmp-spring-sale", "-o", file], "m.xlsx", LISTING],
     ["messages m.txt", (file) => ["messages", "cmp-spring-sale", "-o", file], "m.txt", LISTING],
@@ -462,7 +458,7 @@ describe("-o with an extension msgstat has no format for (issue 21, defect 4)", 
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: `msgstat: -o ${file}: msgstat writes no ${extension} files; ${said[0]}\n${said[1]}\n`,
+      stderr: `msgstat: -o ${file}: no format for ${extension} files; ${said[0]}\n${said[1]}\n`,
       urls: [],
     });
     expect(readdirSync(folder)).toEqual([]);
