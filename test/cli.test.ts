@@ -166,7 +166,7 @@ describe("HTTP failures as exit codes", () => {
     expect(result).toEqual({
       code: 3,
       stdout: "",
-      stderr: `msgstat: not found: GET ${sandbox.url}/campaigns/cmp-nope/messages?limit=50 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n`,
+      stderr: `msgstat: not found: GET ${sandbox.url}/campaigns/cmp-nope/messages?limit=1000 answered HTTP 404: Campaign "cmp-nope" does not exist. (campaign_not_found)\n  Check the campaign id cmp-nope (ids are matched exactly, case included).\n`,
     });
   });
 
@@ -289,8 +289,8 @@ describe("what is sent", () => {
     expect(viaEnv).toEqual({ code: 0, stdout: expected, stderr: "" });
     expect(after).toEqual({ code: 0, stdout: expected, stderr: "" });
     expect(sandbox.requests.slice(before, before + 2).map((request) => request.url)).toEqual([
-      "/campaigns/cmp-otp-alerts/messages?limit=50",
-      "/campaigns/cmp-otp-alerts/messages?limit=50",
+      "/campaigns/cmp-otp-alerts/messages?limit=1000",
+      "/campaigns/cmp-otp-alerts/messages?limit=1000",
     ]);
   });
 

@@ -9,6 +9,7 @@ import type { TimeZone } from "../core/time.js";
 import { sleep, type Timer } from "../core/timer.js";
 import { clientSettings } from "./shared/client-config.js";
 import { globalOptionsOf } from "./shared/global-options.js";
+import { chosenQuiet } from "./shared/quiet.js";
 import { chosenTimeZone } from "./shared/time-zone.js";
 import { stderrLine } from "./stderr-line.js";
 
@@ -47,6 +48,8 @@ export interface Context extends Io {
   /** --tz: every time shown to a person is in this zone, and --since/--until without an offset are read in it. */
   timeZone: TimeZone;
   verbose: boolean;
+  /** --quiet: `warn`, `note` and the spinner say nothing; errors still do (cli.ts), and so does `always`. */
+  quiet: boolean;
   /** `now` and how to wait, for the live modes (waiting, following, watching). */
   timer: Timer;
   /** Built on first use, so usage errors are found before any connection and --help never loads the HTTP client. */
@@ -57,6 +60,11 @@ export interface Context extends Io {
   note: (line: string) => void;
   /** With --verbose: a line of detail on stderr (where a setting came from, what the keyring said). */
   log?: (line: string) => void;
+  /**
+   * Lines even --quiet keeps: about a failure the exit code reports (a campaign that could not be read,
+   * what became of -o), and output cut short by a default the user did not choose.
+   */
+  always: { warn: (line: string) => void; note: (line: string) => void };
 }
 
 export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: boolean): boolean {
@@ -87,9 +95,15 @@ export function contextFor(command: AnyCommand, run: Run): Context {
   const { io } = run;
   const globals = globalOptionsOf(command);
   run.verbose = globals.verbose === true;
+  // --verbose asks for more than --quiet (or MSGSTAT_QUIET, or the profile's quiet) leaves out, and wins.
+  const quiet = !run.verbose && chosenQuiet(globalOptionsOf(command, { defaults: false }), io.env);
   const log = run.verbose ? (line: string) => stderrLine(io, "", line) : undefined;
-  const warn = (line: string) => stderrLine(io, "warning: ", line);
-  const note = (line: string) => stderrLine(io, "", line);
+  const always = {
+    warn: (line: string) => stderrLine(io, "warning: ", line),
+    note: (line: string) => stderrLine(io, "", line),
+  };
+  const warn = quiet ? () => undefined : always.warn;
+  const note = quiet ? () => undefined : always.note;
   return {
     ...io,
     argv: run.argv,
@@ -98,9 +112,11 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     timeZone: chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
     timer: { now: io.now, sleep: io.sleep ?? sleep },
     verbose: run.verbose,
+    quiet,
     warn,
     note,
     log,
+    always,
     client: async () => {
       if (run.client) return run.client;
       const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), {

@@ -25,7 +25,8 @@ export type SettingName =
   | "token-command-timeout"
   | "concurrency"
   | "campaigns"
-  | "country-code";
+  | "country-code"
+  | "quiet";
 
 /** Where a value was read: it is named in every complaint about it. */
 export type SourceKind = "flag" | "environment" | "profile" | "default";
@@ -178,6 +179,23 @@ export function checkCountryCode(text: string): Checked {
     : { value: code };
 }
 
+const SWITCH_WORDS: Readonly<Record<string, string>> = {
+  true: "true",
+  yes: "true",
+  on: "true",
+  "1": "true",
+  false: "false",
+  no: "false",
+  off: "false",
+  "0": "false",
+};
+
+/** On or off, as people write it in a file or a variable (true, yes, on, 1; false, no, off, 0): "true" or "false". */
+function checkSwitch(text: string): Checked {
+  const value = SWITCH_WORDS[text.trim().toLowerCase()];
+  return value === undefined ? { reason: `must be true or false (yes/no, on/off, 1/0), not "${text}"` } : { value };
+}
+
 export const SETTING_KEYS: readonly SettingKey[] = [
   {
     name: "base-url",
@@ -254,6 +272,13 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     env: "MSGSTAT_COUNTRY_CODE",
     flag: "countryCode",
     check: checkCountryCode,
+  },
+  {
+    name: "quiet",
+    about: "true: nothing on stderr but errors (no notes, warnings or progress), as --quiet",
+    env: "MSGSTAT_QUIET",
+    builtIn: "false",
+    check: checkSwitch,
   },
 ];
 

@@ -19,6 +19,8 @@ export interface ProgressContext {
   stderrColor: boolean;
   env: Record<string, string | undefined>;
   now: () => number;
+  /** --quiet: no progress at all. */
+  quiet?: boolean;
 }
 
 /** A dumb terminal gets a progress line at most this often. */
@@ -46,7 +48,7 @@ const silent: Progress = {
 
 /** `wanted` lets a command stay quiet even on a terminal, e.g. while a pipe's reader prints to the same screen. */
 export async function startProgress(ctx: ProgressContext, text: string, wanted = true): Promise<Progress> {
-  if (!ctx.stderrIsTTY || !wanted) return silent;
+  if (!ctx.stderrIsTTY || !wanted || ctx.quiet === true) return silent;
   if (ctx.env.TERM === "dumb") return plainProgress(ctx);
   // ora divides by the terminal's width: a terminal reporting 0 columns would spin it forever.
   if ((ctx.stderr as { columns?: number }).columns === 0) return silent;

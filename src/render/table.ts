@@ -298,12 +298,8 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
     await draw(placed, rows, header, header && previous !== undefined ? "\n" : "");
     previous = arrangement;
   }
-  if (previous === undefined && options.headers) {
-    // Nothing listed: the header alone, every column as it would be, fitted all the same.
-    const { layout, measures } = await ready;
-    measures.seen.fill(true);
-    await draw(fit(layout, columns, measures, options), [], true, "");
-  }
+  // Nothing listed: nothing drawn, not even the header; the command says so on stderr. (Piped, the
+  // header stays: a program reads it as the columns' names, as CSV's.)
 }
 
 /**

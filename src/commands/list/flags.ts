@@ -18,7 +18,13 @@ export function addListingOptions<Args extends unknown[], Opts extends OptionVal
   command: Command<Args, Opts, Globals>,
 ) {
   return addFilterOptions(command)
-    .addOption(wholeNumberOption("-n, --limit <n>", "print at most n messages (default: 50)", { min: 1 }))
+    .addOption(
+      wholeNumberOption(
+        "-n, --limit <n>",
+        "print at most n messages (default: 50 in the table, every one with --json, --jsonl, --csv or -o)",
+        { min: 1 },
+      ),
+    )
     .option("--all", "print every message (no --limit)")
     .addOption(
       wholeNumberOption(

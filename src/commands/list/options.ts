@@ -2,15 +2,15 @@
 // already checked as it was read, combined into one typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
 import type { TimeZone } from "../../core/time.js";
-import { FORMATS, type Format, type ListingFlags } from "./flags.js";
+import type { Format, ListingFlags } from "./flags.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
-import { formatFor, requireCsv } from "../shared/output-file.js";
+import { formatFor, requireCsv, type FileFormats } from "../shared/output-file.js";
 import type { CsvTimes } from "../../render/csv.js";
 
 export interface ListingOptions extends FilterOptions {
   /** Infinity for --all. */
   limit: number;
-  /** --limit was left at its default (so a cut-short note can point at --all). */
+  /** The default --limit applies: the table, without -n or --all (a cut-short note then points at --all). */
   defaultLimit: boolean;
   pageSize: number;
   after?: string;
@@ -49,8 +49,24 @@ function chosenFormat(raw: ListingFlags): { format: Format; flag: string } | und
   return first && { format: first[0], flag: first[1] };
 }
 
-// In a file the table is its tab-separated form, so "table" and a .tsv file agree.
-const sameInFile = (a: Format, b: Format) => a === b || (a === "table" && b === "tsv");
+// In a file the table is its tab-separated form, so "table" and a .tsv file agree; a name without an
+// extension gets it too.
+const LISTING_FILES: FileFormats<Format> = {
+  types: { ".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv" },
+  fallback: "table",
+  same: (a, b) => a === b || (a === "table" && b === "tsv"),
+  advice: "Rename the file, or choose a format with --format (any file name then works).",
+};
+
+/**
+ * The limit without -n or --all: --follow starts with the newest few; output for programs (--json,
+ * --jsonl, --csv, --format tsv, the format -o's extension names, and any file) is read whole, so no
+ * row is lost without a word; the default 50 is for the table a person reads.
+ */
+function limitByDefault(raw: ListingFlags, format: Format): number {
+  if (raw.follow) return DEFAULT_FOLLOW_RECENT;
+  return format !== "table" || raw.output !== undefined ? Number.POSITIVE_INFINITY : DEFAULT_LIMIT;
+}
 
 export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZone): ListingOptions {
   const filters = parseFilterOptions(raw, now, zone);
@@ -60,9 +76,10 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
   if (raw.every !== undefined && !raw.follow)
     throw new UsageError("--every goes with --follow: add --follow to keep reading new messages");
   if (raw.follow) checkFollow(raw);
-  const limit = raw.all
-    ? Number.POSITIVE_INFINITY
-    : (raw.limit ?? (raw.follow ? DEFAULT_FOLLOW_RECENT : DEFAULT_LIMIT));
+  const format = formatFor(raw.output, chosenFormat(raw), LISTING_FILES);
+  requireCsv(format, raw.bom ? "--bom" : undefined);
+  requireCsv(format, raw.csvTimes === undefined ? undefined : `--csv-times ${raw.csvTimes}`);
+  const limit = raw.all ? Number.POSITIVE_INFINITY : (raw.limit ?? limitByDefault(raw, format));
   const filtered =
     filters.statuses !== undefined ||
     filters.since !== undefined ||
@@ -74,13 +91,10 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
     .map((field) => field.trim())
     .filter((field) => field !== "");
   if (fields !== undefined && fields.length === 0) throw new UsageError("--fields needs at least one field name");
-  const format = formatFor(raw.output, chosenFormat(raw), FORMATS, "table", sameInFile);
-  requireCsv(format, raw.bom ? "--bom" : undefined);
-  requireCsv(format, raw.csvTimes === undefined ? undefined : `--csv-times ${raw.csvTimes}`);
   return {
     ...filters,
     limit,
-    defaultLimit: !raw.all && raw.limit === undefined,
+    defaultLimit: raw.limit === undefined && Number.isFinite(limit),
     pageSize,
     after: raw.after,
     before: raw.before,

@@ -21,7 +21,7 @@ import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
 import { count } from "../shared/output-file.js";
 import type { ListingOptions } from "./options.js";
-import { render, type ChunksOf } from "./run.js";
+import { cutShortUnasked, render, type ChunksOf } from "./run.js";
 
 export interface ManyOptions {
   concurrency: number;
@@ -82,7 +82,7 @@ export async function runManyListings(
             `campaign ${id}: its messages do not come newest first; they are listed in the order it sent them, ` +
               `so the merged output is out of order around them (none is left out)`,
           ),
-        onFailure: (outcome) => ctx.warn(failedCampaignLine(outcome)),
+        onFailure: (outcome) => ctx.always.warn(failedCampaignLine(outcome)),
       },
     );
     merged = listing as MergedListing<unknown>;
@@ -98,7 +98,7 @@ export async function runManyListings(
     progress.stop();
     await sink.discard();
     if (error instanceof IncompleteCampaignsError && options.outputFile !== undefined)
-      ctx.note(`${options.outputFile} was left as it was: no campaign could be read`);
+      ctx.always.note(`${options.outputFile} was left as it was: no campaign could be read`);
     throw error;
   }
   progress.stop();
@@ -165,20 +165,19 @@ function reportMerged(
   if (options.outputFile !== undefined) {
     const kept = failed.length === 0 || many.partial;
     if (kept) {
-      const limitNote = !cut
-        ? ""
-        : options.defaultLimit
-          ? ", cut short by the default --limit: add --all"
-          : `, cut short by --limit ${options.limit}: more may follow`;
+      const limitNote = cut ? `, cut short by --limit ${options.limit}: more may follow (--all for every message)` : "";
       ctx.note(
         `wrote ${count(tally.printed, "message")} of ${count(outcomes.length, "campaign")} to ${options.outputFile}` +
           limitNote,
       );
     }
+  } else if (cut && ctx.quiet) {
+    cutShortUnasked(tally.printed, options, ctx);
   } else if (cut) {
+    // find has no --after at all.
+    const why = many.resumable === false ? "" : ". One --after cursor cannot continue several campaigns";
     ctx.note(
-      `Showing ${count(tally.printed, "message")}; more may follow. One --after cursor cannot continue ` +
-        `several campaigns: use --all, or a larger --limit, for more.`,
+      `Showing ${count(tally.printed, "message")}; more may follow${why}: use --all, or a larger --limit, for more.`,
     );
   }
   if (failed.length > 0) throw failureError(outcomes, failed, options, many, ctx);
@@ -200,10 +199,10 @@ function failureError(
       .filter((outcome) => outcome.delivered > 0)
       .map((outcome) => `${outcome.campaignId} (after ${count(outcome.delivered, "message")})`);
     if (missing.length > 0)
-      ctx.note(`${file} is missing campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`);
-    if (cut.length > 0) ctx.note(`${file} holds only part of ${cut.join(", ")}`);
+      ctx.always.note(`${file} is missing campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`);
+    if (cut.length > 0) ctx.always.note(`${file} holds only part of ${cut.join(", ")}`);
   } else if (file !== undefined) {
-    ctx.note(`${file} was left as it was: not every campaign was complete (add --partial to keep what came)`);
+    ctx.always.note(`${file} was left as it was: not every campaign was complete (add --partial to keep what came)`);
   } else {
     if (many.resumable !== false) continuations(failed, many, ctx);
   }
@@ -220,12 +219,12 @@ function continuations(failed: readonly MergedOutcome[], many: ManyOptions, ctx:
     (outcome) => outcome.error instanceof PagingError && outcome.error.transient && outcome.error.resumeCursor,
   );
   if (resumable.length === 0) return;
-  ctx.note("A cursor continues one campaign. For the rest of each campaign cut short, run:");
+  ctx.always.note("A cursor continues one campaign. For the rest of each campaign cut short, run:");
   for (const outcome of resumable) {
     const cursor = (outcome.error as PagingError).resumeCursor!;
     const command = nextCommand(oneCampaignArgv(ctx.argv, outcome.campaignId, many.valueFlags), "after", cursor);
-    ctx.note(command.line);
-    if (command.leftOut !== undefined) ctx.note(`(${command.leftOut})`);
+    ctx.always.note(command.line);
+    if (command.leftOut !== undefined) ctx.always.note(`(${command.leftOut})`);
   }
 }
 

@@ -148,6 +148,17 @@ function explainResume(error: PagingError, options: ListingOptions, ctx: Context
   }
 }
 
+/**
+ * With --quiet, the one line left when the table's default --limit (not -n, which the user chose) cut
+ * the listing short: a cron job that pipes the table then still hears that rows were left out.
+ */
+export function cutShortUnasked(printed: number, options: ListingOptions, ctx: Context): void {
+  if (options.defaultLimit)
+    ctx.always.note(
+      `Showing ${count(printed, "message")}, the default --limit; more may follow: add --all for every message.`,
+    );
+}
+
 function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: Context): void {
   const { outcome } = selector;
   if (selector.reader.duplicatesDropped > 0)
@@ -163,17 +174,13 @@ function reportOutcome(selector: MessageSelector, options: ListingOptions, ctx: 
   if (outcome.printed === 0) ctx.note(nothingMatched(outcome.statusesSeen));
   const next = outcome.continueAt;
   if (options.outputFile !== undefined) {
-    // One line a cron mail shows: how many, where, and whether --limit cut it short.
-    const cut =
-      next === undefined
-        ? ""
-        : options.defaultLimit
-          ? ", cut short by the default --limit: add --all"
-          : `, cut short by --limit ${options.limit}: more may follow`;
+    // One line a cron mail shows: how many, where, and whether -n cut it short (a file has no default
+    // limit); the continuation hint follows.
+    const cut = next === undefined ? "" : `, cut short by --limit ${options.limit}: more may follow`;
     ctx.note(`wrote ${count(outcome.printed, "message")} to ${options.outputFile}${cut}`);
-    if (options.defaultLimit) return;
   }
   if (next === undefined) return;
+  if (ctx.quiet) return cutShortUnasked(outcome.printed, options, ctx);
   const shown =
     options.outputFile !== undefined ? "" : `Showing ${count(outcome.printed, "message")}; more may follow. `;
   if (next.cursor === undefined) {

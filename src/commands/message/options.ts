@@ -1,6 +1,6 @@
 // Options of `msgstat message`, combined into one typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
-import { formatFor } from "../shared/output-file.js";
+import { formatFor, type FileFormats } from "../shared/output-file.js";
 import type { MessageFlags } from "./flags.js";
 
 export interface MessageOptions {
@@ -14,12 +14,18 @@ export interface MessageOptions {
 
 export const DEFAULT_WAIT = { everyMs: 2_000, timeoutMs: 10 * 60_000 };
 
+// The view is plain text in a file: a .txt file, or a name without an extension.
+const MESSAGE_FILES: FileFormats<MessageOptions["format"]> = {
+  types: { ".txt": "view", ".json": "json" },
+  fallback: "view",
+  advice: "Rename it (.txt for the view), or add --json: any name then works.",
+};
+
 export function parseMessageOptions(raw: MessageFlags): MessageOptions {
   const format = formatFor<MessageOptions["format"]>(
     raw.output,
     raw.json ? { format: "json", flag: "--json" } : undefined,
-    ["json"],
-    "view",
+    MESSAGE_FILES,
   );
   if (!raw.wait && (raw.every !== undefined || raw.waitTimeout !== undefined)) {
     throw new UsageError(

@@ -48,6 +48,7 @@ const declare = () => ({
   ),
   color: new Option("--no-color", "no colour (also NO_COLOR; FORCE_COLOR forces it)"),
   verbose: new Option("-v, --verbose", "one line per request on stderr; stack traces on errors"),
+  quiet: new Option("-q, --quiet", "nothing on stderr but errors: no notes, warnings or progress (env: MSGSTAT_QUIET)"),
   allowInsecureHttp: new Option(
     "--allow-insecure-http",
     "allow sending credentials over plain http:// to a host other than this machine",
@@ -82,6 +83,7 @@ export function addGlobalOptions<Args extends unknown[], Opts extends OptionValu
     .addOption(o.profile)
     .addOption(o.color)
     .addOption(o.verbose)
+    .addOption(o.quiet)
     .addOption(o.allowInsecureHttp);
 }
 

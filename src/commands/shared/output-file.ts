@@ -3,40 +3,63 @@ import path from "node:path";
 import { UsageError } from "../../core/errors.js";
 import { countText } from "../../core/numbers.js";
 
-const EXTENSION_FORMATS: Readonly<Record<string, string>> = {
-  ".csv": "csv",
-  ".json": "json",
-  ".jsonl": "jsonl",
-  ".ndjson": "jsonl",
-  ".tsv": "tsv",
-};
-
-/** The format -o's extension names (csv, json, jsonl, tsv), if it names one. */
-export function extensionFormat(file: string | undefined): string | undefined {
-  return file === undefined ? undefined : EXTENSION_FORMATS[path.extname(file).toLowerCase()];
-}
+/** The extensions a command writes (lower-case, with the dot), each with the format it names. */
+export type FileTypes<F extends string> = Readonly<Record<string, F>>;
 
 /**
- * The format to write: the one a flag chose, else the one -o's extension names (among those the
- * command writes), else the command's default. A flag that contradicts the extension is a usage error:
- * `--csv -o report.json` would leave CSV in a file every tool will read as JSON.
+ * A file's extension, lower-cased, when it has one that names a type: a letter after the last dot
+ * (`.csv`, `.xlsx`). A name without one (`failures`, `/dev/stdout`, a FIFO), or whose last dot is
+ * followed by digits (`failures.2026-11-26`, a date a cron job added), has none.
+ */
+function fileType(file: string): string | undefined {
+  const extension = path.extname(file).toLowerCase();
+  return /^\.[a-z][a-z0-9]*$/.test(extension) ? extension : undefined;
+}
+
+/** What a command writes to a file: its extensions, its format for a name without one, how to choose another. */
+export interface FileFormats<F extends string> {
+  types: FileTypes<F>;
+  fallback: F;
+  /** Whether two formats write the same (the table is tab-separated in a file). */
+  same?: (a: F, b: F) => boolean;
+  /** The hint for an extension the command has no format for: how to choose one. */
+  advice: string;
+}
+
+// A .txt file is any text: a format flag never contradicts it.
+const ANY_TEXT = ".txt";
+
+/**
+ * The format to write: the one a flag chose, else the one -o's extension names, else the command's
+ * default (for a name without an extension). An extension the command has no format for is a usage
+ * error, as is a flag that contradicts the extension: `-o m.xlsx` would be tab-separated text Excel
+ * will not open, `--csv -o report.json` CSV in a file every tool will read as JSON. A flag wins over
+ * an extension it does not know (`--csv -o m.xlsx`).
  */
 export function formatFor<F extends string>(
   file: string | undefined,
   chosen: { format: F; flag: string } | undefined,
-  writes: readonly F[],
-  fallback: F,
-  same: (a: F, b: F) => boolean = (a, b) => a === b,
+  { types, fallback, same = (a, b) => a === b, advice }: FileFormats<F>,
 ): F {
-  const named = extensionFormat(file) as F | undefined;
-  const implied = named !== undefined && writes.includes(named) ? named : undefined;
-  if (chosen && implied && !same(chosen.format, implied)) {
-    throw new UsageError(`${chosen.flag} contradicts -o ${file}: a ${path.extname(file!)} file is ${implied}`).withHint(
+  const extension = file === undefined ? undefined : fileType(file);
+  if (extension === undefined) return chosen?.format ?? fallback;
+  const implied = Object.hasOwn(types, extension) ? types[extension] : undefined;
+  if (implied === undefined) {
+    if (chosen) return chosen.format;
+    throw new UsageError(`-o ${file}: no format for ${extension} files; known: ${listOf(Object.keys(types))}`).withHint(
+      advice,
+    );
+  }
+  if (chosen && !same(chosen.format, implied) && extension !== ANY_TEXT) {
+    throw new UsageError(`${chosen.flag} contradicts -o ${file}: a ${extension} file is ${implied}`).withHint(
       `Leave out ${chosen.flag} (the extension sets the format), or name the file for ${chosen.format}.`,
     );
   }
-  return chosen?.format ?? implied ?? fallback;
+  return chosen?.format ?? implied;
 }
+
+const listOf = (items: readonly string[]) =>
+  items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)!}`;
 
 export const count = (n: number, one: string, many = `${one}s`) => `${countText(n)} ${n === 1 ? one : many}`;
 

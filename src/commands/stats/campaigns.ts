@@ -76,8 +76,8 @@ export async function runCampaignsStats(
     return;
   }
   // The incomplete run's own line ("2 of 3 campaigns complete") is the last; what else there is to say comes first.
-  if (above) for (const line of [above.message, ...above.hints]) ctx.warn(line);
-  if (toFile) ctx.note(`${options.outputFile} was left as it was: not every campaign was counted.`);
+  if (above) for (const line of [above.message, ...above.hints]) ctx.always.warn(line);
+  if (toFile) ctx.always.note(`${options.outputFile} was left as it was: not every campaign was counted.`);
   throw incomplete;
 }
 
@@ -127,7 +127,7 @@ async function countCampaigns(
         concurrency,
         onFailure: (result) => {
           progress.pause();
-          ctx.warn(failedCampaignLine(result));
+          ctx.always.warn(failedCampaignLine(result));
           progress.resume();
         },
       },

@@ -5,7 +5,7 @@ import type { TimeZone } from "../../core/time.js";
 import type { Interval } from "../../stats/time-buckets.js";
 import { DEFAULT_TABLE, type TableChoice } from "../../stats/tables.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
-import { formatFor, requireCsv } from "../shared/output-file.js";
+import { formatFor, requireCsv, type FileFormats } from "../shared/output-file.js";
 import type { StatsFlags } from "./flags.js";
 
 export type StatsFormat = { kind: "report" } | { kind: "json" } | { kind: "csv"; by: TableChoice; bom: boolean };
@@ -48,6 +48,13 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
   return options;
 }
 
+// The report is plain text in a file: a .txt file, or a name without an extension.
+const STATS_FILES: FileFormats<StatsFormat["kind"]> = {
+  types: { ".txt": "report", ".json": "json", ".csv": "csv" },
+  fallback: "report",
+  advice: "Rename it (.txt for the report), or add --json or --csv: any name then works.",
+};
+
 function chosenFormat(raw: StatsFlags): StatsFormat {
   if (raw.json && raw.csv) throw new UsageError("choose one output format, not json and csv");
   const flagged = raw.json
@@ -55,7 +62,7 @@ function chosenFormat(raw: StatsFlags): StatsFormat {
     : raw.csv
       ? { format: "csv" as const, flag: "--csv" }
       : undefined;
-  const kind = formatFor<StatsFormat["kind"]>(raw.output, flagged, ["json", "csv"], "report");
+  const kind = formatFor<StatsFormat["kind"]>(raw.output, flagged, STATS_FILES);
   if (raw.by !== undefined && kind !== "csv")
     throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");
   if (raw.by === "batch" && raw.batch !== undefined)

@@ -10,7 +10,7 @@ import { scratchFolder } from "../../support/scratch.js";
 vi.mock("@napi-rs/keyring", async () => (await import("../../support/fake-keyring.js")).fakeKeyringModule);
 
 const VALID_KEYS =
-  "valid keys: base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, concurrency, campaigns, country-code, headers, headers.<Name>";
+  "valid keys: base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, concurrency, campaigns, country-code, quiet, headers, headers.<Name>";
 
 describe("config set, get, unset, list", () => {
   it("set writes the key to the profile, get prints it, list prints key=value, unset removes it", async () => {

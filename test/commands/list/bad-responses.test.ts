@@ -53,7 +53,7 @@ describe("bodies that are not JSON", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(
-      /^msgstat: the response to GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=50 /,
+      /^msgstat: the response to GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=1000 /,
     );
     expect(result.stderr).toMatch(message);
     expectOneOrTwoLines(result.stderr);
@@ -89,7 +89,7 @@ describe("bodies that are not JSON", () => {
     const result = await run({ faults: [{ kind: "huge", bytes: 70 * 1024 * 1024 }] });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^msgstat: the response to GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=50 is larger than 64 MiB, more than any page of this API$/m,
+      /^msgstat: the response to GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=1000 is larger than 64 MiB, more than any page of this API$/m,
     );
     expectOneOrTwoLines(result.stderr);
   });
@@ -102,7 +102,7 @@ describe("bodies that are not JSON", () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^msgstat: GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=50 failed after 1 attempt: HTTP 502: the body was not JSON \(text\/html, 37 bytes\)\n/,
+      /^msgstat: GET http:\/\/127\.0\.0\.1:\d+\/campaigns\/cmp-otp-alerts\/messages\?limit=1000 failed after 1 attempt: HTTP 502: the body was not JSON \(text\/html, 37 bytes\)\n/,
     );
     expectOneOrTwoLines(result.stderr);
   });

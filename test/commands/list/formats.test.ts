@@ -49,20 +49,22 @@ function defaultCsvRecord(message: Message, batchId = message.batchId ?? ""): Re
 }
 
 describe("JSON", () => {
-  it("prints the first 50 messages exactly as the server sent them, and how to go on", async () => {
-    const page = await serverPage(sandbox, CAMPAIGN, { limit: 50 });
+  it("without -n prints every message exactly as the server sent them, nothing on stderr (issue 21)", async () => {
     const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--json"]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toBe(jsonArrayText(all));
+    expect(urls).toEqual([`${CAMPAIGN}?limit=1000`]);
+  });
+
+  it("-n 50 prints the first 50 and how to go on", async () => {
+    const page = await serverPage(sandbox, CAMPAIGN, { limit: 50 });
+    const args = ["messages", "cmp-spring-sale", "-n", "50", "--json"];
+    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, args);
     expect({ code, stderr }).toEqual({
       code: 0,
-      stderr: moreHint(
-        ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--json"],
-        50,
-        "after",
-        page.pageData.endCursor!,
-      ),
+      stderr: moreHint(["--base-url", sandbox.url, ...args], 50, "after", page.pageData.endCursor!),
     });
     expect(stdout).toBe(jsonArrayText(page.data));
-    expect(JSON.parse(stdout)).toEqual(page.data);
     expect(urls).toEqual([`${CAMPAIGN}?limit=50`]);
   });
 
@@ -355,7 +357,7 @@ describe("empty result", () => {
       "--jsonl",
     ]);
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "", stderr: "No messages found.\n" });
-    expect(urls).toEqual(["/campaigns/cmp-otp-alerts/messages?limit=50&search=000000000000"]);
+    expect(urls).toEqual(["/campaigns/cmp-otp-alerts/messages?limit=1000&search=000000000000"]);
   });
 });
 

@@ -117,7 +117,7 @@ describe("-o and the format", () => {
     expect(readdirSync(folder)).toEqual([]);
   });
 
-  it("a flag that agrees with the extension, or an extension msgstat does not know, is fine", async () => {
+  it("a flag that agrees with the extension, or a flag with an extension msgstat does not know, is fine", async () => {
     const folder = scratchFolder("msgstat-ext-");
     expect(
       (await cli(sandbox, ["messages", "cmp-spring-sale", "-n", "2", "--csv", "-o", path.join(folder, "a.csv")])).code,
@@ -152,17 +152,19 @@ describe("-o and the format", () => {
 });
 
 describe("the line after writing a file", () => {
-  it("says how many and where; when the default --limit cut it short, says so and names --all", async () => {
+  it("says how many and where; without -n every message is written, as with --all (issue 21)", async () => {
     const folder = scratchFolder("msgstat-wrote-");
     const file = path.join(folder, "failures.csv");
     const result = await cli(sandbox, ["messages", "cmp-spring-sale", "-o", file]);
     expect(result).toEqual({
       code: 0,
       stdout: "",
-      stderr: `wrote 50 messages to ${file}, cut short by the default --limit: add --all\n`,
+      stderr: `wrote ${all.length.toLocaleString("en-US")} messages to ${file}\n`,
     });
-    const whole = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "-o", file]);
-    expect(whole.stderr).toBe(`wrote ${all.length.toLocaleString("en-US")} messages to ${file}\n`);
+    const whole = readFileSync(file, "utf8");
+    const viaAll = await cli(sandbox, ["messages", "cmp-spring-sale", "--all", "-o", file]);
+    expect(viaAll.stderr).toBe(result.stderr);
+    expect(readFileSync(file, "utf8")).toBe(whole);
   });
 });
 

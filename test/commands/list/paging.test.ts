@@ -339,7 +339,7 @@ describe("--search and --status as sent and as warned", () => {
       "--jsonl",
     ]);
     expect(code).toBe(0);
-    expect(urls).toEqual([`${CAMPAIGN}?limit=50&search=1555`]);
+    expect(urls).toEqual([`${CAMPAIGN}?limit=1000&search=1555`]);
   });
 
   it("--search 11 prints the server's matches, every recipient containing 11", async () => {

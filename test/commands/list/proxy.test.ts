@@ -242,7 +242,7 @@ describe("what is said about the proxy, never with its credentials", () => {
   it("--verbose says via proxy host:port for each request; the password appears nowhere", async () => {
     const { result, seen } = await seenBy([guarded], () => tlsListing({ HTTPS_PROXY: guarded.url }, ["-v"]));
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(VERBOSE_LINE(`${tls.url}/campaigns/cmp-tls/messages?limit=50`, guarded.name));
+    expect(result.stderr).toMatch(VERBOSE_LINE(`${tls.url}/campaigns/cmp-tls/messages?limit=1000`, guarded.name));
     expect(result.stderr).not.toMatch(/pr0xy-pa55|proxyuser/);
     expect(seen).toEqual([[`CONNECT 127.0.0.1:${tls.port}`]]);
     const plain = await listing({ HTTP_PROXY: guarded.url }, ["-v"]);
@@ -284,7 +284,7 @@ describe("what is said about the proxy, never with its credentials", () => {
       {
         code: 1,
         stdout: "",
-        stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=50 failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${hint}`,
+        stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=1000 failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${hint}`,
       },
       {
         code: 1,
@@ -294,7 +294,7 @@ describe("what is said about the proxy, never with its credentials", () => {
       {
         code: 1,
         stdout: "",
-        stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=50 failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${sentHint}`,
+        stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=1000 failed after 1 attempt: the proxy ${guarded.name} refused the request: HTTP 407 Proxy Authentication Required\n${sentHint}`,
       },
     ]);
     expect(seen[0]!.length).toBe(3);
@@ -311,7 +311,7 @@ describe("what is said about the proxy, never with its credentials", () => {
     expect(result).toEqual({
       code: 1,
       stdout: "",
-      stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=50 failed after 1 attempt: could not reach the proxy 127.0.0.1:${closedPort}: connection refused (ECONNREFUSED)\n  Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's proxy), or list the host in NO_PROXY to connect directly.\n  Nothing was written. Run the same command again once the proxy 127.0.0.1:${closedPort} can be reached.\n`,
+      stderr: `msgstat: GET ${tls.url}/campaigns/cmp-tls/messages?limit=1000 failed after 1 attempt: could not reach the proxy 127.0.0.1:${closedPort}: connection refused (ECONNREFUSED)\n  Check the proxy's address (--proxy, MSGSTAT_PROXY, HTTPS_PROXY, HTTP_PROXY or the profile's proxy), or list the host in NO_PROXY to connect directly.\n  Nothing was written. Run the same command again once the proxy 127.0.0.1:${closedPort} can be reached.\n`,
     });
   });
 });
@@ -389,7 +389,7 @@ describe("a proxy that takes the connection and never answers the CONNECT", () =
       expect(result).toEqual({
         code: 1,
         stdout: "",
-        stderr: `msgstat: GET https://api.example.com/campaigns/c/messages?limit=50 failed after 1 attempt: no complete response within 0.5 s, through the proxy ${proxy.url.slice("http://".length)}\n  Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.\n  Nothing was written. Run the same command again once the service recovers.\n`,
+        stderr: `msgstat: GET https://api.example.com/campaigns/c/messages?limit=1000 failed after 1 attempt: no complete response within 0.5 s, through the proxy ${proxy.url.slice("http://".length)}\n  Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.\n  Nothing was written. Run the same command again once the service recovers.\n`,
       });
       expect(proxy.connections()).toBe(1);
       // msgstat's close ends the tunnel it was still opening: the proxy sees the connection go.

@@ -338,12 +338,25 @@ describe("on a terminal", () => {
     }
   });
 
-  it("an empty result shows the header, fitted, and a note on stderr", async () => {
-    const result = await cli(sandbox, ["messages", "cmp-empty", "--no-color"], { tty: true });
+  it.each([80, 160])(
+    "an empty result at %i columns: no header, only the note on stderr (issue 21, defect 12)",
+    async (columns) => {
+      const result = await cli(sandbox, ["messages", "cmp-empty", "--no-color"], { tty: true, columns });
+      expect(result).toEqual({ code: 0, stdout: "", stderr: "No messages found.\n" });
+    },
+  );
+
+  it("a filter that matches nothing: no header either, and the statuses seen on stderr", async () => {
+    const result = await cli(sandbox, ["messages", "cmp-spring-sale", "--status", "bounced", "--no-color"], {
+      tty: true,
+    });
     expect(result).toEqual({
       code: 0,
-      stdout: "ID  RECIPIENT  STATUS  TRIES  ERROR  CREATED (UTC)  BATCH  FILE  MESSAGE\n",
-      stderr: "No messages found.\n",
+      stdout: "",
+      stderr:
+        "warning: --status bounced: not a status the service is known to send (created, success, failure); " +
+        "filtering on it anyway\nNo messages matched. Statuses of the messages read: success 178, failure 17, " +
+        "created 5.\n",
     });
   });
 });

@@ -42,7 +42,7 @@ const PAGE_JSONL = `${JSON.stringify(ONE_PAGE.data[0])}\n`;
 const listing = (server: TlsPageServer, ...args: string[]) =>
   runCli(["--base-url", server.url, "messages", "cmp-tls", "--jsonl", ...args], { now: NOW });
 const failureLine = (server: TlsPageServer, reason: string) =>
-  `msgstat: GET ${server.url}/campaigns/cmp-tls/messages?limit=50 failed after 1 attempt: ${reason}\n`;
+  `msgstat: GET ${server.url}/campaigns/cmp-tls/messages?limit=1000 failed after 1 attempt: ${reason}\n`;
 const CA_FILE_HINT =
   "  If the service's certificate comes from your organisation's own authority, trust it with --ca-file <pem> (or NODE_EXTRA_CA_CERTS).\n";
 

@@ -22,6 +22,7 @@ import { temporaryName } from "../../../src/render/atomic-file.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 import {
   cli,
+  cliWithRequests,
   jsonlText,
   sandboxForTest,
   serverPage,
@@ -428,5 +429,95 @@ describe("-o, --output", () => {
     expect(result).toEqual({ code: 0, stdout: "", stderr: `wrote message msg-spring-0000005 to ${target}\n` });
     const sent = await (await fetch(`${sandbox.url}/campaigns/cmp-spring-sale/messages/msg-spring-0000005`)).text();
     expect(readFileSync(target, "utf8")).toBe(sent + "\n");
+  });
+});
+
+describe("-o with an extension msgstat has no format for (issue 21, defect 4)", () => {
+  const LISTING = [
+    "known: .csv, .json, .jsonl, .ndjson and .tsv",
+    "  Rename the file, or choose a format with --format (any file name then works).",
+  ];
+  const STATS = [
+    "known: .txt, .json and .csv",
+    "  Rename it (.txt for the report), or add --json or --csv: any name then works.",
+  ];
+  const MESSAGE = ["known: .txt and .json", "  Rename it (.txt for the view), or add --json: any name then works."];
+  it.each<[string, (file: string) => string[], string, string[]]>([
+    ["messages m.xlsx", (file) => ["messages", "cmp-spring-sale", "-o", file], "m.xlsx", LISTING],
+    ["messages m.txt", (file) => ["messages", "cmp-spring-sale", "-o", file], "m.txt", LISTING],
+    ["batch m.XLSX", (file) => ["batch", "cmp-spring-sale", "bat-spring-w1", "-o", file], "m.XLSX", LISTING],
+    ["find f.html", (file) => ["find", "447700900123", "cmp-spring-sale", "-o", file], "f.html", LISTING],
+    ["stats r.html", (file) => ["stats", "cmp-spring-sale", "-o", file], "r.html", STATS],
+    ["stats r.jsonl", (file) => ["stats", "cmp-spring-sale", "-o", file], "r.jsonl", STATS],
+    ["message m.csv", (file) => ["message", "cmp-spring-sale", "msg-spring-0000005", "-o", file], "m.csv", MESSAGE],
+  ])("%s: exit 2 before anything is sent, naming the extensions known; no file", async (_name, args, name, said) => {
+    const folder = scratchFolder("msgstat-type-");
+    const file = path.join(folder, name);
+    const result = await cliWithRequests(sandbox, args(file));
+    const extension = path.extname(name).toLowerCase();
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `msgstat: -o ${file}: no format for ${extension} files; ${said[0]}\n${said[1]}\n`,
+      urls: [],
+    });
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it.each<[string, string[], string, (text: string) => void]>([
+    [
+      "--format csv -o m.xlsx writes CSV",
+      ["messages", "cmp-spring-sale", "-n", "2", "--format", "csv"],
+      "m.xlsx",
+      (text) => expect(text.split("\r\n")[0]).toMatch(/^id,recipient,latestStatus,/),
+    ],
+    [
+      "--json -o m.txt writes JSON",
+      ["messages", "cmp-spring-sale", "-n", "2", "--json"],
+      "m.txt",
+      (text) => expect((JSON.parse(text) as unknown[]).length).toBe(2),
+    ],
+    [
+      "stats --json -o r.html writes JSON",
+      ["stats", "cmp-spring-sale", "--json"],
+      "r.html",
+      (text) => expect(JSON.parse(text)).toHaveProperty("totals"),
+    ],
+    [
+      "stats --json -o r.txt writes JSON (.txt takes any text)",
+      ["stats", "cmp-spring-sale", "--json"],
+      "r.txt",
+      (text) => expect(JSON.parse(text)).toHaveProperty("totals"),
+    ],
+    [
+      "stats -o r.txt writes the report",
+      ["stats", "cmp-spring-sale"],
+      "r.txt",
+      (text) => expect(text.split("\n")[0]).toBe("Delivery report: campaign cmp-spring-sale, times in UTC"),
+    ],
+    [
+      "message -o m.txt writes the view",
+      ["message", "cmp-spring-sale", "msg-spring-0000005"],
+      "m.txt",
+      (text) => expect(text.split("\n")[0]).toMatch(/^Message msg-spring-0000005 /),
+    ],
+    [
+      "a name without an extension keeps the default: the table, tab-separated",
+      ["messages", "cmp-spring-sale", "-n", "2"],
+      "failures",
+      (text) => expect(text.split("\n")[0]).toBe("ID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE"),
+    ],
+    [
+      "a date after the last dot is no extension: the default",
+      ["messages", "cmp-spring-sale", "-n", "2"],
+      "failures.2026-11-26",
+      (text) => expect(text.split("\n")[0]).toBe("ID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE"),
+    ],
+  ])("%s", async (_name, args, name, check) => {
+    const folder = scratchFolder("msgstat-type-");
+    const file = path.join(folder, name);
+    const result = await cli(sandbox, [...args, "-o", file]);
+    expect(result.code).toBe(0);
+    check(readFileSync(file, "utf8"));
   });
 });
