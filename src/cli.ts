@@ -127,12 +127,15 @@ function assemble(io: Io, argv: readonly string[]) {
     .enablePositionalOptions();
   addHelpSections(program, ...PROGRAM_HELP);
 
-  // Every command, the ones under auth and config too.
+  // Every command, the ones under auth and config too. commander's own complaints are not written
+  // where it finds them: the command that found one is noted, and report() says it as msgstat says
+  // every usage error (commands/shared/parser-errors.ts).
   const settle = (command: AnyCommand, withSubcommands = true) => {
-    command
-      .exitOverride()
-      .showHelpAfterError("(add --help for usage)")
-      .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+    command.exitOverride().configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => (run.parserFailedIn = command),
+    });
     configureHelp(command, () => io.columns);
     if (withSubcommands) for (const subcommand of command.commands) settle(subcommand);
   };
@@ -204,22 +207,26 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-async function report(error: unknown, { io, verbose }: Run): Promise<number> {
-  if (error instanceof CommanderError) {
-    // Help and version are not failures; every other complaint of commander's is a usage error.
-    // Commander has written its own words.
+async function report(error: unknown, run: Run): Promise<number> {
+  const { io, verbose } = run;
+  // Help and version are not failures. Help shown for want of a subcommand (msgstat auth) is a usage
+  // error, and is all there is to say.
+  if (error instanceof CommanderError && (error.exitCode === 0 || run.parserFailedIn === undefined))
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-  }
   if (error instanceof OutputClosedError) return ExitCode.ok;
   // Loaded only to report an error: `msgstat --help` then loads no HTTP, spinner or advice code.
   let advise: typeof import("./commands/shared/advice.js").advise;
-  let stderrLine: typeof import("./commands/stderr-line.js").stderrLine;
+  let writeErrorLines: typeof import("./commands/error-lines.js").writeErrorLines;
   try {
     if (error instanceof DamagedInstallError) throw error;
-    [{ advise }, { stderrLine }] = await Promise.all([
+    [{ advise }, { writeErrorLines }] = await Promise.all([
       import("./commands/shared/advice.js"),
-      import("./commands/stderr-line.js"),
+      import("./commands/error-lines.js"),
     ]);
+    if (error instanceof CommanderError) {
+      const { parserError } = await import("./commands/shared/parser-errors.js");
+      error = parserError(error, run.parserFailedIn!, run.argv);
+    }
   } catch (loading) {
     // A damaged install is the error to report, in one line. (Not the first error, if another came
     // first: it may hold server text, which only the line writer makes safe for a terminal.)
@@ -228,20 +235,20 @@ async function report(error: unknown, { io, verbose }: Run): Promise<number> {
   }
   const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
   if (interrupted) {
-    stderrLine(io, "msgstat: ", interrupted.message);
+    writeErrorLines(io, "msgstat: ", interrupted.message);
     return interrupted.exitCode;
   }
   if (error instanceof MsgstatError) {
     advise(error);
-    stderrLine(io, "msgstat: ", error.message);
-    for (const hint of error.hints) for (const line of hint.split("\n")) stderrLine(io, "  ", line);
+    writeErrorLines(io, "msgstat: ", error.message, error.hints);
     if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  stderrLine(io, "msgstat: unexpected error: ", message);
-  if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-  else stderrLine(io, "  ", "run again with --verbose for details");
+  if (verbose && error instanceof Error && error.stack) {
+    writeErrorLines(io, "msgstat: unexpected error: ", message);
+    io.stderr.write(`${error.stack}\n`);
+  } else writeErrorLines(io, "msgstat: unexpected error: ", message, ["run again with --verbose for details"]);
   return ExitCode.failure;
 }
 export { InterruptedError } from "./core/errors.js";

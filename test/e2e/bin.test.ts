@@ -269,7 +269,7 @@ describe("a damaged install", () => {
 
   it.each([
     ["the commands' code", /^command-/],
-    ["the code that reports an error", /^(advice|stderr-line)-/],
+    ["the code that reports an error", /^(advice|error-lines)-/],
   ])("without %s: says so in one line, exit 1", (_what, missing) => {
     const run = runDamaged(missing);
     expect(run.stdout).toBe("");

@@ -8,10 +8,20 @@ import { topicNamed } from "./topics.js";
 export function defineHelp(command: Command, run: Run): void {
   command
     .argument("[topic]", "a topic below, or a command")
-    .action((topic, _options, cmd) => {
+    // Said here rather than by commander: "msgstat help exit codes" is one topic, written with a dash.
+    .allowExcessArguments()
+    .action(async (topic, _options, cmd) => {
       const program = cmd.parent!;
       const commands = program.commands.filter((each) => each.name() !== "help");
       const named = commands.find((each) => each.name() === topic);
+      if (cmd.args.length > 1) {
+        const { tooManyArguments } = await import("../shared/parser-errors.js");
+        const joined = cmd.args.join("-");
+        const error = tooManyArguments(cmd);
+        if (topicNamed(joined) !== undefined || commands.some((each) => each.name() === joined))
+          error.withHint(`Did you mean msgstat help ${joined}?`);
+        throw error;
+      }
       if (topic === undefined) {
         program.outputHelp();
         run.io.stdout.write(`\nHelp topics (msgstat help <topic>):\n${topicList()}\n`);
