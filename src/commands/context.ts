@@ -77,6 +77,8 @@ export interface Run {
   client?: ApiClient;
   /** The command whose command line commander found wrong, for cli.ts to say what was wrong with it. */
   parserFailedIn?: AnyCommand;
+  /** The command's help with every option (msgstat help <command>), where --help shows the most used. */
+  fullHelp(command: AnyCommand): string;
   /** The program with every command defined in full, as completion describes it. */
   wholeProgram(): Promise<AnyCommand>;
 }

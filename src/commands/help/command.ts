@@ -1,5 +1,5 @@
-// `msgstat help [topic]`: a topic of docs/ at the terminal's width, or a command's help, as commander's
-// own help command gave it (msgstat help messages).
+// `msgstat help [topic]`: a topic of docs/ at the terminal's width, or every option of a command
+// (msgstat help messages), where the command's --help shows its most used ones.
 import type { Command } from "@commander-js/extra-typings";
 import type { Run } from "../context.js";
 import { runHelpTopic, topicList } from "./run.js";
@@ -26,13 +26,15 @@ export function defineHelp(command: Command, run: Run): void {
         program.outputHelp();
         run.io.stdout.write(`\nHelp topics (msgstat help <topic>):\n${topicList()}\n`);
       } else if (named !== undefined && topicNamed(topic) === undefined) {
-        named.outputHelp();
+        run.io.stdout.write(run.fullHelp(named));
       } else {
         runHelpTopic(
           topic,
           commands.map((each) => each.name()),
           run.io,
         );
+        // A topic that is also a command (stats, config): the topic, then every option of the command.
+        if (named !== undefined) run.io.stdout.write(`\n${run.fullHelp(named)}`);
       }
     })
     // Written here rather than with shared/help.ts's sections: importing it would make this chunk share
@@ -43,6 +45,7 @@ export function defineHelp(command: Command, run: Run): void {
       () =>
         `\nTopics:\n${topicList()}\n\nExamples:\n` +
         "  # profiles and settings, at the terminal's width\n  $ msgstat help config\n" +
-        "  # a command's options, as msgstat messages --help\n  $ msgstat help messages\n",
+        "  # every option of a command, where msgstat messages --help shows the most used\n" +
+        "  $ msgstat help messages\n",
     );
 }

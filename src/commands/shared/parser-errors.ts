@@ -148,7 +148,8 @@ function quotedValueHint(command: AnyCommand, given: readonly string[]): string 
   if (last?.name() !== "value") return undefined;
   const before = given.slice(0, command.registeredArguments.length - 1);
   const value = given.slice(command.registeredArguments.length - 1).join(" ");
-  return `A value with spaces is one argument when quoted: ${["msgstat", pathOf(command), ...before.map(shellWord), shellWord(value)].join(" ")}`;
+  const quoted = ["msgstat", pathOf(command), ...before.map(shellWord), shellWord(value)].join(" ");
+  return `A value with spaces is one argument when quoted: ${quoted}`;
 }
 
 /** -n, --limit <n> given last, with no value: named by its long flag, as a bad value is (option-values.ts). */
