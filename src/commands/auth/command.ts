@@ -71,7 +71,7 @@ export function defineAuth(auth: Command, run: Run): void {
     examples: [
       {
         command: "msgstat auth status",
-        comment: "each profile's URL and token source; the selected one has no token yet",
+        comment: "each profile's URL and token source; no token yet",
         exitCode: 4,
       },
       {
