@@ -95,25 +95,15 @@ describe("help length", () => {
     expect(lines(await helpOf(command, 80))).toBeLessThanOrEqual(40);
   });
 
-  it("the line counts at 80 columns, each command's --help and full help", async () => {
-    const counts: Record<string, [brief: number, full: number]> = {};
-    for (const command of COMMANDS)
-      counts[["msgstat", ...command].join(" ")] = [
-        lines(await helpOf(command, 80)),
-        lines(await fullHelpOf(command, 80)),
-      ];
-    expect(counts).toEqual({
-      msgstat: [35, 59],
-      "msgstat messages": [39, 118],
-      "msgstat batch": [35, 105],
-      "msgstat find": [40, 93],
-      "msgstat message": [30, 53],
-      "msgstat stats": [40, 106],
-      "msgstat sandbox": [38, 38],
-      "msgstat auth": [26, 26],
-      "msgstat config": [30, 30],
-      "msgstat completion": [17, 17],
-    });
+  it("the program's --help: 35 lines at 80 columns; its full help, and a command's, say more", async () => {
+    expect(lines(await helpOf([], 80))).toBe(35);
+    for (const command of COMMANDS) {
+      const brief = lines(await helpOf(command, 80));
+      const full = lines(await fullHelpOf(command, 80));
+      expect(full, `msgstat ${command.join(" ")}`).toBeGreaterThanOrEqual(brief);
+    }
+    for (const name of ["messages", "batch", "find", "stats"])
+      expect(lines(await fullHelpOf([name], 80)), name).toBeGreaterThan(90);
   });
 
   it("--help names every global option in one paragraph, pointing to msgstat help options", async () => {
