@@ -95,8 +95,7 @@ describe("help length", () => {
     expect(lines(await helpOf(command, 80))).toBeLessThanOrEqual(40);
   });
 
-  it("the program's --help: 35 lines at 80 columns; its full help, and a command's, say more", async () => {
-    expect(lines(await helpOf([], 80))).toBe(35);
+  it("the full help of the program and of each command says at least as much as its --help", async () => {
     for (const command of COMMANDS) {
       const brief = lines(await helpOf(command, 80));
       const full = lines(await fullHelpOf(command, 80));
