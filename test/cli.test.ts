@@ -259,6 +259,14 @@ describe("the command line's mistakes, said as every other error", () => {
       ],
     ],
     [
+      "help of a command under another",
+      ["help", "auth", "login"],
+      [
+        "msgstat: too many arguments: msgstat help [topic] takes 1, not 2 (auth login)",
+        "  msgstat auth login --help shows its options.",
+      ],
+    ],
+    [
       "a value not among an argument's choices",
       ["completion", "tcsh"],
       ['msgstat: <shell> must be one of bash, zsh, fish, not "tcsh"'],

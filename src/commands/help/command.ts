@@ -20,6 +20,10 @@ export function defineHelp(command: Command, run: Run): void {
         const error = tooManyArguments(cmd);
         if (topicNamed(joined) !== undefined || commands.some((each) => each.name() === joined))
           error.withHint(`Did you mean msgstat help ${joined}?`);
+        // msgstat help auth login: a command under another has one help, its --help.
+        const [parent, child] = cmd.args;
+        if (named?.commands.some((each) => each.name() === child) && cmd.args.length === 2)
+          error.withHint(`msgstat ${parent} ${child} --help shows its options.`);
         throw error;
       }
       if (topic === undefined) {
