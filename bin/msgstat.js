@@ -39,18 +39,18 @@ async function run() {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
   });
 
+  // COLUMNS, when set, wins over the terminal's own width, as for ls: a script can ask for a layout. Only a
+  // positive whole number is a width: abc, 0 and -5 alike are ignored.
+  const asked = /^\s*[1-9]\d*\s*$/.test(process.env.COLUMNS ?? "") ? Number(process.env.COLUMNS) : undefined;
   const code = await main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
-    // COLUMNS, when set, wins over the terminal's own width, as for ls: a script can ask for a layout. Only a
-    // positive whole number is a width: abc, 0 and -5 alike are ignored.
-    columns:
-      (/^\s*[1-9]\d*\s*$/.test(process.env.COLUMNS ?? "") && Number(process.env.COLUMNS)) ||
-      process.stdout.columns ||
-      80,
+    columns: asked || process.stdout.columns || 80,
     rows: process.stdout.rows || undefined,
+    // Errors are wrapped to stderr's terminal, which may be one while stdout is a file or a pipe.
+    stderrColumns: asked || process.stderr.columns || undefined,
     env: process.env,
     now: () => Date.now(),
     signal: controller.signal,

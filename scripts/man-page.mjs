@@ -1,6 +1,6 @@
 // Writes the man page, dist/msgstat.1 (package.json `man`), from the same sources as the rest of the
-// docs: the README for DESCRIPTION, each command's --help as the built program prints it at 72
-// columns, and every help topic's docs/<topic>.md as a section of its own, in `msgstat help`'s
+// docs: the README for DESCRIPTION, each command's full help (every option, as `msgstat help
+// <command>` prints it) at 72 columns, and every help topic's docs/<topic>.md as a section of its own, in `msgstat help`'s
 // order. scripts/build.mjs runs it after building dist/, so the page always matches the build.
 import { build } from "esbuild";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -29,7 +29,7 @@ export async function writeManPage(root) {
   );
 
   const packageJson = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
-  const { buildProgram } = createRequire(import.meta.url)(path.join(root, "dist", "cli.js"));
+  const { buildProgram, fullHelpText } = createRequire(import.meta.url)(path.join(root, "dist", "cli.js"));
   const program = await buildProgram({
     stdout: new PassThrough(),
     stderr: new PassThrough(),
@@ -41,11 +41,11 @@ export async function writeManPage(root) {
     now: () => 0,
     signal: new AbortController().signal,
   });
-  const commands = [{ name: "msgstat", help: program.helpInformation() }];
+  const commands = [{ name: "msgstat", help: fullHelpText(program) }];
   const visit = (command, prefix) => {
     for (const sub of command.commands) {
       const name = `${prefix} ${sub.name()}`;
-      commands.push({ name, help: sub.helpInformation() });
+      commands.push({ name, help: fullHelpText(sub) });
       visit(sub, name);
     }
   };

@@ -5,62 +5,30 @@ import { Command, CommanderError, type CommandUnknownOpts as AnyCommand } from "
 import type { CommandDefinition, Io, Run } from "./commands/context.js";
 import { ExitCode, InterruptedError, MsgstatError, OutputClosedError } from "./core/errors.js";
 import { addGlobalOptions } from "./commands/shared/global-options.js";
-import { addHelpSections, configureHelp, type HelpSection } from "./commands/shared/help.js";
+import { addHelpSections, configureHelp, fullHelpText, type HelpSection } from "./commands/shared/help.js";
 import packageJson from "../package.json" with { type: "json" };
 
-// Program-wide help sections, laid out to the terminal's width by shared/help.ts.
+// Program-wide help sections, laid out to the terminal's width by shared/help.ts. Exit codes, the
+// environment and every global option are topics of their own (msgstat help exit-codes, ...): the
+// program's help stays one screen, and each list is said once, complete.
 const PROGRAM_HELP: HelpSection[] = [
-  {
-    heading: "Exit codes:",
-    items: [
-      ["0", "success, an empty result included"],
-      [
-        "1",
-        "the service failed, was unreachable, or sent a response msgstat cannot read; or the output " +
-          "could not be written",
-      ],
-      ["2", "usage error (nothing was sent)"],
-      ["3", "not found (HTTP 404)"],
-      ["4", "not authorised (HTTP 401 or 403)"],
-      ["5", "stats: the failure rate is above --max-failure-rate (the report is still printed)"],
-      ["6", "message --wait: the message ended in failure (it is printed)"],
-      ["7", "message --wait: not final when --wait-timeout ran out (its last state is printed)"],
-      ["130", "interrupted (Ctrl-C)"],
-      ["143", "terminated (SIGTERM)"],
-    ],
-  },
-  {
-    heading: "Environment:",
-    items: [
-      ["MSGSTAT_BASE_URL", "service base URL (or --base-url)"],
-      ["MSGSTAT_TOKEN", "bearer token: safer than --token, which ps and shell history show"],
-      ["MSGSTAT_PROFILE", 'the profile to use (or --profile; else "default")'],
-      ["MSGSTAT_CONFIG_DIR", "where profiles are kept (else $XDG_CONFIG_HOME/msgstat, else ~/.config/msgstat)"],
-      ["MSGSTAT_TIMEOUT, MSGSTAT_RETRIES, MSGSTAT_TZ", "as --timeout, --retries, --tz"],
-      ["MSGSTAT_PROXY, MSGSTAT_CA_FILE", "as --proxy, --ca-file"],
-      ["HTTPS_PROXY, HTTP_PROXY, NO_PROXY", "proxies as curl reads them (lower-case names too); --proxy wins"],
-      ["NODE_EXTRA_CA_CERTS", "a PEM file of certificates Node trusts besides its own"],
-      ["NO_COLOR, FORCE_COLOR", "no colour; colour even when piped"],
-      ["COLUMNS", "width to lay out for (default: the terminal's)"],
-    ],
-  },
-  {
-    heading: "Settings:",
-    text:
-      "Each comes from its flag, else its environment variable, else the profile (msgstat config, " +
-      "msgstat auth), else its default.",
-  },
   {
     heading: "Examples:",
     examples: [
       {
-        command: "msgstat sandbox --save-profile",
-        comment: "a local service to try all of this against, saved as the profile sandbox",
+        command: "msgstat sandbox --save-profile &",
+        comment: "a local service to try msgstat against, in the background (kill %1 stops it)",
       },
       { command: "msgstat messages cmp-spring-sale --search 11" },
       { command: "msgstat message cmp-spring-sale msg-spring-0000042" },
-      { command: "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv" },
+      { command: "msgstat stats cmp-spring-sale --since 7d" },
     ],
+  },
+  {
+    heading: "More:",
+    text:
+      "msgstat <command> --help (its most used options), msgstat help <command> (every option), " +
+      "msgstat help exit-codes, msgstat help environment, msgstat help (every topic).",
   },
 ];
 
@@ -71,46 +39,43 @@ const PROGRAM_HELP: HelpSection[] = [
  */
 const COMMANDS: Record<string, { description: string; load: () => Promise<CommandDefinition> }> = {
   messages: {
-    description: "list the messages of one or more campaigns, newest first across them",
+    description: "list, search and filter the messages of campaigns, newest first",
     load: () => import("./commands/list/command.js").then((module) => module.defineMessages),
   },
   batch: {
-    description: "list the messages of one batch (uploaded file) of a campaign, newest first",
+    description: "list the messages of one batch (uploaded file) of a campaign",
     load: () => import("./commands/list/command.js").then((module) => module.defineBatch),
   },
   find: {
-    description: "every message to one phone number, newest first, across campaigns (named, or the profile's list)",
+    description: "every message to one phone number, across campaigns",
     load: () => import("./commands/list/find.js").then((module) => module.defineFind),
   },
   message: {
-    description: "show one message: status, recipient, batches, template, values, text and attempts",
+    description: "one message in full: status, recipient, text and attempts",
     load: () => import("./commands/message/command.js").then((module) => module.defineMessage),
   },
   stats: {
-    description:
-      "a delivery report of a campaign, or of one batch: statuses, delivery rate, errors, attempts, batches, over " +
-      "time; of several campaigns: side by side, then together",
+    description: "a delivery report: statuses, rates, errors, batches, over time",
     load: () => import("./commands/stats/command.js").then((module) => module.defineStats),
   },
   sandbox: {
-    description:
-      "run a local delivery-status service with generated campaigns (prints its URL, then the ids it serves)",
+    description: "run a local service with generated campaigns, to try msgstat",
     load: () => import("./commands/sandbox/command.js").then((module) => module.defineSandbox),
   },
   auth: {
-    description: "store, show and remove the token of a profile (OS keyring, else a private file)",
+    description: "store, show and remove the token of a profile",
     load: () => import("./commands/auth/command.js").then((module) => module.defineAuth),
   },
   config: {
-    description: "read and change the settings of profiles in the config file (the token never: see msgstat auth)",
+    description: "read and change the settings of profiles",
     load: () => import("./commands/config/command.js").then((module) => module.defineConfig),
   },
   completion: {
-    description: "print a shell completion script: commands, options and their values",
+    description: "print a shell completion script (bash, zsh, fish)",
     load: () => import("./commands/completion/command.js").then((module) => module.defineCompletion),
   },
   help: {
-    description: "a help topic (config, auth, formats, exit-codes, ...) at the terminal's width, or a command's help",
+    description: "a help topic, or every option of a command",
     load: () => import("./commands/help/command.js").then((module) => module.defineHelp),
   },
 };
@@ -127,12 +92,15 @@ function assemble(io: Io, argv: readonly string[]) {
     .enablePositionalOptions();
   addHelpSections(program, ...PROGRAM_HELP);
 
-  // Every command, the ones under auth and config too.
+  // Every command, the ones under auth and config too. commander's own complaints are not written
+  // where it finds them: the command that found one is noted, and report() says it as msgstat says
+  // every usage error (commands/shared/parser-errors.ts).
   const settle = (command: AnyCommand, withSubcommands = true) => {
-    command
-      .exitOverride()
-      .showHelpAfterError("(add --help for usage)")
-      .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+    command.exitOverride().configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => (run.parserFailedIn = command),
+    });
     configureHelp(command, () => io.columns);
     if (withSubcommands) for (const subcommand of command.commands) settle(subcommand);
   };
@@ -159,6 +127,7 @@ function assemble(io: Io, argv: readonly string[]) {
     io,
     argv,
     verbose: argv.includes("-v") || argv.includes("--verbose"),
+    fullHelp: fullHelpText,
     wholeProgram: async () => {
       for (const name of Object.keys(COMMANDS)) await define(name);
       return program;
@@ -204,22 +173,26 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-async function report(error: unknown, { io, verbose }: Run): Promise<number> {
-  if (error instanceof CommanderError) {
-    // Help and version are not failures; every other complaint of commander's is a usage error.
-    // Commander has written its own words.
+async function report(error: unknown, run: Run): Promise<number> {
+  const { io, verbose } = run;
+  // Help and version are not failures. Help shown for want of a subcommand (msgstat auth) is a usage
+  // error, and is all there is to say.
+  if (error instanceof CommanderError && (error.exitCode === 0 || run.parserFailedIn === undefined))
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-  }
   if (error instanceof OutputClosedError) return ExitCode.ok;
   // Loaded only to report an error: `msgstat --help` then loads no HTTP, spinner or advice code.
   let advise: typeof import("./commands/shared/advice.js").advise;
-  let stderrLine: typeof import("./commands/stderr-line.js").stderrLine;
+  let writeErrorLines: typeof import("./commands/error-lines.js").writeErrorLines;
   try {
     if (error instanceof DamagedInstallError) throw error;
-    [{ advise }, { stderrLine }] = await Promise.all([
+    [{ advise }, { writeErrorLines }] = await Promise.all([
       import("./commands/shared/advice.js"),
-      import("./commands/stderr-line.js"),
+      import("./commands/error-lines.js"),
     ]);
+    if (error instanceof CommanderError) {
+      const { parserError } = await import("./commands/shared/parser-errors.js");
+      error = parserError(error, run.parserFailedIn!, run.argv);
+    }
   } catch (loading) {
     // A damaged install is the error to report, in one line. (Not the first error, if another came
     // first: it may hold server text, which only the line writer makes safe for a terminal.)
@@ -228,20 +201,22 @@ async function report(error: unknown, { io, verbose }: Run): Promise<number> {
   }
   const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
   if (interrupted) {
-    stderrLine(io, "msgstat: ", interrupted.message);
+    writeErrorLines(io, "msgstat: ", interrupted.message);
     return interrupted.exitCode;
   }
   if (error instanceof MsgstatError) {
     advise(error);
-    stderrLine(io, "msgstat: ", error.message);
-    for (const hint of error.hints) for (const line of hint.split("\n")) stderrLine(io, "  ", line);
+    writeErrorLines(io, "msgstat: ", error.message, error.hints);
     if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  stderrLine(io, "msgstat: unexpected error: ", message);
-  if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-  else stderrLine(io, "  ", "run again with --verbose for details");
+  if (verbose && error instanceof Error && error.stack) {
+    writeErrorLines(io, "msgstat: unexpected error: ", message);
+    io.stderr.write(`${error.stack}\n`);
+  } else writeErrorLines(io, "msgstat: unexpected error: ", message, ["run again with --verbose for details"]);
   return ExitCode.failure;
 }
 export { InterruptedError } from "./core/errors.js";
+// For the man page (scripts/man-page.mjs): each command's help with every option.
+export { fullHelpText } from "./commands/shared/help.js";

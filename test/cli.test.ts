@@ -21,8 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([sandbox.close(), locked.close()]));
 
-const HELP = "(add --help for usage)\n";
-
 describe("usage errors: exit 2, a plain message, no request", () => {
   it.each<[string, string[], string]>([
     [
@@ -77,8 +75,12 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     ["--retries many", ["--retries", "many"], 'msgstat: --retries must be a whole number from 0 to 20, not "many"\n'],
     ["-H without a name", ["-H", ": v"], 'msgstat: -H expects "Name: value"; got a header without a valid name\n'],
     ["--format xml", ["--format", "xml"], 'msgstat: --format must be one of table, tsv, json, jsonl, csv, not "xml"\n'],
-    ["an unknown option", ["--bogus"], `error: unknown option '--bogus'\n${HELP}`],
-    ["--limit without a value", ["--limit"], `error: option '-n, --limit <n>' argument missing\n${HELP}`],
+    [
+      "an unknown option",
+      ["--bogus"],
+      "msgstat: messages has no option --bogus\n  Every option of messages: msgstat help messages\n",
+    ],
+    ["--limit without a value", ["--limit"], "msgstat: --limit needs a value (-n, --limit <n>)\n"],
   ])("messages with %s", async (_name, args, stderr) => {
     const {
       code,
@@ -95,8 +97,16 @@ describe("usage errors: exit 2, a plain message, no request", () => {
       ["messages", "cmp-spring-sale"],
       "msgstat: no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat config set base-url <url>)\n  To try msgstat against its built-in sandbox: msgstat sandbox --save-profile, then msgstat messages cmp-spring-sale\n",
     ],
-    ["a missing campaign id", ["messages"], `error: missing required argument 'campaignId'\n${HELP}`],
-    ["a missing batch id", ["batch", "cmp-spring-sale"], `error: missing required argument 'batchId'\n${HELP}`],
+    [
+      "a missing campaign id",
+      ["messages"],
+      "msgstat: missing <campaignId>: msgstat messages <campaignId...>\n  Or name them in a file, one a line: --campaigns-file <path>.\n",
+    ],
+    [
+      "a missing batch id",
+      ["batch", "cmp-spring-sale"],
+      "msgstat: missing <batchId>: msgstat batch <campaignId> <batchId>\n  msgstat stats cmp-spring-sale shows its batches and their ids.\n",
+    ],
     ["an empty campaign id", ["messages", " "], "msgstat: <campaignId> may not be empty\n"],
     ["an empty message id", ["message", "cmp-spring-sale", ""], "msgstat: <messageId> may not be empty\n"],
     [
@@ -107,7 +117,7 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     [
       "an unknown command",
       ["mesages", "cmp-spring-sale"],
-      `error: unknown command 'mesages'\n(Did you mean messages?)\n${HELP}`,
+      'msgstat: unknown command "mesages"\n  Did you mean messages?\n',
     ],
   ])("%s", async (_name, args, stderr) => {
     const before = sandbox.requests.length;
@@ -157,6 +167,169 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     const result = await runCli([]);
     expect(result.code).toBe(2);
     expect(result.stdout).toContain("Usage: msgstat");
+  });
+});
+
+// The parser's complaints (commander's) in the one style of every error, through cli.ts's one error
+// path: "msgstat: ..." on stderr, a hint where the mistake is a likely one, exit 2, nothing sent.
+describe("the command line's mistakes, said as every other error", () => {
+  it.each<[string, string[], string[]]>([
+    [
+      "an unknown command near a real one",
+      ["mesages"],
+      ['msgstat: unknown command "mesages"', "  Did you mean messages?"],
+    ],
+    [
+      "an unknown command near none",
+      ["frobnicate", "cmp-spring-sale"],
+      [
+        'msgstat: unknown command "frobnicate"',
+        "  The commands: messages, batch, find, message, stats, sandbox, auth, config, completion, help.",
+      ],
+    ],
+    [
+      "an unknown command of config",
+      ["config", "lst"],
+      ['msgstat: unknown command "config lst"', "  Did you mean list?"],
+    ],
+    [
+      "an option a slip away from a real one",
+      ["messages", "cmp-spring-sale", "--serach", "11"],
+      ["msgstat: messages has no option --serach", "  Did you mean --search?"],
+    ],
+    [
+      "the start of an option",
+      ["message", "cmp-spring-sale", "msg-spring-0000042", "--wait-time", "5s"],
+      ["msgstat: message has no option --wait-time", "  Did you mean --wait-timeout?"],
+    ],
+    [
+      "a command's option before the command's name",
+      ["--json", "messages", "cmp-spring-sale"],
+      ["msgstat: unknown option --json", "  --json is an option of messages: it goes after the command's name."],
+    ],
+    [
+      "an unknown option of the program",
+      ["--bogus"],
+      ["msgstat: unknown option --bogus", "  The options msgstat takes: msgstat help options"],
+    ],
+    [
+      "a message id where the campaign id goes",
+      ["message", "msg-spring-0001715"],
+      [
+        "msgstat: missing <messageId>: msgstat message <campaignId> <messageId>",
+        "  If msg-spring-0001715 is a message id, the campaign id comes first: msgstat message <campaignId> msg-spring-0001715",
+      ],
+    ],
+    [
+      "a campaign id and no message id",
+      ["message", "cmp-spring-sale"],
+      [
+        "msgstat: missing <messageId>: msgstat message <campaignId> <messageId>",
+        "  msgstat messages cmp-spring-sale lists its messages and their ids.",
+      ],
+    ],
+    [
+      "a batch id where the campaign id goes",
+      ["batch", "bat-spring-w1"],
+      [
+        "msgstat: missing <batchId>: msgstat batch <campaignId> <batchId>",
+        "  If bat-spring-w1 is a batch id, the campaign id comes first: msgstat batch <campaignId> bat-spring-w1",
+      ],
+    ],
+    ["find without a number", ["find"], ["msgstat: missing <recipient>: msgstat find <recipient> [campaignId...]"]],
+    [
+      "too many arguments for a command that takes one",
+      ["completion", "bash", "zsh"],
+      ["msgstat: too many arguments: msgstat completion <shell> takes 1, not 2 (bash zsh)"],
+    ],
+    [
+      "a value with spaces, unquoted",
+      ["config", "set", "token-command", "pass", "show", "msgstat"],
+      [
+        "msgstat: too many arguments: msgstat config set <key> <value> takes 2, not 4 (token-command pass show msgstat)",
+        "  A value with spaces is one argument when quoted: msgstat config set token-command 'pass show msgstat'",
+      ],
+    ],
+    [
+      "a help topic in two words",
+      ["help", "exit", "codes"],
+      [
+        "msgstat: too many arguments: msgstat help [topic] takes 1, not 2 (exit codes)",
+        "  Did you mean msgstat help exit-codes?",
+      ],
+    ],
+    [
+      "help of a command under another",
+      ["help", "auth", "login"],
+      [
+        "msgstat: too many arguments: msgstat help [topic] takes 1, not 2 (auth login)",
+        "  msgstat auth login --help shows its options.",
+      ],
+    ],
+    [
+      "a value not among an argument's choices",
+      ["completion", "tcsh"],
+      ['msgstat: <shell> must be one of bash, zsh, fish, not "tcsh"'],
+    ],
+  ])("%s: exit 2, said in msgstat's words", async (_name, args, lines) => {
+    const before = sandbox.requests.length;
+    const result = await runCli(args, { env: { MSGSTAT_BASE_URL: sandbox.url }, now: NOW });
+    expect(result).toEqual({ code: 2, stdout: "", stderr: `${lines.join("\n")}\n` });
+    expect(sandbox.requests.length).toBe(before);
+  });
+
+  it("a command named without its subcommand shows its help on stderr, exit 2", async () => {
+    const result = await runCli(["auth"]);
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(result.stderr).toMatch(/^Usage: msgstat auth \[options\] \[command\]\n/);
+  });
+});
+
+// An error read on a terminal is wrapped to it between words, its hints indented as they are; piped
+// or logged, each is one line as before.
+describe("an error's lines at the terminal's width", () => {
+  // A campaign id long enough for the message to wrap at 160 columns too. The sandbox listens on an
+  // ephemeral port, of five digits.
+  const campaign = "cmp-autumn-clearance-2026-final-reminder-for-lapsed-customers";
+  const run = (options: { stderrTty: boolean; columns: number }) =>
+    runCli(["--base-url", sandbox.url, "message", campaign, "msg-autumn-0000001"], { ...options, now: NOW });
+  const url = () => `${sandbox.url}/campaigns/${campaign}/messages/msg-autumn-0000001`;
+
+  it("at 80 columns: the URL and the ids whole, on lines of their own where they must be", async () => {
+    const { code, stdout, stderr } = await run({ stderrTty: true, columns: 80 });
+    expect({ code, stdout }).toEqual({ code: 3, stdout: "" });
+    expect(stderr.split("\n")).toEqual([
+      "msgstat: not found: GET",
+      `         ${url()}`,
+      "         answered HTTP 404: Campaign",
+      `         "${campaign}" does`,
+      "         not exist. (campaign_not_found)",
+      "  Check the message id msg-autumn-0000001 and the campaign id",
+      `  ${campaign}: a message of`,
+      "  another campaign is not found in this one.",
+      "",
+    ]);
+  });
+
+  it("at 160 columns: wrapped between words, no line wider", async () => {
+    const { stderr } = await run({ stderrTty: true, columns: 160 });
+    expect(new URL(sandbox.url).port).toHaveLength(5);
+    expect(stderr.split("\n")).toEqual([
+      `msgstat: not found: GET ${url()} answered HTTP`,
+      `         404: Campaign "${campaign}" does not exist. (campaign_not_found)`,
+      `  Check the message id msg-autumn-0000001 and the campaign id ${campaign}: a message of another campaign is`,
+      "  not found in this one.",
+      "",
+    ]);
+    for (const line of stderr.split("\n")) expect(line.length).toBeLessThanOrEqual(160);
+  });
+
+  it("piped: the message and each hint on one line, whatever the width", async () => {
+    const { stderr } = await run({ stderrTty: false, columns: 80 });
+    expect(stderr).toBe(
+      `msgstat: not found: GET ${url()} answered HTTP 404: Campaign "${campaign}" does not exist. (campaign_not_found)\n` +
+        `  Check the message id msg-autumn-0000001 and the campaign id ${campaign}: a message of another campaign is not found in this one.\n`,
+    );
   });
 });
 

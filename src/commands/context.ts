@@ -20,6 +20,8 @@ export interface Io {
   stderrIsTTY: boolean;
   /** Terminal width for tables; 80 when unknown. */
   columns: number;
+  /** stderr's terminal width, when stderr is a terminal that says (errors are wrapped to it; else `columns`). */
+  stderrColumns?: number;
   /** Terminal height, when stdout is a terminal that says (a screen redrawn in place must fit it). */
   rows?: number;
   env: Record<string, string | undefined>;
@@ -83,6 +85,10 @@ export interface Run {
   verbose: boolean;
   /** The client, once a command asked for it: cli.ts closes it when the run ends. */
   client?: ApiClient;
+  /** The command whose command line commander found wrong, for cli.ts to say what was wrong with it. */
+  parserFailedIn?: AnyCommand;
+  /** The command's help with every option (msgstat help <command>), where --help shows the most used. */
+  fullHelp(command: AnyCommand): string;
   /** The program with every command defined in full, as completion describes it. */
   wholeProgram(): Promise<AnyCommand>;
 }

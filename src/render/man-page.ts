@@ -1,7 +1,7 @@
 // The man page, msgstat.1, as roff: the same markdown the help topics are (render/markdown.ts reads
-// it), with each command's --help kept as laid out. scripts/man-page.mjs gathers the parts at build
-// time. Only the man(7) macros every man reader knows are used (no tbl): a table becomes tagged
-// paragraphs, one a row.
+// it), with each command's full help (every option) kept as laid out. scripts/man-page.mjs gathers
+// the parts at build time. Only the man(7) macros every man reader knows are used (no tbl): a table
+// becomes tagged paragraphs, one a row.
 import { parseMarkdown, type Block } from "./markdown.js";
 
 export interface ManPage {

@@ -26,29 +26,26 @@ useTestSandbox((started) => {
 });
 
 describe("bin/msgstat.js", () => {
-  it("--help explains every command, the exit codes and the environment, with examples", async () => {
+  it("--help names every command, the global options and where to read more, with examples", async () => {
     const { code, stdout, stderr } = await runBin(["--help"]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     for (const text of [
       "Usage: msgstat",
-      "messages",
-      "batch",
-      "message",
-      "sandbox",
+      "  messages ",
+      "  batch ",
+      "  find ",
+      "  message ",
+      "  stats ",
+      "  sandbox ",
       "--base-url",
       "--token",
       "--no-color",
       "--verbose",
-      "Exit codes:",
-      "  0    success",
-      "  2    usage error",
-      "  3    not found",
-      "  4    not authorised",
-      "  130  interrupted",
-      "  143  terminated",
-      "MSGSTAT_BASE_URL",
-      "MSGSTAT_TOKEN",
+      "msgstat help options",
+      "msgstat help exit-codes",
+      "msgstat help environment",
       "Examples:",
+      "$ msgstat sandbox --save-profile &",
     ]) {
       expect(stdout).toContain(text);
     }
@@ -64,19 +61,19 @@ describe("bin/msgstat.js", () => {
         "--until",
         "--limit",
         "--all",
-        "--page-size",
-        "--after",
-        "--before",
-        "--format",
         "--json",
         "--jsonl",
         "--csv",
         "--fields",
         "--output",
-        "--no-formula-guard",
         "Examples:",
         "msgstat messages cmp-spring-sale",
+        "msgstat help messages (every option)",
       ],
+    ],
+    [
+      ["help", "messages"],
+      ["--page-size", "--after", "--before", "--format", "--no-formula-guard", "Fields (--fields):", "Examples:"],
     ],
     [
       ["batch", "--help"],
@@ -269,7 +266,7 @@ describe("a damaged install", () => {
 
   it.each([
     ["the commands' code", /^command-/],
-    ["the code that reports an error", /^(advice|stderr-line)-/],
+    ["the code that reports an error", /^(advice|error-lines)-/],
   ])("without %s: says so in one line, exit 1", (_what, missing) => {
     const run = runDamaged(missing);
     expect(run.stdout).toBe("");

@@ -242,8 +242,9 @@ describe("profiles, end to end with the built bin", () => {
     }
   });
 
-  it("--help names the profile commands and says why --token is the last resort", async () => {
-    const { code, stdout } = await runBin(["--help"]);
+  it("--help points to msgstat help options, which names the profile commands and says why --token is the last resort", async () => {
+    expect((await runBin(["--help"])).stdout).toContain("msgstat help options");
+    const { code, stdout } = await runBin(["help", "options"]);
     expect(code).toBe(0);
     for (const text of [
       "auth",

@@ -1,7 +1,7 @@
 // `msgstat auth login | status | logout`.
 import { Command, Option } from "@commander-js/extra-typings";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING, globalOptionsOf } from "../shared/global-options.js";
-import { addHelpSections } from "../shared/help.js";
+import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { runLogin, runLogout, runStatus } from "./run.js";
 
@@ -61,21 +61,24 @@ export function defineAuth(auth: Command, run: Run): void {
     await runLogout({ given: globalOptionsOf(cmd, { defaults: false }) }, ctx);
   });
 
+  setBriefHelp(status, { topics: ["exit-codes"] });
   auth.addCommand(login).addCommand(status).addCommand(logout);
-  // Run as shown by the help test, one after the other, with MSGSTAT_BASE_URL set and no token.
+  setBriefHelp(auth, { topics: ["auth", "exit-codes"] });
+  // Run as shown by the help test, one after the other, after msgstat sandbox --save-profile & on a
+  // fresh machine (test/e2e/help-examples.test.ts).
   addHelpSections(auth, {
     heading: "Examples:",
     examples: [
       {
         command: "msgstat auth status",
-        comment: "each profile's URL and token source; exit 4 while the selected one has no token",
+        comment: "each profile's URL and token source; no token yet",
         exitCode: 4,
       },
       {
-        command: "msgstat auth status --profile default --token s3cret-token-1234",
-        comment: "the token shown as ****1234",
+        command: "msgstat auth status --token s3cret-token-1234",
+        comment: "the token given shown as ****1234",
       },
-      { command: "msgstat auth logout --profile default" },
+      { command: "msgstat auth logout", comment: "the selected profile's stored token removed" },
     ],
   });
 }

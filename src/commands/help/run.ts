@@ -25,12 +25,9 @@ export function runHelpTopic(name: string, commandNames: readonly string[], ctx:
           TOPICS.map((each) => each.name),
         ),
       )
-      .withHint(listed("or a command (its options):", commandNames));
+      .withHint(listed("or a command (every option):", commandNames));
   }
-  let markdown = readFileSync(path.join(docsFolder(), `${topic.name}.md`), "utf8");
-  if (commandNames.includes(topic.name)) {
-    markdown += `\n\nThe options of the command: \`msgstat ${topic.name} --help\`.\n`;
-  }
+  const markdown = readFileSync(path.join(docsFolder(), `${topic.name}.md`), "utf8");
   const width = Math.max(20, ctx.columns);
   ctx.stdout.write(
     `${renderMarkdown(markdown, width)

@@ -14,6 +14,7 @@ export const TOPICS: readonly Topic[] = [
   { name: "fields", summary: "--fields: the message fields, dotted paths and derived fields" },
   { name: "exit-codes", summary: "what each exit code means, for scripts and cron jobs" },
   { name: "environment", summary: "the environment variables msgstat reads" },
+  { name: "options", summary: "the global options: --base-url, --token, --profile, --tz, ..." },
   { name: "statuses", summary: "what message statuses and error codes mean" },
   { name: "dates", summary: "--since and --until: dates, times, durations, windows, --tz" },
   { name: "stats", summary: "the delivery report: its figures, --json structure, CSV tables" },

@@ -6,7 +6,7 @@ import { campaignIdsFrom } from "../shared/campaign-ids.js";
 import { chosenConcurrency, concurrencyOption } from "../shared/concurrency.js";
 import { globalOptionsOf } from "../shared/global-options.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
-import { addHelpSections, type HelpSection } from "../shared/help.js";
+import { addHelpSections, setBriefHelp, type BriefHelp, type HelpSection } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
 import { addListingOptions, type ListingFlags } from "./flags.js";
@@ -18,9 +18,36 @@ import { runManyListings } from "./run-many.js";
 // Built from the field catalogue itself, so the help can never list a field that --fields refuses;
 // when a listing command is defined, not by every run of msgstat.
 const fieldsHelp = (): HelpSection[] => [
-  { heading: "Fields (--fields):", text: `${fieldHelpText()} CSV default columns: ${DEFAULT_CSV_FIELDS.join(", ")}.` },
-  { heading: "Derived fields:", items: Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => [name, describe]) },
+  {
+    heading: "Fields (--fields):",
+    text: `${fieldHelpText()} CSV default columns: ${DEFAULT_CSV_FIELDS.join(", ")}.`,
+    fullOnly: true,
+  },
+  {
+    heading: "Derived fields:",
+    items: Object.entries(DERIVED_FIELDS).map(([name, { describe }]) => [name, describe]),
+    fullOnly: true,
+  },
 ];
+
+// What the --help of messages and batch shows: the options most runs use, one line each at 80 columns.
+const LISTING_BRIEF: BriefHelp = {
+  options: {
+    "--search": "the number contains these digits; *0779: ends with them",
+    "--status": "created, success or failure (comma-separated)",
+    "--since": 'from: 7d, 2026-11-01, today, "last week"...',
+    "--until": "up to, in the same forms",
+    "--limit": "",
+    "--all": "",
+    "--json": "a JSON array",
+    "--jsonl": "a JSON object a line",
+    "--csv": "CSV (--bom for Excel)",
+    "--fields": "the columns (or JSON keys), comma-separated",
+    "--output": "write to this file; .csv, .json, .jsonl set the format",
+    "--follow": "then each new message as it comes, until Ctrl-C",
+  },
+  topics: ["fields", "formats", "dates"],
+};
 
 async function list(
   run: Run,
@@ -98,6 +125,7 @@ export function defineMessages(command: Command, run: Run): void {
       .option("--partial", "with several campaigns and -o: write what came even when some campaign is incomplete"),
     GLOBAL_OPTIONS_HEADING,
   ).action((campaignIds, raw, cmd) => listMany(run, campaignIds, raw, cmd));
+  setBriefHelp(messages, { ...LISTING_BRIEF, topics: [...LISTING_BRIEF.topics!, "many-campaigns"] });
   addHelpSections(messages, ...fieldsHelp(), {
     heading: "Examples:",
     examples: [
@@ -115,6 +143,7 @@ export function defineBatch(command: Command, run: Run): void {
     addListingOptions(command.argument("<campaignId>", "the campaign").argument("<batchId>", "the batch")),
     GLOBAL_OPTIONS_HEADING,
   ).action((campaignId, batchId, raw, cmd) => list(run, { campaignId, batchId }, raw, cmd));
+  setBriefHelp(batch, LISTING_BRIEF);
   addHelpSections(batch, ...fieldsHelp(), {
     heading: "Examples:",
     examples: [

@@ -3,7 +3,7 @@
 // campaign id.
 import type { Command } from "@commander-js/extra-typings";
 import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
-import { addHelpSections } from "../shared/help.js";
+import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
 import { contextFor, type Run } from "../context.js";
 import { addFindOptions } from "./find-flags.js";
@@ -21,8 +21,8 @@ export function defineFind(command: Command, run: Run): void {
   const find = addGlobalOptions(
     addFindOptions(
       command
-        .argument("<recipient>", "the phone number, as support staff type it (see below)")
-        .argument("[campaignId...]", "the campaigns to look in (default: the profile's campaigns list)"),
+        .argument("<recipient>", "the phone number, as people write it (below)")
+        .argument("[campaignId...]", "where to look (default: the profile's campaigns)"),
     ),
     GLOBAL_OPTIONS_HEADING,
   ).action(async (recipient, campaignIds, raw, cmd) => {
@@ -34,10 +34,23 @@ export function defineFind(command: Command, run: Run): void {
       concurrency: () => chosenConcurrency(raw.concurrency, given, ctx.env),
     });
   });
+  setBriefHelp(find, {
+    options: {
+      "--country-code": "the country code of a national number (44)",
+      "--status": "created, success or failure (comma-separated)",
+      "--since": 'from: 7d, 2026-11-01, today, "last week"...',
+      "--until": "up to, in the same forms",
+      "--json": "a JSON array",
+      "--csv": "CSV",
+      "--output": "write to this file; .csv, .json, .jsonl set the format",
+    },
+    topics: ["many-campaigns", "dates"],
+  });
   addHelpSections(
     find,
     { heading: "The number:", text: NUMBER_HELP },
     {
+      fullOnly: true,
       heading: "Campaigns:",
       text:
         "The ids named, and those of --campaigns-file; with none, the profile's list (msgstat config set " +

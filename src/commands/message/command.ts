@@ -2,7 +2,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
-import { addHelpSections } from "../shared/help.js";
+import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { addMessageOptions } from "./flags.js";
 import { parseMessageOptions } from "./options.js";
@@ -18,6 +18,7 @@ export function defineMessage(command: Command, run: Run): void {
     requireId("messageId", messageId);
     await runMessage({ campaignId, messageId, ...parseMessageOptions(raw) }, ctx);
   });
+  setBriefHelp(message, { topics: ["live-modes", "exit-codes"] });
   addHelpSections(message, {
     heading: "Examples:",
     examples: [

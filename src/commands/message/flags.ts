@@ -16,8 +16,8 @@ export function addMessageOptions<Args extends unknown[], Opts extends OptionVal
     )
     .option(
       "--wait",
-      "poll the message until it is final (success or failure), then print it: exit 0 on success, 6 " +
-        "on failure, 7 when --wait-timeout runs out first",
+      "poll the message until it is final (success or failure), then print it: exit 6 if it failed, 7 " +
+        "if --wait-timeout ran out first (msgstat help exit-codes)",
     )
     .addOption(
       durationOption("--every <duration>", "with --wait: time between polls (default 2s)", {

@@ -36,10 +36,13 @@ export function defineSandbox(command: Command, run: Run): void {
       heading: "Examples:",
       examples: [
         {
-          command: "msgstat sandbox --save-profile",
-          comment: "then: msgstat --profile sandbox messages cmp-spring-sale",
+          command: "msgstat sandbox --save-profile &",
+          comment: "in the background, saved as a profile, the default one on a fresh machine; kill %1 stops it",
         },
-        { command: "msgstat sandbox --port 0 --messages 1000000 --latency 20 --token s3cret" },
+        {
+          command: "msgstat sandbox --port 0 --messages 1000000 --latency 20 --token s3cret",
+          comment: "another, on a free port: a million messages, slow answers, a token required",
+        },
       ],
     },
   );

@@ -3,6 +3,7 @@
 import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
 import { countText } from "../../core/numbers.js";
+import { editDistance } from "../../core/edit-distance.js";
 import { ATTEMPT_STATUSES, MESSAGE_STATUSES } from "../../core/statuses.js";
 import { shellWord } from "../../core/text.js";
 import { searchQuery, type RecipientTest } from "../../core/phone-number.js";
@@ -90,22 +91,6 @@ function checkStatus(status: string): string | undefined {
  */
 const typoAllowance = (known: string, typed: string) =>
   Math.min(3, Math.floor((known.length - 1) / 2), Math.floor(typed.length / 2));
-
-/** Insertions, deletions, substitutions and swaps of neighbours between two words (optimal string alignment). */
-export function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
 
 export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone): FilterOptions {
   const warnings: string[] = [];

@@ -1,13 +1,18 @@
 // Help that fits the terminal: commander lays out and wraps the options; the sections msgstat adds
-// after them (fields, exit codes, environment, examples) are laid out by the same helper, so every
-// line fits the width (80 when unknown) and every table is aligned. Widths are commander's
-// displayWidth (the length without colour codes): help is msgstat's own text, all printable ASCII
-// (test/cli/help.test.ts holds it), whose width string-width would give the same; loading string-width
-// here would put its 10-30 ms on every --help (render/width.ts).
-import { Help, type CommandUnknownOpts as Command } from "@commander-js/extra-typings";
+// after them (examples, where to read more) are laid out by the same helper, so every line fits the
+// width (80 when unknown) and every table is aligned. Widths are commander's displayWidth (the length
+// without colour codes): help is msgstat's own text, all printable ASCII (test/commands/shared/help.test.ts
+// holds it), whose width string-width would give the same; loading string-width here would put its
+// 10-30 ms on every --help (render/width.ts).
+//
+// Two lengths: `--help` is about one screen at 80 columns (a command's most used options, each in a
+// line, the global options named in one paragraph, examples, then where to read the rest), and the
+// full help (`msgstat help <command>`, the man page) lists every option with its whole description.
+import { Help, type CommandUnknownOpts as Command, type Option } from "@commander-js/extra-typings";
+import { isGlobalOption } from "./global-options.js";
 
 export interface Example {
-  /** The command line, as a person types it (msgstat ... ). */
+  /** The command line, as a person types it (msgstat ... ); " &" at its end runs it in the background. */
   command: string;
   /** What it shows, on the line above it. */
   comment?: string;
@@ -15,10 +20,22 @@ export interface Example {
   exitCode?: number;
 }
 
-export type HelpSection =
+export type HelpSection = (
   | { heading: string; text: string }
   | { heading: string; items: readonly (readonly [term: string, description: string])[] }
-  | { heading: string; examples: readonly Example[] };
+  | { heading: string; examples: readonly Example[] }
+) & {
+  /** Only in the full help: too long for one screen, and said in a topic too. */
+  fullOnly?: boolean;
+};
+
+/** What a command's `--help` shows of it; the rest is in its full help. */
+export interface BriefHelp {
+  /** The options shown, by their long flag: each with a shorter description, or "" for its own (all without). */
+  options?: Record<string, string>;
+  /** Topics of `msgstat help` where the rest is said, pointed to at the end. */
+  topics?: readonly string[];
+}
 
 const sections = new WeakMap<Command, HelpSection[]>();
 
@@ -31,6 +48,26 @@ export function helpSectionsOf(command: Command): readonly HelpSection[] {
   return sections.get(command) ?? [];
 }
 
+const briefs = new WeakMap<Command, BriefHelp>();
+
+/** The options and topics a command's `--help` shows; without, it shows all its own options. */
+export function setBriefHelp(command: Command, brief: BriefHelp): void {
+  briefs.set(command, brief);
+}
+
+// Set while the full help is written: commander asks for the text through its own calls.
+let full = false;
+
+/** The command's help with every option and section: what `msgstat help <command>` and the man page show. */
+export function fullHelpText(command: Command): string {
+  full = true;
+  try {
+    return command.helpInformation();
+  } finally {
+    full = false;
+  }
+}
+
 /** Help wrapped to `columns`, with the command's sections after commander's own. */
 export function configureHelp(command: Command, columns: () => number): void {
   command.configureOutput({ getOutHelpWidth: columns, getErrHelpWidth: columns });
@@ -41,11 +78,71 @@ export function configureHelp(command: Command, columns: () => number): void {
     // Wrap whatever room is left; commander's default (40) leaves narrow terminals unwrapped.
     minWidthToWrap: 20,
     formatHelp(cmd: Command, helper: Help): string {
-      const base = Help.prototype.formatHelp.call(this, cmd, helper);
-      const extra = helpSectionsOf(cmd).map((section) => formatSection(section, helper));
-      return [base, ...extra].join("\n");
+      const brief = full ? undefined : briefView(cmd, helper);
+      const shown = brief?.helper ?? helper;
+      const base = Help.prototype.formatHelp.call(shown, cmd, shown);
+      const extra = [
+        ...(brief?.before ?? []),
+        ...helpSectionsOf(cmd).filter((section) => !(brief && section.fullOnly)),
+        ...(brief?.after ?? fullFooter(cmd)),
+      ];
+      return [base, ...extra.map((section) => formatSection(section, helper))].join("\n");
     },
   });
+}
+
+/** The full help's last words: the topics that say more (the command's own topic aside). */
+function fullFooter(cmd: Command): HelpSection[] {
+  const path = pathOf(cmd);
+  const topics = (briefs.get(cmd)?.topics ?? []).filter((topic) => topic !== path);
+  return topics.length === 0
+    ? []
+    : [{ heading: "More:", text: `${topics.map((topic) => `msgstat help ${topic}`).join(", ")}.` }];
+}
+
+/** "messages", "auth login": the command as typed after msgstat. */
+function pathOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = cmd; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
+}
+
+/**
+ * The one-screen help of a command: a helper that lists only its chosen options (and --help, --version),
+ * with their shorter descriptions; the global options named in a paragraph when there are several; and
+ * where the rest is.
+ */
+function briefView(cmd: Command, helper: Help): { helper: Help; before: HelpSection[]; after: HelpSection[] } {
+  const brief = briefs.get(cmd);
+  const globals = cmd.options.filter(isGlobalOption);
+  const summarised = globals.length > 1;
+  const chosen = (option: Option) =>
+    option.long === "--help" ||
+    option.long === "--version" ||
+    (isGlobalOption(option)
+      ? !summarised
+      : brief?.options === undefined || Object.hasOwn(brief.options, option.long ?? ""));
+  const view: Help = Object.create(helper) as Help;
+  view.visibleOptions = (of) => helper.visibleOptions(of).filter((option) => of !== cmd || chosen(option));
+  view.optionDescription = (option) => (brief?.options?.[option.long ?? ""] ?? "") || helper.optionDescription(option);
+
+  const before: HelpSection[] = [];
+  if (summarised) {
+    const flags = globals.filter((option) => !option.hidden).map((option) => option.long ?? option.short);
+    before.push({ heading: "Global options:", text: `${flags.join(", ")}: msgstat help options` });
+  }
+  const after: HelpSection[] = [];
+  const leftOut = cmd.options.some((option) => !option.hidden && !isGlobalOption(option) && !chosen(option));
+  // A topic of the command's name (stats) is shown with every option of the command after it.
+  const path = pathOf(cmd);
+  const topics = brief?.topics ?? [];
+  const more = [
+    ...(topics.includes(path) ? [`msgstat help ${path} (the topic, then every option)`] : []),
+    ...(leftOut && !topics.includes(path) ? [`msgstat help ${path} (every option)`] : []),
+    ...topics.filter((topic) => topic !== path).map((topic) => `msgstat help ${topic}`),
+  ];
+  if (more.length > 0) after.push({ heading: "More:", text: `${more.join(", ")}.` });
+  return { helper: view, before, after };
 }
 
 const INDENT = "  ";

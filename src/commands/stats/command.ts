@@ -3,7 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
-import { addHelpSections } from "../shared/help.js";
+import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { addStatsOptions } from "./flags.js";
 import { parseStatsOptions } from "./options.js";
@@ -41,9 +41,25 @@ export function defineStats(command: Command, run: Run): void {
     if (options.watch) await runWatch({ campaignId, batchId: raw.batch }, options, ctx);
     else await runStats({ campaignId, batchId: raw.batch }, options, ctx);
   });
+  setBriefHelp(stats, {
+    options: {
+      "--status": "created, success or failure (comma-separated)",
+      "--since": 'from: 7d, 2026-11-01, today, "last week"...',
+      "--until": "up to, in the same forms",
+      "--batch": "",
+      "--interval": "hour or day, for the report over time",
+      "--max-failure-rate": "exit 5 above it, 8 if no message is final",
+      "--json": "the report as JSON",
+      "--csv": "the summary as CSV, or the table --by names",
+      "--by": "summary, status, error, batch, attempts or time",
+      "--output": "write to this file (.json, .csv)",
+      "--watch": "redo the report, showing what changed, until Ctrl-C",
+    },
+    topics: ["stats", "dates", "exit-codes"],
+  });
   addHelpSections(
     stats,
-    { heading: "The report:", text: REPORT_HELP },
+    { heading: "The report:", text: REPORT_HELP, fullOnly: true },
     {
       heading: "Examples:",
       examples: [

@@ -35,7 +35,8 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     .addOption(
       percentOption(
         "--max-failure-rate <percent>",
-        "exit 5, after the report, when failures are more than this percent of the final messages (5 and 5% mean 5 %)",
+        "exit 5, after the report, when failures are more than this percent of the final messages (5 and 5% " +
+          "mean 5 %); exit 8 when no message is final, so there was nothing to check (msgstat help exit-codes)",
       ),
     )
     .option("--json", "the report as JSON (structure: msgstat help stats)")

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TOPICS } from "../../../src/commands/help/topics.js";
+import { fullHelpOf } from "../../support/help-texts.js";
 import { runCli } from "../../support/run-cli.js";
 
 const docs = new URL("../../../docs/", import.meta.url);
@@ -25,7 +26,7 @@ describe("msgstat help <topic>", () => {
     const names = TOPICS.map((topic) => topic.name);
     for (const name of ["config", "auth", "proxy", "formats", "fields", "exit-codes", "environment"])
       expect(names).toContain(name);
-    for (const name of ["statuses", "dates", "stats", "security", "sandbox", "bench", "live-modes"])
+    for (const name of ["statuses", "dates", "stats", "security", "sandbox", "bench", "live-modes", "options"])
       expect(names).toContain(name);
   });
 
@@ -180,24 +181,28 @@ describe("msgstat help <topic>", () => {
     ]);
   });
 
-  it("a topic that is also a command ends with where its options are", async () => {
+  it("a topic that is also a command: the topic, then every option of the command", async () => {
     const { stdout } = await runCli(["help", "stats"], { columns: 80 });
-    expect(stdout.endsWith("\nThe options of the command: msgstat stats --help.\n")).toBe(true);
     expect(stdout.startsWith("msgstat stats\n=============\n")).toBe(true);
+    const full = await fullHelpOf(["stats"], 80);
+    expect(stdout.endsWith(`\n\n${full}`)).toBe(true);
+    expect(full).toContain("\n  --concurrency <n> ");
   });
 
-  it("config, a topic and a command: the topic, then where the command's options are", async () => {
+  it("config, a topic and a command: the topic, then every option of the command", async () => {
     const { code, stdout } = await runCli(["help", "config"], { columns: 80 });
     expect(code).toBe(0);
     expect(stdout.startsWith("Configuration: profiles and settings\n====")).toBe(true);
-    expect(stdout.endsWith("\nThe options of the command: msgstat config --help.\n")).toBe(true);
+    expect(stdout.endsWith(`\n\n${await fullHelpOf(["config"], 80)}`)).toBe(true);
   });
 
-  it("msgstat help <command> is the command's --help", async () => {
+  it("msgstat help <command> is every option of the command, where its --help shows the most used", async () => {
     const help = await runCli(["help", "messages"], { columns: 80 });
-    const own = await runCli(["messages", "--help"], { columns: 80 });
-    expect(help).toEqual({ ...own, code: 0 });
+    const brief = await runCli(["messages", "--help"], { columns: 80 });
+    expect(help).toEqual({ code: 0, stdout: await fullHelpOf(["messages"], 80), stderr: "" });
     expect(help.stdout).toMatch(/^Usage: msgstat messages /);
+    expect(help.stdout).toContain("\n  --page-size <n> ");
+    expect(brief.stdout).not.toContain("--page-size");
   });
 
   it("msgstat help alone is the program's help, then the topics", async () => {
@@ -224,8 +229,9 @@ describe("msgstat help <topic>", () => {
       [
         'msgstat: no help topic "confg"',
         "  topics: config, auth, proxy, formats, fields, exit-codes, environment,",
-        "  statuses, dates, stats, live-modes, many-campaigns, sandbox, security, bench",
-        "  or a command (its options): messages, batch, find, message, stats, sandbox,",
+        "  options, statuses, dates, stats, live-modes, many-campaigns, sandbox,",
+        "  security, bench",
+        "  or a command (every option): messages, batch, find, message, stats, sandbox,",
         "  auth, config, completion",
         "",
       ].join("\n"),

@@ -317,8 +317,8 @@ describe("fields", () => {
 `);
   });
 
-  it("--help of messages documents the derived fields and the CSV default columns", async () => {
-    const { code, stdout } = await cli(sandbox, ["messages", "--help"]);
+  it("msgstat help messages (every option) documents the derived fields and the CSV default columns", async () => {
+    const { code, stdout } = await cli(sandbox, ["help", "messages"]);
     expect(code).toBe(0);
     for (const name of [
       "attemptCount",

@@ -1,9 +1,11 @@
-// Help a person reads at 80 columns: every line fits, the command's own options come before the
-// global ones, and the exit codes line up. That every example runs as shown: e2e/help-examples.test.ts.
+// Help a person reads at 80 columns: about one screen for --help (its most used options, the global
+// ones named, examples, where to read the rest), every option in the full help (msgstat help
+// <command>), every line within the width. That every example runs as shown: e2e/help-examples.test.ts.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../../src/render/width.js";
 import { isGlobalOption } from "../../../src/commands/shared/global-options.js";
-import { COMMANDS, helpOf, SUBCOMMANDS } from "../../support/help-texts.js";
+import { COMMANDS, EVERY_COMMAND, fullHelpOf, helpOf, SUBCOMMANDS } from "../../support/help-texts.js";
 import { runCli } from "../../support/run-cli.js";
 
 const SERVICE_COMMANDS = SUBCOMMANDS.filter((command) => command.options.some(isGlobalOption)).map((command) =>
@@ -11,13 +13,16 @@ const SERVICE_COMMANDS = SUBCOMMANDS.filter((command) => command.options.some(is
 );
 const OTHER_COMMANDS = SUBCOMMANDS.map((command) => command.name()).filter((name) => !SERVICE_COMMANDS.includes(name));
 
+const named = (commands: string[][]) => commands.map((command) => [`msgstat ${command.join(" ")}`, command] as const);
+
 describe.each([80, 160])("help at %i columns", (columns) => {
-  it.each(COMMANDS.map((command) => [`msgstat ${command.join(" ")} --help`, command] as const))(
-    "%s: no line wider than the terminal",
+  it.each(named(EVERY_COMMAND))(
+    "%s --help and its full help: no line wider than the terminal",
     async (_name, command) => {
-      const help = await helpOf(command, columns);
-      const wide = help.split("\n").filter((line) => displayWidth(line) > columns);
-      expect(wide).toEqual([]);
+      for (const help of [await helpOf(command, columns), await fullHelpOf(command, columns)]) {
+        const wide = help.split("\n").filter((line) => displayWidth(line) > columns);
+        expect(wide).toEqual([]);
+      }
     },
   );
 
@@ -31,32 +36,35 @@ describe.each([80, 160])("help at %i columns", (columns) => {
 });
 
 describe("help layout", () => {
-  it.each(SERVICE_COMMANDS)("%s: its own options first, then the global ones under their own heading", async (name) => {
-    const help = await helpOf([name], 80);
-    const own = help.indexOf("\nOptions:\n");
-    const global = help.indexOf("\nGlobal options:\n");
-    expect(own).toBeGreaterThan(0);
-    expect(global).toBeGreaterThan(own);
-    expect(help.slice(own, global)).not.toContain("--base-url");
-    expect(help.slice(global)).toContain("--base-url <url>");
-  });
+  it.each(SERVICE_COMMANDS)(
+    "%s, full help: its own options first, then the global ones under their own heading",
+    async (name) => {
+      const help = await fullHelpOf([name], 80);
+      const own = help.indexOf("\nOptions:\n");
+      const global = help.indexOf("\nGlobal options:\n");
+      expect(own).toBeGreaterThan(0);
+      expect(global).toBeGreaterThan(own);
+      expect(help.slice(own, global)).not.toContain("--base-url");
+      expect(help.slice(global)).toContain("--base-url <url>");
+    },
+  );
 
   it.each(OTHER_COMMANDS)("%s talks to no service and lists no global options", async (name) => {
     expect(await helpOf([name], 80)).not.toContain("Global options:");
   });
 
   it.each([
-    ["help messages", ["help", "messages"], ["messages"]],
-    // config, auth, stats and sandbox are help topics too: `msgstat help config` is the topic
-    // (test/commands/help/help.test.ts), which ends by pointing at `msgstat config --help`.
-    ["help completion", ["help", "completion"], ["completion"]],
-    ["auth help login", ["auth", "help", "login"], ["auth", "login"]],
-  ])("msgstat %s shows the same help as --help (the command is defined when named)", async (_name, asked, command) => {
+    // config, auth, stats and sandbox are help topics too: `msgstat help config` is the topic, then
+    // this (test/commands/help/help.test.ts).
+    ["help messages", ["help", "messages"], ["messages"], fullHelpOf],
+    ["help completion", ["help", "completion"], ["completion"], fullHelpOf],
+    ["auth help login", ["auth", "help", "login"], ["auth", "login"], helpOf],
+  ])("msgstat %s: the command's help (it is defined when named)", async (_name, asked, command, expected) => {
     const viaHelp = await runCli(asked, { columns: 80 });
     expect({ code: viaHelp.code, stderr: viaHelp.stderr, stdout: viaHelp.stdout }).toEqual({
       code: 0,
       stderr: "",
-      stdout: await helpOf(command, 80),
+      stdout: await expected(command, 80),
     });
   });
 
@@ -64,51 +72,68 @@ describe("help layout", () => {
     expect(SERVICE_COMMANDS).toEqual(["messages", "batch", "find", "message", "stats"]);
   });
 
-  it("the network options and their variables are listed: --proxy, --ca-file, the proxy variables, NODE_EXTRA_CA_CERTS", async () => {
-    const help = await helpOf([], 80);
+  it("the network options are in the full help of the program and of each command that talks to the service", async () => {
+    const help = await fullHelpOf([], 80);
     expect(help).toContain(
       '  --proxy <url>          HTTP proxy for every request, "" for none (default:\n                         HTTPS_PROXY, HTTP_PROXY; NO_PROXY applies)\n',
     );
     expect(help).toContain(
       "  --ca-file <pem>        certificates to trust besides the default ones, a PEM\n                         file (NODE_EXTRA_CA_CERTS too)\n",
     );
-    const environment = help.split("\nEnvironment:\n")[1]!.split("\n\n")[0]!;
-    expect(environment.match(/^ {2}\S.*?(?= {2})/gm)).toEqual([
-      "  MSGSTAT_BASE_URL",
-      "  MSGSTAT_TOKEN",
-      "  MSGSTAT_PROFILE",
-      "  MSGSTAT_CONFIG_DIR",
-      "  MSGSTAT_TIMEOUT, MSGSTAT_RETRIES, MSGSTAT_TZ",
-      "  MSGSTAT_PROXY, MSGSTAT_CA_FILE",
-      "  HTTPS_PROXY, HTTP_PROXY, NO_PROXY",
-      "  NODE_EXTRA_CA_CERTS",
-      "  NO_COLOR, FORCE_COLOR",
-      "  COLUMNS",
-    ]);
     for (const name of ["messages", "stats"])
-      expect((await helpOf([name], 80)).split("\nGlobal options:\n")[1]).toMatch(/--proxy <url>[\s\S]*--ca-file <pem>/);
+      expect((await fullHelpOf([name], 80)).split("\nGlobal options:\n")[1]).toMatch(
+        /--proxy <url>[\s\S]*--ca-file <pem>/,
+      );
+  });
+});
+
+// --help is about one screen at 80 columns; the rest is a command away.
+describe("help length", () => {
+  const lines = (text: string) => text.trimEnd().split("\n").length;
+
+  it.each(named(EVERY_COMMAND))("%s --help: at most 40 lines at 80 columns", async (_name, command) => {
+    expect(lines(await helpOf(command, 80))).toBeLessThanOrEqual(40);
   });
 
-  it("the exit codes are a table: every description starts in the same column", async () => {
-    const help = await helpOf([], 80);
-    const table = help.split("\nExit codes:\n")[1]!.split("\n\n")[0]!.split("\n");
-    const rows = table.filter((line) => /^ {2}\d+ +\S/.test(line));
-    expect(rows.map((line) => line.trim().split(/\s+/)[0])).toEqual([
-      "0",
-      "1",
-      "2",
-      "3",
-      "4",
-      "5",
-      "6",
-      "7",
-      "130",
-      "143",
-    ]);
-    const columns = new Set(rows.map((line) => /^ {2}\d+ +/.exec(line)![0].length));
-    expect([...columns]).toHaveLength(1);
-    // A wrapped description continues under its own first word.
-    const continued = table.filter((line) => /^ +\S/.test(line) && !/^ {2}\d/.test(line));
-    for (const line of continued) expect(/^ +/.exec(line)![0].length).toBe([...columns][0]);
+  it("the full help of the program and of each command says at least as much as its --help", async () => {
+    for (const command of COMMANDS) {
+      const brief = lines(await helpOf(command, 80));
+      const full = lines(await fullHelpOf(command, 80));
+      expect(full, `msgstat ${command.join(" ")}`).toBeGreaterThanOrEqual(brief);
+    }
+    for (const name of ["messages", "batch", "find", "stats"])
+      expect(lines(await fullHelpOf([name], 80)), name).toBeGreaterThan(90);
+  });
+
+  it("--help names every global option in one paragraph, pointing to msgstat help options", async () => {
+    const help = await helpOf(["messages"], 80);
+    expect(help).toContain(
+      "\nGlobal options:\n" +
+        "  --base-url, --token, --header, --timeout, --retries, --proxy, --ca-file, --tz,\n" +
+        "  --profile, --no-color, --verbose, --allow-insecure-http: msgstat help options\n",
+    );
+    expect(help).not.toContain("--page-size");
+    expect(help).toContain("\nMore:\n  msgstat help messages (every option), msgstat help fields");
+    const full = await fullHelpOf(["messages"], 80);
+    for (const flag of ["--page-size", "--after", "--before", "--format", "--bom", "--no-formula-guard", "--base-url"])
+      expect(full).toContain(`  ${flag} `);
+    expect(full).toContain("\nFields (--fields):\n");
+  });
+
+  it("every global option is in docs/options.md, the topic --help points to", async () => {
+    const topic = readFileSync(new URL("../../../docs/options.md", import.meta.url), "utf8");
+    const program = SUBCOMMANDS[0]!.parent!;
+    const flags = program.options.filter(isGlobalOption).map((option) => option.flags);
+    expect(flags.length).toBeGreaterThan(10);
+    for (const flags_ of flags) expect(topic).toContain(`| \`${flags_}\` |`);
+  });
+
+  it("a help text that names exit codes names them all, or points to msgstat help exit-codes", async () => {
+    for (const command of EVERY_COMMAND)
+      for (const help of [await helpOf(command, 80), await fullHelpOf(command, 80)]) {
+        const text = help.replace(/\s+/g, " ");
+        if (/\bexit \d/.test(text))
+          expect(text).toMatch(/msgstat help exit-codes|0,? 1,? 2,? 3,? 4,? 5,? 6,? 7,? (and )?8/);
+      }
   });
 });
