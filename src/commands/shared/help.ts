@@ -129,7 +129,7 @@ function briefView(cmd: Command, helper: Help): { helper: Help; before: HelpSect
   const before: HelpSection[] = [];
   if (summarised) {
     const flags = globals.filter((option) => !option.hidden).map((option) => option.long ?? option.short);
-    before.push({ heading: "Global options:", text: `${flags.join(", ")}: msgstat help options` });
+    before.push({ heading: "Global options (msgstat help options):", text: flags.join(", ") });
   }
   const after: HelpSection[] = [];
   const leftOut = cmd.options.some((option) => !option.hidden && !isGlobalOption(option) && !chosen(option));

@@ -50,7 +50,7 @@ describe("help layout", () => {
   );
 
   it.each(OTHER_COMMANDS)("%s talks to no service and lists no global options", async (name) => {
-    expect(await helpOf([name], 80)).not.toContain("Global options:");
+    expect(await helpOf([name], 80)).not.toContain("Global options");
   });
 
   it.each([
@@ -108,9 +108,9 @@ describe("help length", () => {
   it("--help names every global option in one paragraph, pointing to msgstat help options", async () => {
     const help = await helpOf(["messages"], 80);
     expect(help).toContain(
-      "\nGlobal options:\n" +
+      "\nGlobal options (msgstat help options):\n" +
         "  --base-url, --token, --header, --timeout, --retries, --proxy, --ca-file, --tz,\n" +
-        "  --profile, --no-color, --verbose, --allow-insecure-http: msgstat help options\n",
+        "  --profile, --no-color, --verbose, --quiet, --allow-insecure-http\n",
     );
     expect(help).not.toContain("--page-size");
     expect(help).toContain("\nMore:\n  msgstat help messages (every option), msgstat help fields");
