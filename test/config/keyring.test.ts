@@ -76,8 +76,7 @@ describe("a keyring that is locked or missing", () => {
     const config = configFolder();
     const stored =
       `Stored the token ****${TOKEN.slice(-4)} of profile "default" for ${sandbox.url} in ${config.credentialsFile}.\n` +
-      "Nothing was checked: the API has no endpoint that says whether a token is valid, so a wrong one shows as " +
-      "exit 4 (not authorised) on the first command.\n";
+      "Not checked (the API cannot test a token): a wrong one is exit 4 on first use.\n";
     for (const columns of [80, 160]) {
       const login = await config.run(["auth", "login", "--base-url", sandbox.url, "--with-token"], {
         stdin: TOKEN,

@@ -36,7 +36,7 @@ describe("auth login", () => {
     expect(login.stderr).toContain(
       `Stored the token ****8a6f of profile "default" for ${s.url} in ${config.credentialsFile}.\n`,
     );
-    expect(login.stderr).toContain("Nothing was checked: the API has no endpoint that says whether a token is valid");
+    expect(login.stderr).toContain("Not checked (the API cannot test a token): a wrong one is exit 4 on first use.\n");
     expect(config.read().profiles.default).toEqual({ "base-url": s.url, "token-store": "file" });
     expect(s.requests).toHaveLength(0);
 

@@ -53,6 +53,6 @@ describe("--search that is not a phone number", () => {
   it("digits as people write them are still searched", async () => {
     const result = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--search", "+44 (0)7700", "--json"]);
     expect(result.code).toBe(0);
-    expect(result.urls).toEqual(["/campaigns/cmp-spring-sale/messages?limit=50&search=447700"]);
+    expect(result.urls).toEqual(["/campaigns/cmp-spring-sale/messages?limit=1000&search=447700"]);
   });
 });
