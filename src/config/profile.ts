@@ -70,6 +70,19 @@ export function loadProfileSync(flag: string | undefined, env: Env): Profile {
   return profileFrom(readConfigFileSync(paths.configFile), paths, name, chosenBy);
 }
 
+/**
+ * The chosen profile's settings for a setting read before the command runs (--tz, --quiet,
+ * --concurrency), or none when the profile cannot be read: the command that uses the profile
+ * reports why (ctx.client(), auth, config), before anything is sent.
+ */
+export function profileSettingsOrNone(flag: string | undefined, env: Env): Pick<Profile, "name" | "values"> {
+  try {
+    return loadProfileSync(flag, env);
+  } catch {
+    return { name: "default", values: {} };
+  }
+}
+
 export function profileFrom(
   config: ConfigFile,
   paths: ConfigPaths,

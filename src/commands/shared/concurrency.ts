@@ -1,7 +1,7 @@
 // --concurrency: how many campaigns are fetched at once when a command names several. The flag, else
 // MSGSTAT_CONCURRENCY, else the profile's `concurrency`, else 4: one rule for every such command.
 import { CONCURRENCY_RANGE } from "../../core/numbers.js";
-import { loadProfileSync, type Profile } from "../../config/profile.js";
+import { profileSettingsOrNone } from "../../config/profile.js";
 import { resolveSetting } from "../../config/settings.js";
 import { wholeNumberOption } from "./option-values.js";
 import type { GlobalOptions } from "./global-options.js";
@@ -20,11 +20,6 @@ export function chosenConcurrency(
   given: Partial<GlobalOptions>,
   env: Record<string, string | undefined>,
 ): number {
-  let profile: Pick<Profile, "name" | "values"> = { name: "default", values: {} };
-  try {
-    profile = loadProfileSync(given.profile, env);
-  } catch {
-    // Reported by the command itself when it builds its client, before anything is sent.
-  }
+  const profile = profileSettingsOrNone(given.profile, env);
   return Number(resolveSetting("concurrency", { concurrency: flag }, env, profile)!.value);
 }

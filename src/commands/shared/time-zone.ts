@@ -1,7 +1,7 @@
 // --tz: the one time zone every time for a person is shown in, and --since/--until are read in.
 import { UsageError } from "../../core/errors.js";
 import { TimeZone, ZONE_HINT } from "../../core/time.js";
-import { loadProfileSync, type Profile } from "../../config/profile.js";
+import { profileSettingsOrNone } from "../../config/profile.js";
 import { resolveSetting } from "../../config/settings.js";
 import type { GlobalOptions } from "./global-options.js";
 
@@ -10,12 +10,7 @@ import type { GlobalOptions } from "./global-options.js";
  * counts as having no tz: the command that uses the profile reports why, before it sends anything.
  */
 export function chosenTimeZone(given: Partial<GlobalOptions>, env: Record<string, string | undefined>): TimeZone {
-  let profile: Pick<Profile, "name" | "values"> = { name: "default", values: {} };
-  try {
-    profile = loadProfileSync(given.profile, env);
-  } catch {
-    // Reported by the command itself (ctx.client(), auth, config).
-  }
+  const profile = profileSettingsOrNone(given.profile, env);
   return resolveTimeZone(String(resolveSetting("tz", given, env, profile)!.value), env);
 }
 
