@@ -160,8 +160,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     // Commander needs a command defined before it parses its arguments: each command named is.
     for (const word of argv) if (Object.hasOwn(COMMANDS, word)) await define(word);
+    // No command is a usage error: its help goes to stderr, as `msgstat auth` alone does, so stdout
+    // stays data only.
     if (argv.length === 0) {
-      program.outputHelp();
+      program.outputHelp({ error: true });
       return ExitCode.usage;
     }
     await program.parseAsync([...argv], { from: "user" });

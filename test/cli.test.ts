@@ -163,10 +163,11 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     expect(sandbox.requests.length).toBe(before);
   });
 
-  it("no arguments at all prints the help and exits 2", async () => {
+  it("no arguments at all prints the help on stderr (stdout is for data) and exits 2", async () => {
     const result = await runCli([]);
     expect(result.code).toBe(2);
-    expect(result.stdout).toContain("Usage: msgstat");
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("Usage: msgstat");
   });
 });
 

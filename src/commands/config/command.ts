@@ -3,12 +3,14 @@ import { Command } from "@commander-js/extra-typings";
 import { addProfileOption, GLOBAL_OPTIONS_HEADING, globalOptionsOf } from "../shared/global-options.js";
 import { addHelpSections, type HelpSection } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
+import { SETTING_KEYS } from "../../config/keys.js";
 import { runGet, runList, runProfiles, runSet, runUnset } from "./run.js";
 
+// The keys from the list `config set` checks against, so that a new setting is never missing here.
 const KEYS: HelpSection = {
   heading: "Keys:",
   text:
-    "base-url, timeout, retries, proxy, ca-file, tz, token-command, token-command-timeout, and " +
+    `${SETTING_KEYS.map((key) => key.name).join(", ")}, and ` +
     "headers.<Name> (a header that is not a secret). Each gives way to its flag and its environment " +
     "variable. The token is never kept in the config file: msgstat auth login stores it. " +
     "token-command runs the program directly, without a shell; to use a shell, say so: sh -c '...'.",

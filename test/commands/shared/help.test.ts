@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../../src/render/width.js";
 import { isGlobalOption } from "../../../src/commands/shared/global-options.js";
+import { SETTING_KEYS } from "../../../src/config/keys.js";
 import { COMMANDS, EVERY_COMMAND, fullHelpOf, helpOf, SUBCOMMANDS } from "../../support/help-texts.js";
 import { runCli } from "../../support/run-cli.js";
 
@@ -88,6 +89,14 @@ describe("help layout", () => {
 });
 
 // --help is about one screen at 80 columns; the rest is a command away.
+describe("config --help", () => {
+  it("names every key config set takes (campaigns, country-code and quiet were once missing)", async () => {
+    const keys = (await helpOf(["config"], 80)).split("\nKeys:\n")[1]!.split("\n\n")[0]!.replace(/\s+/g, " ");
+    for (const { name } of SETTING_KEYS) expect(keys, name).toMatch(new RegExp(`(^| )${name}(,| and|$)`));
+    expect(keys).toContain("headers.<Name>");
+  });
+});
+
 describe("help length", () => {
   const lines = (text: string) => text.trimEnd().split("\n").length;
 
