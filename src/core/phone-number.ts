@@ -82,11 +82,11 @@ export function searchQuery(text: string): RecipientQuery {
  *   equal to it (formatting aside) match, never one that merely contains or ends with its digits.
  * - `07700 900123` (a trunk 0): with a country calling code (`countryCode`, from --country-code or the
  *   profile), the full number 44 7700900123 exactly; without one, the numbers ending in 7700900123, in
- *   whatever country (`ambiguous` says so, for a note on stderr).
+ *   whatever country (`ambiguous` says so, in lines for a note on stderr).
  * - `*0779`: the numbers ending in 0779, when that is what was asked.
  * Throws a UsageError, with advice, for what cannot be one person's number.
  */
-export function findQuery(text: string, countryCode?: string): RecipientQuery & { ambiguous?: string } {
+export function findQuery(text: string, countryCode?: string): RecipientQuery & { ambiguous?: string[] } {
   const { digits, international, suffix } = readTyped(text);
   const shown = JSON.stringify(text);
   if (digits === "" || /[^0-9]/.test(digits))
@@ -102,10 +102,11 @@ export function findQuery(text: string, countryCode?: string): RecipientQuery & 
       search: national,
       test: { kind: "endsWith", digits: national },
       described: `ending in ${national}`,
-      ambiguous:
-        `${digits} is a national number and no country calling code is set: showing the numbers that end in ` +
-        `${national}, in any country (give its country calling code: --country-code 44 for the UK, or ` +
-        `once: msgstat config set country-code 44)`,
+      // Two short lines, each within 80 columns for a 15-digit number: notes on stderr are not wrapped.
+      ambiguous: [
+        `${digits}: no country code is set, so the numbers ending in ${national}`,
+        "For one country: --country-code 44 (UK), or msgstat config set country-code 44",
+      ],
     };
   }
   if (!international && digits.startsWith("0"))

@@ -34,7 +34,7 @@ export async function runFind(
     recipientTest: query.test,
   };
   const campaignIds = await campaignsOf(named, raw, ctx, profile);
-  if (query.ambiguous !== undefined) ctx.note(query.ambiguous);
+  for (const line of query.ambiguous ?? []) ctx.note(line);
   if (ctx.verbose) ctx.note(`messages to ${query.described} in ${campaignIds.join(", ")}`);
   await runManyListings(
     campaignIds,

@@ -126,11 +126,12 @@ describe("a national number", () => {
     const result = await find(["07700 900123", "cmp-a", "cmp-b"]);
     expect(result.code).toBe(0);
     expect(idsOf(result.stdout)).toEqual(["a-1", "a-3", "b-2", "b-3", "a-5"]);
+    // Two lines, each within 80 columns (a note on stderr is not wrapped).
     expect(result.stderr).toBe(
-      "07700900123 is a national number and no country calling code is set: showing the numbers that end in " +
-        "7700900123, in any country (give its country calling code: --country-code 44 for the UK, or once: " +
-        "msgstat config set country-code 44)\n",
+      "07700900123: no country code is set, so the numbers ending in 7700900123\n" +
+        "For one country: --country-code 44 (UK), or msgstat config set country-code 44\n",
     );
+    for (const line of result.stderr.trimEnd().split("\n")) expect(line.length).toBeLessThanOrEqual(80);
   });
 
   it("with --country-code: that full number exactly", async () => {
