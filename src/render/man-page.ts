@@ -45,7 +45,42 @@ export function manPage(page: ManPage): string {
     ".SH SEE ALSO",
     "\\fBmsgstat help\\fR \\fItopic\\fR; the same texts in the package's \\fIdocs/\\fR folder.",
   );
-  return `${lines.join("\n")}\n`;
+  const body = lines.slice(1);
+  // Left-aligned, not justified: lines holding a long name (a CSV header) cannot be spread evenly, and groff
+  // warns on stderr for each.
+  return `${[lines[0]!, ".ad l", ...asciiFallbacks(body.join("\n")), ...body].join("\n")}\n`;
+}
+
+/**
+ * Where man runs without a UTF-8 locale (cron, a bare `env -i`, LANG=C), groff's ASCII device has no
+ * glyph for the report's bars, the ellipsis or the ticks of the benchmark table, warns on stderr and
+ * leaves them out. For each such character the page uses, a fallback: `.fchar` defines it only where
+ * the device has none (a UTF-8 terminal keeps the real one); `\n(.g` limits it to groff.
+ */
+const ASCII_FALLBACKS: Readonly<Record<string, string>> = {
+  "\u2026": "...",
+  "\u25CF": "*",
+  "\u2592": ":",
+  "\u2588": "#",
+  "\u2589": "#",
+  "\u258A": "#",
+  "\u258B": "#",
+  "\u258C": "#",
+  "\u258D": "#",
+  "\u258E": "#",
+  "\u258F": "#",
+  "\u283C": "*",
+  "\u2713": "ok",
+  "\u2717": "x",
+};
+
+function asciiFallbacks(roff: string): string[] {
+  return Object.entries(ASCII_FALLBACKS)
+    .filter(([character]) => roff.includes(character))
+    .map(([character, fallback]) => {
+      const name = character === "\u2713" ? "OK" : `u${character.codePointAt(0)!.toString(16).toUpperCase()}`;
+      return `.if \\n(.g .fchar \\[${name}] ${fallback}`;
+    });
 }
 
 /** Blocks as roff; `depth` 1 turns the topic's second-level headings into subsections. */
@@ -93,7 +128,8 @@ function inline(text: string): string {
   const parts = text.split(/(`[^`]+`|\*\*[^*]+\*\*)/);
   const roff = parts
     .map((part) => {
-      if (/^`[^`]+`$/.test(part)) return `\\fB${escape(part.slice(1, -1))}\\fR`;
+      // \: after a comma lets a long list of names (a CSV header) break there instead of overrunning the line.
+      if (/^`[^`]+`$/.test(part)) return `\\fB${escape(part.slice(1, -1)).replace(/,(?=\S)/g, ",\\:")}\\fR`;
       if (/^\*\*[^*]+\*\*$/.test(part)) return `\\fB${escape(part.slice(2, -2))}\\fR`;
       return escape(
         part.replace(/\[([^\]]+)\]\(([^)]+)\)/g, (_match, label: string, target: string) =>

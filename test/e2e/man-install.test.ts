@@ -89,6 +89,11 @@ describe("npm install -g of the packed tarball", () => {
       expect(text).toMatch(new RegExp(`^${section}$`, "m"));
     }
     expect(text.split("\n").filter((line) => line.length > 80 && !line.startsWith("         "))).toEqual([]);
+    // Without a UTF-8 locale (cron, env -i), groff's ASCII device: no warning on stderr, the bars as #.
+    const bare = { PATH: process.env.PATH, MANPATH: env.MANPATH, MANWIDTH: "80", MANPAGER: "cat" };
+    const inAscii = spawnSync("man", ["msgstat"], { env: bare, encoding: "utf8" });
+    expect({ status: inAscii.status, stderr: inAscii.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(inAscii.stdout).toMatch(/83\.2% +#####/);
 
     // The installed program reads its own docs/.
     const bin = path.join(prefix, "bin", "msgstat");

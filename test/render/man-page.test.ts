@@ -32,6 +32,7 @@ describe("manPage", () => {
   it("is man(7) roff: title, name, synopsis, description, commands kept as laid out, a section per topic", () => {
     expect(page.split("\n")).toEqual([
       '.TH MSGSTAT 1 "" "msgstat 1.2.3" "User Commands"',
+      ".ad l",
       ".SH NAME",
       "msgstat \\- inspect the delivery status of SMS campaigns",
       ".SH SYNOPSIS",
@@ -73,5 +74,31 @@ describe("manPage", () => {
       "\\fBmsgstat help\\fR \\fItopic\\fR; the same texts in the package's \\fIdocs/\\fR folder.",
       "",
     ]);
+  });
+  it("gives the characters an ASCII terminal lacks a fallback where the page uses them, and no others", () => {
+    const withBars = manPage({
+      version: "1",
+      summary: "s",
+      description: "```\nbat-w1  spring-sa\u2026  83.2%  \u2588\u2588\u258f\n```\n",
+      commands: [],
+      topics: [],
+    });
+    expect(withBars.split("\n").filter((line) => line.startsWith(".if"))).toEqual([
+      ".if \\n(.g .fchar \\[u2026] ...",
+      ".if \\n(.g .fchar \\[u2588] #",
+      ".if \\n(.g .fchar \\[u258F] #",
+    ]);
+    expect(page).not.toContain(".fchar");
+  });
+
+  it("lets a long list of names in code break after its commas", () => {
+    const withList = manPage({
+      version: "1",
+      summary: "s",
+      description: "`a,b,c` and `x, y`\n",
+      commands: [],
+      topics: [],
+    });
+    expect(withList).toContain("\\fBa,\\:b,\\:c\\fR and \\fBx, y\\fR");
   });
 });
