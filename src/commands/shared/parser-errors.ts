@@ -6,6 +6,7 @@ import type { CommanderError, CommandUnknownOpts as AnyCommand } from "@commande
 import { UsageError } from "../../core/errors.js";
 import { shellWord } from "../../core/text.js";
 import { editDistance } from "../../core/edit-distance.js";
+import { looksLike } from "./id-shapes.js";
 
 /** The usage error for commander's `error`, raised while `command` parsed its part of `argv`. */
 export function parserError(error: CommanderError, command: AnyCommand, argv: readonly string[]): UsageError {
@@ -101,9 +102,6 @@ function unknownOption(command: AnyCommand, typed: string, argv: readonly string
   );
 }
 
-/** The text an id of this kind has in the sandbox (msg-spring-0001715, bat-spring-w1): a guess, no more. */
-const LOOKS_LIKE: Record<string, RegExp> = { messageId: /^msg[-_]/i, batchId: /^bat[-_]/i };
-
 function missingArgument(command: AnyCommand, name: string): UsageError {
   const error = new UsageError(`missing <${name}>: ${usageOf(command, name)}`);
   const given = command.args;
@@ -114,7 +112,7 @@ function missingArgument(command: AnyCommand, name: string): UsageError {
   const [first, second] = command.registeredArguments;
   if (given.length !== 1 || first?.name() !== "campaignId" || second?.name() !== name) return error;
   const id = given[0]!;
-  if (LOOKS_LIKE[name]?.test(id)) {
+  if ((name === "messageId" || name === "batchId") && looksLike(name, id)) {
     return error.withHint(
       `If ${id} is a ${name === "messageId" ? "message" : "batch"} id, the campaign id comes first: ` +
         `msgstat ${pathOf(command)} <campaignId> ${shellWord(id)}`,

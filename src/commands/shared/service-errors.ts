@@ -2,6 +2,7 @@
 // terms of the command that was run, what was not found or refused and what to check.
 import { ServiceError, UsageError } from "../../core/errors.js";
 import { inlineSafe, shellWord } from "../../core/text.js";
+import { looksLike, type IdKind } from "./id-shapes.js";
 
 export interface Target {
   campaignId: string;
@@ -15,18 +16,26 @@ export function explainNotFound<E>(error: E, target: Target): E {
   const campaign = `campaign id ${shellWord(target.campaignId)}`;
   if (target.messageId !== undefined) {
     error.withHint(
-      `Check the message id ${shellWord(target.messageId)} and the ${campaign}: a message of another ` +
-        `campaign is not found in this one.`,
+      swapped("message", "messageId", target.campaignId, target.messageId) ??
+        `Check the message id ${shellWord(target.messageId)} and the ${campaign}: a message of another ` +
+          `campaign is not found in this one.`,
     );
   } else if (target.batchId !== undefined) {
     error.withHint(
-      `Check the ${campaign} and the batch id ${shellWord(target.batchId)}: the batch must belong to ` +
-        `that campaign (msgstat stats ${shellWord(target.campaignId)} shows each batch id in its By batch table).`,
+      swapped("batch", "batchId", target.campaignId, target.batchId) ??
+        `Check the ${campaign} and the batch id ${shellWord(target.batchId)}: the batch must belong to ` +
+          `that campaign (msgstat stats ${shellWord(target.campaignId)} shows each batch id in its By batch table).`,
     );
   } else {
     error.withHint(`Check the ${campaign} (ids are matched exactly, case included).`);
   }
   return error;
+}
+
+/** Two ids that look given the wrong way round (id-shapes.ts guesses): the command the other way. */
+function swapped(command: "message" | "batch", kind: IdKind, campaignId: string, id: string): string | undefined {
+  if (!looksLike(kind, campaignId) || looksLike(kind, id)) return undefined;
+  return `The ids look swapped: the campaign id comes first, msgstat ${command} ${shellWord(id)} ${shellWord(campaignId)}`;
 }
 
 /**

@@ -88,6 +88,16 @@ Attempts (3, newest first)
     },
   );
 
+  it("the two ids swapped: exit 3, and the hint gives the command the right way round", async () => {
+    const result = await cli(sandbox, ["message", "msg-spring-0000042", "cmp-spring-sale"]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n").slice(1)).toEqual([
+      "  The ids look swapped: the campaign id comes first, msgstat message cmp-spring-sale msg-spring-0000042",
+      "",
+    ]);
+  });
+
   it("a message that does not exist: exit 3, the server's words, nothing on stdout", async () => {
     const result = await cli(sandbox, ["message", "cmp-spring-sale", "msg-nope"]);
     expect(result).toEqual({
