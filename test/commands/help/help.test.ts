@@ -19,6 +19,17 @@ function codeLines(markdown: string): Set<string> {
   return lines;
 }
 
+/** The topic's headings: `# ` lines outside code blocks (a shell comment in one is not a heading). */
+function headings(markdown: string): string[] {
+  const found: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    else if (!fenced && /^#+ /.test(line)) found.push(line);
+  }
+  return found;
+}
+
 const width = (line: string) => [...line].length;
 
 describe("msgstat help <topic>", () => {
@@ -41,7 +52,7 @@ describe("msgstat help <topic>", () => {
         expect(tooWide).toEqual([]);
         // Nothing of the file is lost: each heading, and each code line, is in the output.
         const shown = stdout.split("\n");
-        for (const heading of markdown.match(/^#+ .*$/gm) ?? []) {
+        for (const heading of headings(markdown)) {
           const text = heading.replace(/^#+ /, "").replace(/[`*]/g, "");
           expect(shown).toContain(text);
         }
@@ -49,6 +60,14 @@ describe("msgstat help <topic>", () => {
         expect(stdout).not.toMatch(/\x1b/);
       });
     }
+  }
+
+  for (const { name } of TOPICS.filter((topic) => topic.name !== "bench")) {
+    it(`${name} at 80 columns: no line over 80 characters, code blocks included`, async () => {
+      const { code, stdout } = await runCli(["help", name], { columns: 80 });
+      expect(code).toBe(0);
+      expect(stdout.split("\n").filter((line) => width(line) > 80)).toEqual([]);
+    });
   }
 
   it("exit-codes at 80 columns, exactly", async () => {
@@ -108,12 +127,14 @@ describe("msgstat help <topic>", () => {
       "",
       "In a script:",
       "",
-      "  msgstat stats cmp-spring-sale --since 24h --max-failure-rate 5 --json > report.json",
+      "  msgstat stats cmp-spring-sale --since 24h --max-failure-rate 5 --json \\",
+      "    > report.json",
       "  code=$?",
       "  case $code in",
       "    0) ;;                                    # within the threshold",
       '    5) echo "failure rate above 5 %" ;;      # the report was still written',
-      '    8) echo "no final message to measure" ;; # an empty window: 0 here if that is fine',
+      "    # an empty window: 0 here if that is fine",
+      '    8) echo "no final message to measure" ;;',
       '    *) echo "msgstat failed: exit $code" ;;',
       "  esac",
       "",
@@ -155,12 +176,14 @@ describe("msgstat help <topic>", () => {
       "",
       "In a script:",
       "",
-      "  msgstat stats cmp-spring-sale --since 24h --max-failure-rate 5 --json > report.json",
+      "  msgstat stats cmp-spring-sale --since 24h --max-failure-rate 5 --json \\",
+      "    > report.json",
       "  code=$?",
       "  case $code in",
       "    0) ;;                                    # within the threshold",
       '    5) echo "failure rate above 5 %" ;;      # the report was still written',
-      '    8) echo "no final message to measure" ;; # an empty window: 0 here if that is fine',
+      "    # an empty window: 0 here if that is fine",
+      '    8) echo "no final message to measure" ;;',
       '    *) echo "msgstat failed: exit $code" ;;',
       "  esac",
       "",
