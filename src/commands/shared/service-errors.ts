@@ -16,13 +16,13 @@ export function explainNotFound<E>(error: E, target: Target): E {
   const campaign = `campaign id ${shellWord(target.campaignId)}`;
   if (target.messageId !== undefined) {
     error.withHint(
-      swapped("message", "messageId", target.campaignId, target.messageId) ??
+      swapped("messageId", target.campaignId, target.messageId) ??
         `Check the message id ${shellWord(target.messageId)} and the ${campaign}: a message of another ` +
           `campaign is not found in this one.`,
     );
   } else if (target.batchId !== undefined) {
     error.withHint(
-      swapped("batch", "batchId", target.campaignId, target.batchId) ??
+      swapped("batchId", target.campaignId, target.batchId) ??
         `Check the ${campaign} and the batch id ${shellWord(target.batchId)}: the batch must belong to ` +
           `that campaign (msgstat stats ${shellWord(target.campaignId)} shows each batch id in its By batch table).`,
     );
@@ -32,10 +32,16 @@ export function explainNotFound<E>(error: E, target: Target): E {
   return error;
 }
 
-/** Two ids that look given the wrong way round (id-shapes.ts guesses): the command the other way. */
-function swapped(command: "message" | "batch", kind: IdKind, campaignId: string, id: string): string | undefined {
+/**
+ * Two ids that look given the wrong way round (id-shapes.ts guesses). For `message` the command the right
+ * way round; a batch id also comes from stats --batch, so for a batch only which id goes where.
+ */
+function swapped(kind: IdKind, campaignId: string, id: string): string | undefined {
   if (!looksLike(kind, campaignId) || looksLike(kind, id)) return undefined;
-  return `The ids look swapped: the campaign id comes first, msgstat ${command} ${shellWord(id)} ${shellWord(campaignId)}`;
+  const [campaign, other] = [shellWord(id), shellWord(campaignId)];
+  return kind === "messageId"
+    ? `The ids look swapped: the campaign id comes first, msgstat message ${campaign} ${other}`
+    : `The ids look swapped: ${campaign} looks like the campaign id and ${other} like the batch id.`;
 }
 
 /**
