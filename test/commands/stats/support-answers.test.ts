@@ -85,6 +85,16 @@ describe("the batch ids are where the 404 hint points (defect 3)", () => {
   });
 });
 
+describe("a batch's ids swapped", () => {
+  it("stats <batch id> --batch <campaign id>: a 404 whose hint says which id goes where", async () => {
+    const result = await stats(["bat-spring-w1", "--batch", CAMPAIGN]);
+    expect(result.code).toBe(3);
+    expect(result.stderr.split("\n")[1]).toBe(
+      "  The ids look swapped: cmp-spring-sale looks like the campaign id and bat-spring-w1 like the batch id.",
+    );
+  });
+});
+
 describe("--max-failure-rate with nothing to measure (defect 7)", () => {
   it("an empty campaign: the report, then exit 8 and why on stderr", async () => {
     expect(await stats(["cmp-empty", "--max-failure-rate", "10"])).toEqual({
