@@ -7,6 +7,7 @@ import type { Command, CommandUnknownOpts as AnyCommand } from "@commander-js/ex
 import { ApiClient } from "../http/client.js";
 import type { TimeZone } from "../core/time.js";
 import { sleep, type Timer } from "../core/timer.js";
+import { profileSettingsOrNone } from "../config/profile.js";
 import { clientSettings } from "./shared/client-config.js";
 import { globalOptionsOf } from "./shared/global-options.js";
 import { chosenQuiet } from "./shared/quiet.js";
@@ -101,8 +102,11 @@ export function contextFor(command: AnyCommand, run: Run): Context {
   const { io } = run;
   const globals = globalOptionsOf(command);
   run.verbose = globals.verbose === true;
+  const given = globalOptionsOf(command, { defaults: false });
+  // Read once for the settings chosen before the command runs (the time zone, --quiet).
+  const profile = profileSettingsOrNone(given.profile, io.env);
   // --verbose asks for more than --quiet (or MSGSTAT_QUIET, or the profile's quiet) leaves out, and wins.
-  const quiet = !run.verbose && chosenQuiet(globalOptionsOf(command, { defaults: false }), io.env);
+  const quiet = !run.verbose && chosenQuiet(given, io.env, profile);
   const log = run.verbose ? (line: string) => stderrLine(io, "", line) : undefined;
   const always = {
     warn: (line: string) => stderrLine(io, "warning: ", line),
@@ -115,7 +119,7 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     argv: run.argv,
     color: colorWanted(io, globals.color === false),
     stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
-    timeZone: chosenTimeZone(globalOptionsOf(command, { defaults: false }), io.env),
+    timeZone: chosenTimeZone(given, io.env, profile),
     timer: { now: io.now, sleep: io.sleep ?? sleep },
     verbose: run.verbose,
     quiet,
