@@ -9,7 +9,7 @@ import {
 } from "../../config/config-file.js";
 import { isLoopback } from "../../config/keys.js";
 import { configPaths, type Env } from "../../config/paths.js";
-import { chosenProfileName, profileFrom } from "../../config/profile.js";
+import { chosenProfileName, defaultProfileUnset, profileFrom } from "../../config/profile.js";
 import { removeStoredToken, saveToken } from "../../config/token-store.js";
 import type { Context } from "../context.js";
 import { startSandbox, type Sandbox, type SandboxOptions } from "../../sandbox/index.js";
@@ -117,8 +117,8 @@ async function saveProfile(name: string, sandbox: Sandbox, token: string | undef
  * followed). Any other default profile is a person's, and stays.
  */
 function defaultProfileFate(config: ConfigFile, name: string): Saved["asDefault"] {
-  const current = config.profiles[DEFAULT_PROFILE];
-  if (current === undefined || Object.keys(current).length === 0) return "made";
+  if (defaultProfileUnset(config)) return "made";
+  const current = config.profiles[DEFAULT_PROFILE]!;
   const own = config.profiles[name];
   const url = current["base-url"];
   const copy = own !== undefined && isDeepStrictEqual(current, own) && typeof url === "string" && isLoopbackUrl(url);

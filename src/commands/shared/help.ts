@@ -100,8 +100,8 @@ function fullFooter(cmd: Command): HelpSection[] {
     : [{ heading: "More:", text: `${topics.map((topic) => `msgstat help ${topic}`).join(", ")}.` }];
 }
 
-/** "messages", "auth login": the command as typed after msgstat. */
-function pathOf(cmd: Command): string {
+/** "messages", "auth login": the command as typed after msgstat; "" for the program itself. */
+export function pathOf(cmd: Command): string {
   const names: string[] = [];
   for (let at: Command | null = cmd; at?.parent; at = at.parent) names.unshift(at.name());
   return names.join(" ");

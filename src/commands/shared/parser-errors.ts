@@ -6,6 +6,7 @@ import type { CommanderError, CommandUnknownOpts as AnyCommand } from "@commande
 import { UsageError } from "../../core/errors.js";
 import { shellWord } from "../../core/text.js";
 import { editDistance } from "../../core/edit-distance.js";
+import { pathOf } from "./help.js";
 import { looksLike } from "./id-shapes.js";
 
 /** The usage error for commander's `error`, raised while `command` parsed its part of `argv`. */
@@ -32,13 +33,6 @@ export function parserError(error: CommanderError, command: AnyCommand, argv: re
 /** commander's own words without its "error: " and its suggestion in brackets. */
 function fallback(error: CommanderError): UsageError {
   return new UsageError(error.message.replace(/^error: /, "").replace(/\n\(Did you mean .*\?\)$/, ""));
-}
-
-/** "config set": the command as typed after msgstat; "" for the program itself. */
-function pathOf(command: AnyCommand): string {
-  const names: string[] = [];
-  for (let at: AnyCommand | null = command; at?.parent; at = at.parent) names.unshift(at.name());
-  return names.join(" ");
 }
 
 /** msgstat message <campaignId> <messageId>: how the command's arguments are written (`needed` as required). */
