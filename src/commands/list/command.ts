@@ -6,6 +6,7 @@ import { campaignIdsFrom } from "../shared/campaign-ids.js";
 import { chosenConcurrency, concurrencyOption } from "../shared/concurrency.js";
 import { globalOptionsOf } from "../shared/global-options.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp, type BriefHelp, type HelpSection } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
@@ -34,9 +35,7 @@ const fieldsHelp = (): HelpSection[] => [
 const LISTING_BRIEF: BriefHelp = {
   options: {
     "--search": "the number contains these digits; *0779: ends with them",
-    "--status": "created, success or failure (comma-separated)",
-    "--since": 'from: 7d, 2026-11-01, today, "last week"...',
-    "--until": "up to, in the same forms",
+    ...FILTER_BRIEF_HELP,
     "--limit": "",
     "--all": "",
     "--json": "a JSON array",

@@ -3,6 +3,7 @@
 // campaign id.
 import type { Command } from "@commander-js/extra-typings";
 import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
 import { contextFor, type Run } from "../context.js";
@@ -37,9 +38,7 @@ export function defineFind(command: Command, run: Run): void {
   setBriefHelp(find, {
     options: {
       "--country-code": "the country code of a national number (44)",
-      "--status": "created, success or failure (comma-separated)",
-      "--since": 'from: 7d, 2026-11-01, today, "last week"...',
-      "--until": "up to, in the same forms",
+      ...FILTER_BRIEF_HELP,
       "--json": "a JSON array",
       "--csv": "CSV",
       "--output": "write to this file; .csv, .json, .jsonl set the format",

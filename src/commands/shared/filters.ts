@@ -38,6 +38,13 @@ export function addFilterOptions<Args extends unknown[], Opts extends OptionValu
     );
 }
 
+/** The filters as a command's --help shows them, one line each (its full help has the whole text above). */
+export const FILTER_BRIEF_HELP: Readonly<Record<string, string>> = {
+  "--status": "created, success or failure (comma-separated)",
+  "--since": 'from: 7d, 2026-11-01, today, "last week"...',
+  "--until": "up to, in the same forms",
+};
+
 /** The filter flags as commander reads them. */
 export type FilterFlags = ReturnType<ReturnType<typeof addFilterOptions<[], NoOptions, NoOptions>>["opts"]>;
 

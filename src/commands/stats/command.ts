@@ -3,6 +3,7 @@ import type { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
 import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
+import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { addStatsOptions } from "./flags.js";
@@ -43,9 +44,7 @@ export function defineStats(command: Command, run: Run): void {
   });
   setBriefHelp(stats, {
     options: {
-      "--status": "created, success or failure (comma-separated)",
-      "--since": 'from: 7d, 2026-11-01, today, "last week"...',
-      "--until": "up to, in the same forms",
+      ...FILTER_BRIEF_HELP,
       "--batch": "",
       "--interval": "hour or day, for the report over time",
       "--max-failure-rate": "exit 5 above it, 8 if no message is final",
