@@ -75,14 +75,13 @@ describe("manPage", () => {
       "",
     ]);
   });
+
+  // A page of this description alone.
+  const pageDescribing = (description: string) =>
+    manPage({ version: "1", summary: "s", description, commands: [], topics: [] });
+
   it("gives the characters an ASCII terminal lacks a fallback where the page uses them, and no others", () => {
-    const withBars = manPage({
-      version: "1",
-      summary: "s",
-      description: "```\nbat-w1  spring-sa\u2026  83.2%  \u2588\u2588\u258f\n```\n",
-      commands: [],
-      topics: [],
-    });
+    const withBars = pageDescribing("```\nbat-w1  spring-sa\u2026  83.2%  \u2588\u2588\u258f\n```\n");
     expect(withBars.split("\n").filter((line) => line.startsWith(".if"))).toEqual([
       ".if \\n(.g .fchar \\[u2026] ...",
       ".if \\n(.g .fchar \\[u2588] #",
@@ -92,13 +91,7 @@ describe("manPage", () => {
   });
 
   it("lets a long list of names in code break after its commas", () => {
-    const withList = manPage({
-      version: "1",
-      summary: "s",
-      description: "`a,b,c` and `x, y`\n",
-      commands: [],
-      topics: [],
-    });
+    const withList = pageDescribing("`a,b,c` and `x, y`\n");
     expect(withList).toContain("\\fBa,\\:b,\\:c\\fR and \\fBx, y\\fR");
   });
 });
