@@ -536,6 +536,30 @@ async function fanoutRows() {
   } finally {
     await cpuSandbox.stop();
   }
+  // No target: one campaign of as many messages as the twelve together, exported alone. Its peak RSS beside
+  // the merged export's shows what of the merge's is fan-out (a page or two held per campaign) and what a
+  // process that writes 60,000 messages reaches whatever it reads them from (its heap grows as it runs).
+  const sameTotal = await startSandbox(total, SAME_BYTES_FOR_ALL);
+  try {
+    const whole = ["messages", sameTotal.campaign, "--all", "--csv"];
+    await msgstat(sameTotal, whole);
+    for (let rep = 0; rep < repeat; rep++) {
+      progress(`fan-out, loopback, one campaign of ${total.toLocaleString("en-US")}, run ${rep + 1} of ${repeat}`);
+      record(
+        "fanout-cpu-same-total",
+        {
+          ...meta,
+          group: "fanout",
+          size: total,
+          latencyMs: 0,
+          label: `one campaign of ${total.toLocaleString("en-US")} alone, loopback`,
+        },
+        await msgstat(sameTotal, whole),
+      );
+    }
+  } finally {
+    await sameTotal.stop();
+  }
 }
 
 async function startupRows() {
@@ -859,6 +883,9 @@ function comparisons(row, byId, targets) {
   } else if (row.group === "fanout") {
     for (const target of targets.filter((t) => t.row === row.id))
       parts.push(`${target.text} ${ratio(target.value)}${mark(target.text)}`);
+    const merged = byId.get("fanout-cpu-merged");
+    if (row.id === "fanout-cpu-same-total" && merged?.peakRssMBMedian && row.peakRssMBMedian)
+      parts.push(`the merged export's peak RSS ÷ this one's ${ratio(merged.peakRssMBMedian / row.peakRssMBMedian)}`);
     if (row.cpuMsMedian) parts.push(`CPU ${Math.round(row.cpuMsMedian)} ms`);
   } else if ((row.group === "startup" || row.group === "baseline-startup") && row.id !== "startup-node") {
     const node = byId.get("startup-node");
@@ -908,6 +935,7 @@ const INNER = [
   "fanout-cpu-one",
   "fanout-cpu-singles",
   "fanout-cpu-merged",
+  "fanout-cpu-same-total",
 ];
 
 function orderRows(rows) {

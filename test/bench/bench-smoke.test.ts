@@ -88,7 +88,7 @@ describe("npm run bench --quick", () => {
       "ttfr-first-page",
       ...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-piped`),
       ...["latency", "replay"].flatMap((kind) => ["single", "merged", "xargs"].map((row) => `fanout-${kind}-${row}`)),
-      ...["cpu-one", "cpu-singles", "cpu-merged"].map((row) => `fanout-${row}`),
+      ...["cpu-one", "cpu-singles", "cpu-merged", "cpu-same-total"].map((row) => `fanout-${row}`),
     ];
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));
     if (!peerSkipped) expected.push(`peer-curl-jq@${size}`, `link-peer-curl-jq@${size}`);
