@@ -34,6 +34,13 @@ describe("msgstat --help, prepared at build time", () => {
     expect(prepared.texts.length).toBeGreaterThan(20);
   });
 
+  it("is the same on a terminal: the program's help has no colour or terminal-only part", async () => {
+    for (const columns of [40, 80, 120, 200]) {
+      const source = await runCli(["--help"], { columns, tty: true, stderrTty: true });
+      expect({ columns, ...source }).toEqual({ columns, code: 0, stdout: preparedAt(columns), stderr: "" });
+    }
+  });
+
   it.each([1, 17, 18, 40, 79, 80, 81, 120, 168, 169, 170, 1000])(
     "bin/msgstat.js --help and -h at COLUMNS=%i print the program's help",
     async (columns) => {
