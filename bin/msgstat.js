@@ -22,6 +22,42 @@ function loadProgram() {
   }
 }
 
+/** A reader that goes away (msgstat ... | head -1) is the end of the run, not a crash. */
+function endQuietlyWhenStdoutCloses() {
+  process.stdout.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  });
+}
+
+/**
+ * COLUMNS, when set, wins over the terminal's own width, as for ls: a script can ask for a layout. Only a
+ * positive whole number is a width: abc, 0 and -5 alike are ignored.
+ */
+function askedColumns() {
+  return /^\s*[1-9]\d*\s*$/.test(process.env.COLUMNS ?? "") ? Number(process.env.COLUMNS) : undefined;
+}
+
+/**
+ * `msgstat --help` alone, written from dist/program-help.json: the build laid the program's help out at every
+ * width (scripts/program-help.mjs) and a test holds each text equal to the program's own, so this one request
+ * skips loading commander and building the program, a third of its start-up (docs/bench.md). False, and
+ * the program answers, when the file is missing or unreadable.
+ */
+function wrotePreparedHelp() {
+  let prepared;
+  try {
+    prepared = require("../dist/program-help.json");
+  } catch {
+    return false;
+  }
+  const columns = askedColumns() || process.stdout.columns || 80;
+  let at = 0;
+  while (at + 1 < prepared.from.length && prepared.from[at + 1] <= columns) at++;
+  endQuietlyWhenStdoutCloses();
+  process.stdout.write(prepared.texts[at]);
+  return true;
+}
+
 async function run() {
   const { main, InterruptedError } = loadProgram();
   const controller = new AbortController();
@@ -34,14 +70,8 @@ async function run() {
       controller.abort(new InterruptedError(name));
     });
   }
-  // A reader that goes away (msgstat ... | head -1) is the end of the run, not a crash.
-  process.stdout.on("error", (error) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  });
-
-  // COLUMNS, when set, wins over the terminal's own width, as for ls: a script can ask for a layout. Only a
-  // positive whole number is a width: abc, 0 and -5 alike are ignored.
-  const asked = /^\s*[1-9]\d*\s*$/.test(process.env.COLUMNS ?? "") ? Number(process.env.COLUMNS) : undefined;
+  endQuietlyWhenStdoutCloses();
+  const asked = askedColumns();
   const code = await main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -62,10 +92,13 @@ async function run() {
   process.exitCode = code;
 }
 
-if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+const alone = argv.length === 1 ? argv[0] : undefined;
+if (alone === "--version" || alone === "-V") {
   // `msgstat --version` alone is answered here as commander answers it (the version and a newline
   // on stdout, exit 0), without loading the program.
   process.stdout.write(`${require("../package.json").version}\n`);
+} else if (alone === "--help" || alone === "-h") {
+  if (!wrotePreparedHelp()) void run();
 } else {
   // A failure to load the program is not caught: Node prints it and exits 1, as for any crash.
   void run();

@@ -69,3 +69,7 @@ writeFileSync(path.join(root, "dist", "package.json"), '{ "type": "commonjs" }\n
 // The man page is made from the program just built and the docs (scripts/man-page.mjs).
 const { writeManPage } = await import("./man-page.mjs");
 await writeManPage(root);
+
+// `msgstat --help` at every width, prepared for bin/msgstat.js (scripts/program-help.mjs).
+const { writeProgramHelp } = await import("./program-help.mjs");
+await writeProgramHelp(root);

@@ -12,7 +12,8 @@ const HUGE_CHUNK = Buffer.alloc(64 * 1024, "x");
 export interface Outgoing {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text, sent as UTF-8, or bytes as they are. */
+  body: string | Buffer;
 }
 
 /** How the front end treats this response: the coding the client accepted, and the link's speed. */
@@ -42,7 +43,7 @@ export class Delivery {
    */
   async send(out: Outgoing, fault: FaultRule | undefined): Promise<void> {
     if (this.res.destroyed) return;
-    const plain = Buffer.from(out.body, "utf8");
+    const plain = typeof out.body === "string" ? Buffer.from(out.body, "utf8") : out.body;
     const { coding } = this.frontEnd;
     const bytes = coding ? encodeBody(plain, coding) : plain;
     const headers: Record<string, string | number> = {

@@ -6,7 +6,7 @@ import { SandboxApi, errorReply, type JsonReply } from "./api.js";
 import { planCampaigns, type CampaignPlan } from "./campaigns.js";
 import { CursorCodec } from "./cursor.js";
 import { liveCount, planLive, type LivePlan } from "./live.js";
-import { Delivery, JSON_TYPE } from "./delivery.js";
+import { Delivery, JSON_TYPE, type Outgoing } from "./delivery.js";
 import { chooseCoding } from "./front-end.js";
 import { FaultSchedule, type FaultRule } from "./faults.js";
 import { hashParts, hashText, normaliseSeed } from "./hash.js";
@@ -145,7 +145,10 @@ class RequestHandler {
   private readonly api: SandboxApi;
   private readonly schedule: FaultSchedule;
   private readonly bucket: TokenBucket | undefined;
-  private lastListingBody: string | undefined;
+  private lastListingBody: string | Buffer | undefined;
+  /** Listing pages as sent, by request target (cachePages). */
+  private readonly pages = new Map<string, Outgoing & { body: Buffer }>();
+  private readonly liveCampaignId: string | undefined;
 
   constructor(
     private readonly settings: Settings,
@@ -153,6 +156,7 @@ class RequestHandler {
     private readonly options: SandboxOptions,
     live: LivePlan | undefined,
   ) {
+    this.liveCampaignId = live?.campaign.id;
     this.api = new SandboxApi(plans, new CursorCodec(`msgstat-sandbox:${settings.seed}:${settings.nowMs}`), live);
     this.schedule = new FaultSchedule(options.faults ?? []);
     this.bucket = settings.rateLimit === undefined ? undefined : new TokenBucket(settings.rateLimit, settings.clock());
@@ -185,13 +189,25 @@ class RequestHandler {
     });
     if (this.settings.latencyMs > 0 && !(await this.pauses.wait(this.settings.latencyMs))) return;
     if (fault && (await delivery.replace(fault))) return;
-    const reply =
-      this.gate(req, record.n) ?? this.api.answer(target.route, record.method, target.query, this.settings.clock());
+    const refused = this.gate(req, record.n);
+    const cacheKey = refused === undefined && this.cacheable(target, isListing, fault) ? record.url : undefined;
+    const cached = cacheKey === undefined ? undefined : this.pages.get(cacheKey);
+    if (cached) {
+      this.lastListingBody = cached.body;
+      return delivery.send(cached, fault);
+    }
+    const reply = refused ?? this.api.answer(target.route, record.method, target.query, this.settings.clock());
     const body = this.serialise(reply, target, record.n, isListing, fault);
-    await delivery.send(
-      { status: reply.status, headers: { "Content-Type": JSON_TYPE, ...reply.headers }, body },
-      fault,
-    );
+    const out = { status: reply.status, headers: { "Content-Type": JSON_TYPE, ...reply.headers }, body };
+    if (cacheKey !== undefined && reply.status === 200) this.pages.set(cacheKey, { ...out, body: Buffer.from(body) });
+    await delivery.send(out, fault);
+  }
+
+  /** A page of a static campaign, asked for without a fault: the same bytes every time (cachePages). */
+  private cacheable(target: ParsedTarget, isListing: boolean, fault: FaultRule | undefined): boolean {
+    if (!this.options.cachePages || !isListing || fault !== undefined || this.options.transform) return false;
+    const route = target.route;
+    return !("campaignId" in route) || route.campaignId !== this.liveCampaignId;
   }
 
   /**
@@ -229,7 +245,7 @@ class RequestHandler {
     requestNumber: number,
     isListing: boolean,
     fault: FaultRule | undefined,
-  ): string {
+  ): string | Buffer {
     if (reply.status !== 200) return JSON.stringify(reply.body);
     if (isListing && fault?.kind === "repeat" && this.lastListingBody !== undefined) return this.lastListingBody;
     if (isListing && fault) bendPageData(reply.body, fault, target.query);

@@ -45,6 +45,13 @@ export interface SandboxOptions {
    * anchored at `now` (default: this clock at start).
    */
   clock?: () => number;
+  /**
+   * Keep each listing page of the static campaigns as it was first built, and send those bytes again when the
+   * same page is asked for (the same path and query): what a page holds never changes, so only the sandbox's
+   * CPU differs. For benchmarks, where building pages would take the cores the client is measured on. Not
+   * for cmp-live, nor for a request a fault applies to, nor with `transform`. Default false.
+   */
+  cachePages?: boolean;
   /** Rewrites a successful (200) JSON body before it is sent. */
   transform?: (body: unknown, req: { path: string; query: URLSearchParams; n: number }) => unknown;
 }

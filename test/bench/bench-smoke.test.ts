@@ -89,7 +89,7 @@ describe("npm run bench --quick", () => {
       "ttfr-first-page",
       ...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-piped`),
       ...["latency", "replay"].flatMap((kind) => ["single", "merged", "xargs"].map((row) => `fanout-${kind}-${row}`)),
-      ...["cpu-one", "cpu-singles", "cpu-merged"].map((row) => `fanout-${row}`),
+      ...["cpu-one", "cpu-singles", "cpu-merged", "cpu-same-total"].map((row) => `fanout-${row}`),
       ...["csv", "parquet"].map((format) => `parquet-${format}@${size}`),
     ];
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));

@@ -205,9 +205,13 @@ describe("what a run of bin/msgstat.js loads", () => {
     expect(await loadedFiles(["--version"])).toEqual({ code: 0, files: [] });
   });
 
-  it("--help: the program and commander, no command's code, no ora, cli-table3 or undici", async () => {
-    const { code, files } = await loadedFiles(["--help"]);
-    expect(code).toBe(0);
+  it("--help alone: the help prepared at build time, none of the program's code", async () => {
+    expect(await loadedFiles(["--help"])).toEqual({ code: 0, files: ["dist/program-help.json"] });
+  });
+
+  it("the program's help for want of a command: the program and commander, no command's code", async () => {
+    const { code, files } = await loadedFiles([]);
+    expect(code).toBe(2);
     expect(files).toContain("dist/cli.js");
     expect(commandChunks(files)).toEqual([]);
     expect(files.filter((file) => /ora|cli-table3|proxy-transport|source|parquet|node-/.test(file))).toEqual([]);
@@ -215,15 +219,16 @@ describe("what a run of bin/msgstat.js loads", () => {
     expect(files.length).toBeLessThanOrEqual(5);
   });
 
-  it("--help: no node:child_process (commander's is loaded on demand)", () => {
+  it("the program's help: no node:child_process (commander's is loaded on demand)", () => {
     // Node's own modules are not files: process.moduleLoadList names each, as it is loaded. (node:net is
     // loaded all the same here: a piped stdout is a socket.)
     const folder = scratchFolder("msgstat-loaded-");
     const preload = path.join(folder, "report-builtins.cjs");
     writeFileSync(preload, 'process.on("exit", () => process.stderr.write(process.moduleLoadList.join("\\n")));\n');
     const bin = fileURLToPath(new URL("../../bin/msgstat.js", import.meta.url));
-    const run = spawnSync(process.execPath, ["--require", preload, bin, "--help"], { encoding: "utf8" });
-    expect(run.status).toBe(0);
+    const run = spawnSync(process.execPath, ["--require", preload, bin], { encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("Usage: msgstat");
     expect(run.stderr).toContain("NativeModule fs");
     expect(run.stderr.split("\n").filter((name) => /child_process/.test(name))).toEqual([]);
   });

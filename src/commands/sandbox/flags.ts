@@ -45,6 +45,7 @@ export function addSandboxOptions<Args extends unknown[], Opts extends OptionVal
         "never compress responses (by default gzip, br or deflate when the request accepts it)",
       ),
     )
+    .option("--cache-pages", "send pages again from memory once built (benchmarks)")
     .addOption(numberOption("--fail-rate <0..1>", "answer this share of requests with 500 or 503", { min: 0, max: 1 }))
     .addOption(numberOption("--rate-limit <n>", "requests per second; past it 429 with Retry-After", { above: 0 }))
     .option(

@@ -24,6 +24,7 @@ export function parseSandboxOptions(raw: SandboxFlags): SandboxOptions {
     live: liveOption(raw),
     bandwidth: bandwidthOption(raw.bandwidth),
     compression: raw.compression,
+    cachePages: raw.cachePages,
   };
 }
 
