@@ -10,7 +10,15 @@ const UTC = TimeZone.named("UTC")!;
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 
 function failedWith(errorType: string | null, errorCode: string | null) {
-  return [{ status: "failure", createdAt: "2025-05-01T10:00:00.000Z", errorType, errorCode }];
+  return [
+    {
+      status: "failure",
+      createdAt: "2025-05-01T10:00:00.000Z",
+      updatedAt: "2025-05-01T10:41:30.000Z",
+      errorType,
+      errorCode,
+    },
+  ];
 }
 
 function tallyOf(messages: Partial<CheckedMessage>[], byBatch = true, timeZone = UTC): StatsAccumulator {
@@ -87,6 +95,16 @@ describe("buildReport", () => {
         unplotted: 0,
       },
       threshold: null,
+      // Only the failure has an attempt with an updatedAt: 90 s after it was created. The successes are
+      // final but their attempts carry no times: left out, and counted as such.
+      timeToFinal: {
+        measured: 1,
+        withoutTimes: 2,
+        medianMs: expect.closeTo(90_000, -3),
+        p90Ms: expect.closeTo(90_000, -3),
+        p99Ms: expect.closeTo(90_000, -3),
+        histogram: expect.arrayContaining([{ fromMs: 60_000, toMs: 120_000, count: 1 }]),
+      },
     });
   });
 
