@@ -40,11 +40,12 @@ export function cssString(text: string): string {
 /**
  * JSON for a <script type="application/json"> block: `<`, `>` and `&` as \u escapes, so no `</script>`
  * or `<!--` can end or change the block, and U+2028 and U+2029 escaped, which older JavaScript reads
- * as line ends. The text parses back to the same value.
+ * as line ends, and the bidirectional controls, so no view of the source is reordered by them. The text
+ * parses back to the same value.
  */
 export function jsonInScript(value: unknown): string {
   return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
+    /[<>&\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

@@ -19,6 +19,7 @@ import {
   errorTypeLabel,
   histogramLabel,
   scopeText,
+  shownHistogram,
   statusLabel,
   timeBucketLabel,
   type ComparisonRow,
@@ -130,7 +131,7 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
   ].join("\n");
   const counted = rows.filter((row) => row.report);
   const chart = stackedBars(
-    "comparison",
+    "comparison-chart",
     "Outcome of each campaign's messages",
     counted.map((row) => ({
       label: row.campaignId,
@@ -306,17 +307,14 @@ function timeToFinalSection(report: StatsReport): string {
       columnChart(
         "ttf-chart",
         "Final messages by time to final status",
-        // Up to the last bin with a message (the table below has them all).
-        ttf.histogram
-          .slice(0, Math.max(1, ttf.histogram.findLastIndex((row) => row.count > 0) + 2))
-          .map((row) => ({ label: histogramLabel(row), value: row.count, failed: 0 })),
+        shownHistogram(ttf).map((row) => ({ label: histogramLabel(row), value: row.count, failed: 0 })),
         false,
       ) +
       table(
         "time-to-final",
         "Final messages by time from creation to their last attempt's update",
         ["time to final status", "messages", "share"],
-        ttf.histogram.map((row) => [
+        shownHistogram(ttf).map((row) => [
           text(histogramLabel(row)),
           figure(row.count),
           share(ttf.measured === 0 ? 0 : row.count / ttf.measured),

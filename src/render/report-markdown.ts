@@ -15,6 +15,7 @@ import {
   errorTypeLabel,
   histogramLabel,
   scopeText,
+  shownHistogram,
   statusLabel,
   timeBucketLabel,
   type ComparisonRow,
@@ -160,7 +161,7 @@ function totalParts(input: ShareableReport, several: boolean): string[] {
         `messages${ttf.withoutTimes > 0 ? ` (${n(ttf.withoutTimes)} without those times left out)` : ""}.`,
       table(
         [col("time to final status", false), col("messages"), col("share")],
-        ttf.histogram.map((row) => [
+        shownHistogram(ttf).map((row) => [
           histogramLabel(row),
           n(row.count),
           pct(ttf.measured === 0 ? 0 : row.count / ttf.measured),
@@ -198,7 +199,7 @@ function totalParts(input: ShareableReport, several: boolean): string[] {
       table(
         [col(interval, false), col("messages"), col("failed")],
         buckets.map((bucket) => [
-          markdownText(timeBucketLabel(bucket.start, report, input.timeZone)),
+          timeBucketLabel(bucket.start, report, input.timeZone),
           n(bucket.messages),
           n(bucket.failures),
         ]),

@@ -98,3 +98,8 @@ export const COMPARISON_COLUMNS = COLUMNS.map((column) => ({
   figure: column.figure,
   numeric: column.align === "right",
 }));
+
+/** The histogram up to its last bin with a message: the longer, empty bins say nothing (--json has them). */
+export function shownHistogram(ttf: StatsReport["timeToFinal"]): TimeToFinalRow[] {
+  return ttf.histogram.slice(0, Math.max(1, ttf.histogram.findLastIndex((row) => row.count > 0) + 1));
+}
