@@ -2,7 +2,6 @@
 // spread, and memory that does not grow with the messages.
 import { describe, expect, it } from "vitest";
 import { SHOWN_BOUNDS_MS, TimeToFinalTally } from "../../src/stats/time-to-final.js";
-import type { CheckedMessage } from "../../src/core/message.js";
 
 const exactPercentile = (sorted: number[], fraction: number) =>
   sorted[Math.max(1, Math.ceil(fraction * sorted.length)) - 1]!;
@@ -46,11 +45,11 @@ describe("TimeToFinalTally", () => {
       { status: "failure", updatedAt: "2025-05-01T10:00:30.000Z" },
       { status: "success", updatedAt: "2025-05-01T10:02:00.000Z" },
     ];
-    tally.add({ id: "a", messageAttempts: attempts } as CheckedMessage, "success", created);
-    tally.add({ id: "b", messageAttempts: attempts } as CheckedMessage, "created", created);
-    tally.add({ id: "c", messageAttempts: [{ status: "success" }] } as CheckedMessage, "success", created);
-    tally.add({ id: "d", messageAttempts: attempts } as CheckedMessage, "failure", undefined);
-    tally.add({ id: "e", messageAttempts: attempts } as CheckedMessage, "failure", created + 3_600_000);
+    tally.add({ id: "a", messageAttempts: attempts }, "success", created);
+    tally.add({ id: "b", messageAttempts: attempts }, "created", created);
+    tally.add({ id: "c", messageAttempts: [{ status: "success" }] }, "success", created);
+    tally.add({ id: "d", messageAttempts: attempts }, "failure", undefined);
+    tally.add({ id: "e", messageAttempts: attempts }, "failure", created + 3_600_000);
     const summary = tally.summary();
     expect(summary.measured).toBe(1);
     expect(summary.withoutTimes).toBe(3);

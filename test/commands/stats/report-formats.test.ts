@@ -145,7 +145,7 @@ describe("--format md", () => {
 | cmp-autumn | 3 | 1 | 1 | 1 | 50.0% | 50.0% | 1.33 | server\\_unknown\\_error 100% |
 | **total** | 6 | 2 | 2 | 2 | 50.0% | 50.0% | 1.33 | recipient\\_unavailable 50.0% |
 `);
-    expect(rest).toMatch(/^\n\|  \|  \|\n\|---\|---:\|\n\| Messages \| 6 \|\n/);
+    expect(rest).toMatch(/^\n\| {2}\| {2}\|\n\|---\|---:\|\n\| Messages \| 6 \|\n/);
   });
 
   it("keeps every payload text: no cell ends early, no link, emphasis, code or HTML starts", async () => {
