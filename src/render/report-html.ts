@@ -64,7 +64,9 @@ svg .grid{stroke:var(--grid);stroke-width:1}
 .w-bar{background:var(--bar)}
 .note{color:var(--muted)}
 footer{margin-top:2em;color:var(--muted);font-size:.9em}
-@media print{@page{margin:12mm}body{max-width:none;padding:0;font-size:11pt}
+@media print{:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--rule:#bbb;--head:#eee;
+--success:#1a7f37;--failure:#cf222e;--pending:#9a6700;--bar:#0969da;--grid:#ccc}
+@page{margin:12mm}body{max-width:none;padding:0;font-size:11pt}
 .headline div{break-inside:avoid}thead{display:table-header-group}tr{break-inside:avoid}
 h2,h3{break-after:avoid}.scroll{overflow:visible}}
 `.trim();
@@ -144,7 +146,7 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
   );
   return `<section class="section" aria-labelledby="h-comparison">
 <h2 id="h-comparison">Campaigns compared (${countText(counted.length)} of ${countText(rows.length)} counted)</h2>
-<div class="scroll"><table id="comparison"><caption>One row a campaign, then the total of those counted</caption>
+<div class="scroll" tabindex="0" role="region" aria-label="Campaigns compared, table"><table id="comparison"><caption>One row a campaign, then the total of those counted</caption>
 <thead>${header}</thead><tbody>
 ${body}
 </tbody></table></div>
@@ -161,10 +163,10 @@ function totalSections(input: ShareableReport, several: boolean): string[] {
     ];
   const { delivery, totals, threshold } = report;
   const headline = [
-    ["messages", "Messages", countText(totals.messages), totals.messages],
-    ["attempts", "Attempts", countText(totals.attempts), totals.attempts],
-    ["delivery-rate", "Delivery rate", percentText(delivery.deliveryRate), delivery.deliveryRate],
-    ["failure-rate", "Failure rate", percentText(delivery.failureRate), delivery.failureRate],
+    ["total-messages", "Messages", countText(totals.messages), totals.messages],
+    ["total-attempts", "Attempts", countText(totals.attempts), totals.attempts],
+    ["total-delivery-rate", "Delivery rate", percentText(delivery.deliveryRate), delivery.deliveryRate],
+    ["total-failure-rate", "Failure rate", percentText(delivery.failureRate), delivery.failureRate],
   ] as const;
   const summary = `<section class="section" aria-labelledby="h-summary">
 <h2 id="h-summary">${htmlText(prefix)}Summary</h2>
@@ -419,7 +421,8 @@ function table(id: string, caption: string, headers: string[], rows: CellHtml[][
           .join("")}</tr>`,
     )
     .join("\n");
-  return `<div class="scroll"><table id="${id}"><caption>${htmlText(caption)}</caption>
+  // A table wider than a phone scrolls sideways: focusable, so a keyboard can scroll it too.
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${htmlAttribute(caption)}"><table id="${id}"><caption>${htmlText(caption)}</caption>
 <thead><tr>${head}</tr></thead><tbody>
 ${body}
 </tbody></table></div>`;
@@ -451,7 +454,8 @@ const cut = (label: string): string =>
 
 /** A chart: `wide` ones (over time, the comparison) keep a minimum width and scroll sideways on a phone. */
 function svgOpen(id: string, height: number, title: string, description: string, width = WIDTH): string {
-  return `<figure${width === WIDTH ? ' class="wide"' : ""}><svg id="${id}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">
+  const wide = width === WIDTH ? ` class="wide" tabindex="0" aria-label="${htmlAttribute(title)}"` : "";
+  return `<figure${wide}><svg id="${id}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">
 <title id="${id}-title">${svgText(title)}</title><desc id="${id}-desc">${svgText(description)}</desc>`;
 }
 

@@ -59,9 +59,11 @@ export function smallCampaign(
 }
 
 /** One campaign per payload, each payload in every server field (the campaign id itself too). */
-export function hostileCampaigns(): Record<string, ReturnType<typeof smallCampaign>> {
+export function hostileCampaigns(
+  payloads: readonly string[] = HOSTILE_PAYLOADS,
+): Record<string, ReturnType<typeof smallCampaign>> {
   return Object.fromEntries(
-    HOSTILE_PAYLOADS.map((payload, i) => [
+    payloads.map((payload, i) => [
       `${payload}`,
       smallCampaign(payload, {
         batchId: `${payload}#${i}`,
