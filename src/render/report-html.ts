@@ -53,7 +53,8 @@ figure{margin:.4em 0 1em;break-inside:avoid}
 svg{display:block;width:100%;height:auto;max-width:720px}
 figure.wide{overflow-x:auto}figure.wide svg{min-width:520px}
 .pair>*{min-width:0}
-@media (min-width:1000px){.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:28px;align-items:start}}
+@media (min-width:1000px){.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:28px;
+align-items:start}}
 svg text{fill:var(--fg);font:14px system-ui,sans-serif}
 svg .muted{fill:var(--muted)}svg .tick{font-size:12px}
 svg .grid{stroke:var(--grid);stroke-width:1}
@@ -80,6 +81,7 @@ function contentSecurityPolicy(): string {
 export function renderHtmlReport(input: ShareableReport): string {
   const { total } = input;
   const title = `Delivery report: ${scopeText(total)}`;
+  const carried = input.campaigns ? { campaigns: input.campaigns.map((row) => row.report ?? null), total } : total;
   const sections: string[] = [];
   if (input.campaigns) sections.push(comparisonSection(input.campaigns, total));
   sections.push(...totalSections(input, input.campaigns !== undefined));
@@ -106,8 +108,9 @@ ${aboutLines(input)
 <main>
 ${sections.join("\n")}
 </main>
-<footer>Made by msgstat ${htmlText(input.version)}. The same figures as <code>msgstat stats --json</code>, which this page carries too (the script element of type application/json below is data, never run).</footer>
-<script type="application/json" id="msgstat-report">${jsonInScript(input.campaigns ? { campaigns: input.campaigns.map((row) => row.report ?? null), total } : total)}</script>
+<footer>Made by msgstat ${htmlText(input.version)}. The same figures as <code>msgstat stats --json</code>,
+which this page carries too (the script element of type application/json below is data, never run).</footer>
+<script type="application/json" id="msgstat-report">${jsonInScript(carried)}</script>
 </body>
 </html>
 `;
@@ -146,7 +149,8 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
   );
   return `<section class="section" aria-labelledby="h-comparison">
 <h2 id="h-comparison">Campaigns compared (${countText(counted.length)} of ${countText(rows.length)} counted)</h2>
-<div class="scroll" tabindex="0" role="region" aria-label="Campaigns compared, table"><table id="comparison"><caption>One row a campaign, then the total of those counted</caption>
+<div class="scroll" tabindex="0" role="region" aria-label="Campaigns compared, table">
+<table id="comparison"><caption>One row a campaign, then the total of those counted</caption>
 <thead>${header}</thead><tbody>
 ${body}
 </tbody></table></div>
@@ -170,13 +174,10 @@ function totalSections(input: ShareableReport, several: boolean): string[] {
   ] as const;
   const summary = `<section class="section" aria-labelledby="h-summary">
 <h2 id="h-summary">${htmlText(prefix)}Summary</h2>
-<div class="headline">${headline
-    .map(
-      ([id, label, text, value]) =>
-        `<div><span class="label">${label}</span> <span class="value" id="${id}" data-value="${value ?? ""}">${htmlText(text)}</span></div>`,
-    )
-    .join("")}</div>
-<p>${countText(delivery.success)} of ${countText(delivery.final)} final messages succeeded, ${countText(delivery.failure)} failed; ${countText(delivery.notFinal)} not final yet (final = success or failure).${
+<div class="headline">${headline.map(([id, label, text, value]) => headlineBox(id, label, value, text)).join("")}</div>
+<p>${countText(delivery.success)} of ${countText(delivery.final)} final messages succeeded, ${countText(
+    delivery.failure,
+  )} failed; ${countText(delivery.notFinal)} not final yet (final = success or failure).${
     totals.undated > 0 ? ` ${countText(totals.undated)} without a readable createdAt.` : ""
   }</p>
 ${
@@ -294,14 +295,14 @@ function timeToFinalSection(report: StatsReport): string {
     ["p99", "99th percentile", ttf.p99Ms],
   ] as const;
   const lead = `<div class="headline">${figures
-    .map(
-      ([id, label, ms]) =>
-        `<div><span class="label">${label}</span> <span class="value" id="ttf-${id}" data-value="${ms ?? ""}">${htmlText(durationText(ms))}</span></div>`,
-    )
+    .map(([id, label, ms]) => headlineBox(`ttf-${id}`, label, ms, durationText(ms)))
     .join("")}</div>
-<p class="note">From a message's createdAt to the updatedAt of its last attempt, for the ${countText(ttf.measured)} final messages that have both${
+<p class="note">From a message's createdAt to the updatedAt of its last attempt, for the ${countText(
+    ttf.measured,
+  )} final messages that have both${
     ttf.withoutTimes > 0 ? `; ${countText(ttf.withoutTimes)} final messages without those times are left out` : ""
-  }. Not the time to the handset: the service shows no handset receipt. Percentiles are within 1 % (msgstat help stats).</p>`;
+  }. Not the time to the handset: the service shows no handset receipt.
+Percentiles are within 1 % (msgstat help stats).</p>`;
   return section(
     "time-to-final",
     "Time to final status",
@@ -373,7 +374,8 @@ function overTimeSection(report: StatsReport, input: ShareableReport): string {
         buckets.map((bucket) => [text(label(bucket.start)), figure(bucket.messages), figure(bucket.failures)]),
       ) +
       (unplotted > 0
-        ? `<p class="note">${countText(unplotted)} messages with createdAt decades away from the rest are not drawn.</p>`
+        ? `<p class="note">${countText(unplotted)} messages with createdAt decades away from the rest ` +
+          "are not drawn.</p>"
         : ""),
   );
 }
@@ -422,7 +424,8 @@ function table(id: string, caption: string, headers: string[], rows: CellHtml[][
     )
     .join("\n");
   // A table wider than a phone scrolls sideways: focusable, so a keyboard can scroll it too.
-  return `<div class="scroll" tabindex="0" role="region" aria-label="${htmlAttribute(caption)}"><table id="${id}"><caption>${htmlText(caption)}</caption>
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${htmlAttribute(caption)}">
+<table id="${id}"><caption>${htmlText(caption)}</caption>
 <thead><tr>${head}</tr></thead><tbody>
 ${body}
 </tbody></table></div>`;
@@ -455,11 +458,40 @@ const cut = (label: string): string =>
 /** A chart: `wide` ones (over time, the comparison) keep a minimum width and scroll sideways on a phone. */
 function svgOpen(id: string, height: number, title: string, description: string, width = WIDTH): string {
   const wide = width === WIDTH ? ` class="wide" tabindex="0" aria-label="${htmlAttribute(title)}"` : "";
-  return `<figure${wide}><svg id="${id}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">
+  return `<figure${wide}><svg id="${id}" viewBox="0 0 ${width} ${height}" role="img"
+aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">
 <title id="${id}-title">${svgText(title)}</title><desc id="${id}-desc">${svgText(description)}</desc>`;
 }
 
 const svgClose = "</svg></figure>";
+
+const fixed = (value: number): string => value.toFixed(1);
+
+/** A bar of a chart, its colour from its class (s-success, s-failure, s-pending, s-bar), set by the stylesheet. */
+function rect(cls: string, x: number, y: number, width: number, height: number): string {
+  return `<rect class="s-${cls}" x="${fixed(x)}" y="${fixed(y)}" width="${fixed(width)}" height="${fixed(height)}"/>`;
+}
+
+/** Text in a chart, escaped for SVG; `rotate` turns it about its anchor, in degrees. */
+function svgLabel(
+  x: number,
+  y: number,
+  label: string,
+  options: { cls?: string; anchor?: "start" | "middle" | "end"; rotate?: number } = {},
+): string {
+  const cls = options.cls ? ` class="${options.cls}"` : "";
+  const anchor = options.anchor ? ` text-anchor="${options.anchor}"` : "";
+  const turn = options.rotate ? ` transform="rotate(${options.rotate} ${fixed(x)} ${fixed(y)})"` : "";
+  return `<text${cls} x="${fixed(x)}" y="${fixed(y)}"${anchor}${turn}>${svgText(label)}</text>`;
+}
+
+/** A headline figure: its label, and its value shown and (data-value) exact. */
+function headlineBox(id: string, label: string, value: number | null, shown: string): string {
+  return (
+    `<div><span class="label">${htmlText(label)}</span> ` +
+    `<span class="value" id="${id}" data-value="${value ?? ""}">${htmlText(shown)}</span></div>`
+  );
+}
 
 /** One bar a row, scaled to the largest; the figure at the bar's end. */
 function horizontalBars(id: string, title: string, rows: Array<{ label: string; cls: string; value: number }>): string {
@@ -468,14 +500,15 @@ function horizontalBars(id: string, title: string, rows: Array<{ label: string; 
   const height = rows.length * rowHeight + 8;
   const most = Math.max(1, ...rows.map((row) => row.value));
   const room = BARS_WIDTH - LABEL_ROOM - 70;
-  const description = `${title}: ${rows.map((row) => `${row.label} ${countText(row.value)}`).join("; ")}. The table has every figure.`;
+  const figures = rows.map((row) => `${row.label} ${countText(row.value)}`).join("; ");
+  const description = `${title}: ${figures}. The table has every figure.`;
   const bars = rows
     .map((row, i) => {
       const y = 4 + i * rowHeight;
       const width = row.value === 0 ? 0 : Math.max(1, (row.value / most) * room);
       return (
         `<text x="${LABEL_ROOM - 8}" y="${y + 16}" text-anchor="end">${svgText(cut(row.label))}</text>` +
-        `<rect class="s-${row.cls}" x="${LABEL_ROOM}" y="${y + 3}" width="${width.toFixed(1)}" height="${rowHeight - 8}"/>` +
+        rect(row.cls, LABEL_ROOM, y + 3, width, rowHeight - 8) +
         `<text x="${(LABEL_ROOM + width + 6).toFixed(1)}" y="${y + 16}">${countText(row.value)}</text>`
       );
     })
@@ -505,9 +538,9 @@ function stackedBars(
         .filter((part) => part.value > 0)
         .map((part) => {
           const width = (part.value / Math.max(1, whole)) * room;
-          const rect = `<rect class="s-${part.cls}" x="${x.toFixed(1)}" y="${y + 3}" width="${width.toFixed(1)}" height="${rowHeight - 8}"/>`;
+          const drawn = rect(part.cls, x, y + 3, width, rowHeight - 8);
           x += width;
-          return rect;
+          return drawn;
         })
         .join("");
       return `<text x="${LABEL_ROOM - 8}" y="${y + 17}" text-anchor="end">${svgText(cut(row.label))}</text>${pieces}`;
@@ -515,10 +548,7 @@ function stackedBars(
     .join("\n");
   const axisY = rows.length * rowHeight + 20;
   const axis = [0, 0.25, 0.5, 0.75, 1]
-    .map(
-      (at) =>
-        `<text class="muted" x="${(LABEL_ROOM + at * room).toFixed(1)}" y="${axisY}" text-anchor="middle">${at * 100}%</text>`,
-    )
+    .map((at) => svgLabel(LABEL_ROOM + at * room, axisY, `${at * 100}%`, { cls: "muted", anchor: "middle" }))
     .join("");
   return `${svgOpen(id, height, title, description)}\n${bars}\n${axis}\n${svgClose}${legend(rows[0]!.parts)}`;
 }
@@ -547,7 +577,7 @@ function columnChart(
       const y = top + plot * (1 - at);
       return (
         `<line class="grid" x1="${left}" x2="${WIDTH - 10}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>` +
-        `<text class="muted" x="${left - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${countText(Math.round(most * at))}</text>`
+        svgLabel(left - 6, y + 4, countText(Math.round(most * at)), { cls: "muted", anchor: "end" })
       );
     })
     .join("");
@@ -559,20 +589,17 @@ function columnChart(
       const base = top + plot;
       const label =
         i % every === 0
-          ? `<text class="muted tick" x="${(x + barWidth / 2).toFixed(1)}" y="${base + 14}" text-anchor="end" transform="rotate(-35 ${(x + barWidth / 2).toFixed(1)} ${base + 14})">${svgText(cut(column.label))}</text>`
+          ? svgLabel(x + barWidth / 2, base + 14, cut(column.label), { cls: "muted tick", anchor: "end", rotate: -35 })
           : "";
       return (
-        (h > 0
-          ? `<rect class="s-bar" x="${x.toFixed(1)}" y="${(base - h).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${h.toFixed(1)}"/>`
-          : "") +
-        (failedHeight > 0
-          ? `<rect class="s-failure" x="${x.toFixed(1)}" y="${(base - failedHeight).toFixed(1)}" width="${barWidth.toFixed(1)}" height="${failedHeight.toFixed(1)}"/>`
-          : "") +
+        (h > 0 ? rect("bar", x, base - h, barWidth, h) : "") +
+        (failedHeight > 0 ? rect("failure", x, base - failedHeight, barWidth, failedHeight) : "") +
         label
       );
     })
     .join("\n");
-  const description = `${title}, ${columns.length} columns; the busiest has ${countText(most)}. The table has every figure.`;
+  const description =
+    `${title}, ${columns.length} columns; the busiest has ${countText(most)}. ` + "The table has every figure.";
   const key = withFailures
     ? legend([
         { cls: "bar", name: "messages" },

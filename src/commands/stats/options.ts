@@ -72,10 +72,10 @@ function chosenFormat(raw: StatsFlags): StatsFormat {
   if (raw.format !== undefined) chosen.set(FORMAT_KINDS[raw.format], `--format ${raw.format}`);
   if (raw.json) chosen.set("json", "--json");
   if (raw.csv) chosen.set("csv", "--csv");
-  if (chosen.size > 1)
-    throw new UsageError(
-      `choose one output format, not ${[...chosen.keys()].map((kind) => (kind === "report" ? "text" : kind)).join(" and ")}`,
-    );
+  if (chosen.size > 1) {
+    const names = [...chosen.keys()].map((kind) => (kind === "report" ? "text" : kind));
+    throw new UsageError(`choose one output format, not ${names.join(" and ")}`);
+  }
   const [first] = chosen;
   const flagged = first && { format: first[0], flag: first[1] };
   const kind = formatFor<StatsFormat["kind"]>(raw.output, flagged, STATS_FILES);
