@@ -25,9 +25,14 @@ import { runBin } from "../support/run-cli.js";
 const available = chromiumAvailable();
 if (!available && process.env.MSGSTAT_CI)
   throw new Error(`no Chromium at ${CHROMIUM_PATH}, and CI (MSGSTAT_CI) installs it: .ci/run's apt-get line failed`);
-const browserIt = available ? it : it.skip;
-if (!available)
-  process.stderr.write(`report-browser: skipped, no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)\n`);
+/** A test that needs the browser: skipped without it, saying so (on CI the file fails above instead). */
+function browserIt(name: string, options: { timeout: number }, body: () => Promise<void>): void {
+  it(name, options, async (context) => {
+    if (!available)
+      return context.skip(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium): the page was not opened`);
+    await body();
+  });
+}
 
 // The whole file's: made in beforeAll, removed in afterAll.
 const folder = mkdtempSync(path.join(tmpdir(), "msgstat-report-browser-"));
@@ -123,19 +128,23 @@ async function tableRows(page: Page, id: string): Promise<string[][]> {
 }
 
 describe("the HTML report in Chromium", () => {
-  browserIt("opens offline: no request leaves the page, no console error, with and without JavaScript", async () => {
-    for (const name of Object.keys(pages)) {
-      for (const javaScriptEnabled of [true, false]) {
-        const opened = await open(name, { javaScriptEnabled });
-        expect(opened.requests, name).toEqual([]);
-        expect(opened.consoleErrors, name).toEqual([]);
-        expect(opened.dialogs, name).toEqual([]);
-        await opened.close();
+  browserIt(
+    "opens offline: no request leaves the page, no console error, with and without JavaScript",
+    { timeout: 180_000 },
+    async () => {
+      for (const name of Object.keys(pages)) {
+        for (const javaScriptEnabled of [true, false]) {
+          const opened = await open(name, { javaScriptEnabled });
+          expect(opened.requests, name).toEqual([]);
+          expect(opened.consoleErrors, name).toEqual([]);
+          expect(opened.dialogs, name).toEqual([]);
+          await opened.close();
+        }
       }
-    }
-  });
+    },
+  );
 
-  browserIt("reads without JavaScript: every figure of stats --json, in its table", async () => {
+  browserIt("reads without JavaScript: every figure of stats --json, in its table", { timeout: 180_000 }, async () => {
     for (const name of ["spring", "spring-kolkata"]) {
       const report = json[name]!;
       const { page, close } = await open(name, { javaScriptEnabled: false });
@@ -196,19 +205,23 @@ describe("the HTML report in Chromium", () => {
     }
   });
 
-  browserIt("several campaigns: the comparison first, a row each and the total, then the total's report", async () => {
-    const { page, close } = await open("two", { javaScriptEnabled: false });
-    const headings = await page.locator("h2").allTextContents();
-    expect(headings[0]).toBe("Campaigns compared (2 of 2 counted)");
-    expect(headings[1]).toBe("All campaigns together: Summary");
-    const rows = await tableRows(page, "comparison");
-    expect(rows.map((cells) => cells[0])).toEqual(["cmp-spring-sale", "cmp-loyalty-es", "total"]);
-    expect(rows[2]![1]).toBe(countText(json.two!.totals.messages));
-    expect(await page.locator("#comparison-chart rect").count()).toBeGreaterThanOrEqual(4);
-    await close();
-  });
+  browserIt(
+    "several campaigns: the comparison first, a row each and the total, then the total's report",
+    { timeout: 180_000 },
+    async () => {
+      const { page, close } = await open("two", { javaScriptEnabled: false });
+      const headings = await page.locator("h2").allTextContents();
+      expect(headings[0]).toBe("Campaigns compared (2 of 2 counted)");
+      expect(headings[1]).toBe("All campaigns together: Summary");
+      const rows = await tableRows(page, "comparison");
+      expect(rows.map((cells) => cells[0])).toEqual(["cmp-spring-sale", "cmp-loyalty-es", "total"]);
+      expect(rows[2]![1]).toBe(countText(json.two!.totals.messages));
+      expect(await page.locator("#comparison-chart rect").count()).toBeGreaterThanOrEqual(4);
+      await close();
+    },
+  );
 
-  browserIt("no payload runs or becomes an element; each reads as the text it is", async () => {
+  browserIt("no payload runs or becomes an element; each reads as the text it is", { timeout: 180_000 }, async () => {
     const { page, consoleErrors, dialogs, requests, close } = await open("hostile");
     expect(dialogs).toEqual([]);
     expect(requests).toEqual([]);
@@ -224,69 +237,82 @@ describe("the HTML report in Chromium", () => {
     await close();
   });
 
-  browserIt("is drawn at 1280 px, 390 px and in print, light and dark: not blank, the charts with area", async () => {
-    const shots = folder;
-    for (const colorScheme of ["light", "dark"] as const) {
-      for (const view of [
-        { name: "1280", viewport: { width: 1280, height: 1000 } },
-        { name: "390", viewport: { width: 390, height: 844 } },
-        { name: "print", viewport: { width: 794, height: 1123 }, media: "print" as const },
-      ]) {
-        const { page, close } = await open("spring", { viewport: view.viewport, colorScheme });
-        if (view.media) await page.emulateMedia({ media: view.media, colorScheme });
-        const png = await page.screenshot({ fullPage: true });
-        writeFileSync(path.join(shots, `spring-${view.name}-${colorScheme}.png`), png);
-        const pixels = decodePng(png);
-        expect(pixels.width).toBe(view.viewport.width);
-        expect(distinctColours(pixels), `${view.name} ${colorScheme}`).toBeGreaterThan(50);
-        // Mostly background, but far from all of it.
-        const background = colorScheme === "dark" && !view.media ? ([13, 17, 23] as const) : ([255, 255, 255] as const);
-        const share = shareOf(pixels, [...background]);
-        expect(share, `${view.name} ${colorScheme}`).toBeGreaterThan(0.4);
-        expect(share, `${view.name} ${colorScheme}`).toBeLessThan(0.98);
-        const charts = page.locator("svg");
-        expect(await charts.count()).toBeGreaterThanOrEqual(5);
-        for (let i = 0; i < (await charts.count()); i++) {
-          const box = await charts.nth(i).boundingBox();
-          expect(box!.width * box!.height, `chart ${i}, ${view.name} ${colorScheme}`).toBeGreaterThan(5000);
-        }
-        if (view.media) {
-          const breaks = await page
-            .locator("figure")
-            .evaluateAll((figures) =>
-              figures.map((figure) => (globalThis as unknown as BrowserGlobals).getComputedStyle(figure).breakInside),
-            );
-          expect(new Set(breaks)).toEqual(new Set(["avoid"]));
-        }
-        await close();
-      }
-    }
-  });
-
-  browserIt("axe-core finds no serious or critical violation, light and dark, wide and narrow", async () => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-    for (const name of ["spring", "two", "hostile"]) {
+  browserIt(
+    "is drawn at 1280 px, 390 px and in print, light and dark: not blank, the charts with area",
+    { timeout: 180_000 },
+    async () => {
+      const shots = folder;
       for (const colorScheme of ["light", "dark"] as const) {
-        for (const width of [1280, 390]) {
-          // The page's CSP forbids every script, axe's too: bypassed for this test's context only.
-          const { page, close } = await open(name, { bypassCSP: true, colorScheme, viewport: { width, height: 900 } });
-          await page.addScriptTag({ content: axeSource });
-          const violations = await page.evaluate(async () => {
-            const axe = (
-              globalThis as unknown as {
-                axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
-              }
-            ).axe;
-            const result = await axe.run();
-            return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.length }));
-          });
-          expect(
-            violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical"),
-            `${name} ${colorScheme} ${width}`,
-          ).toEqual([]);
+        for (const view of [
+          { name: "1280", viewport: { width: 1280, height: 1000 } },
+          { name: "390", viewport: { width: 390, height: 844 } },
+          { name: "print", viewport: { width: 794, height: 1123 }, media: "print" as const },
+        ]) {
+          const { page, close } = await open("spring", { viewport: view.viewport, colorScheme });
+          if (view.media) await page.emulateMedia({ media: view.media, colorScheme });
+          const png = await page.screenshot({ fullPage: true });
+          writeFileSync(path.join(shots, `spring-${view.name}-${colorScheme}.png`), png);
+          const pixels = decodePng(png);
+          expect(pixels.width).toBe(view.viewport.width);
+          expect(distinctColours(pixels), `${view.name} ${colorScheme}`).toBeGreaterThan(50);
+          // Mostly background, but far from all of it.
+          const background =
+            colorScheme === "dark" && !view.media ? ([13, 17, 23] as const) : ([255, 255, 255] as const);
+          const share = shareOf(pixels, [...background]);
+          expect(share, `${view.name} ${colorScheme}`).toBeGreaterThan(0.4);
+          expect(share, `${view.name} ${colorScheme}`).toBeLessThan(0.98);
+          const charts = page.locator("svg");
+          expect(await charts.count()).toBeGreaterThanOrEqual(5);
+          for (let i = 0; i < (await charts.count()); i++) {
+            const box = await charts.nth(i).boundingBox();
+            expect(box!.width * box!.height, `chart ${i}, ${view.name} ${colorScheme}`).toBeGreaterThan(5000);
+          }
+          if (view.media) {
+            const breaks = await page
+              .locator("figure")
+              .evaluateAll((figures) =>
+                figures.map((figure) => (globalThis as unknown as BrowserGlobals).getComputedStyle(figure).breakInside),
+              );
+            expect(new Set(breaks)).toEqual(new Set(["avoid"]));
+          }
           await close();
         }
       }
-    }
-  });
+    },
+  );
+
+  browserIt(
+    "axe-core finds no serious or critical violation, light and dark, wide and narrow",
+    { timeout: 180_000 },
+    async () => {
+      const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+      for (const name of ["spring", "two", "hostile"]) {
+        for (const colorScheme of ["light", "dark"] as const) {
+          for (const width of [1280, 390]) {
+            // The page's CSP forbids every script, axe's too: bypassed for this test's context only.
+            const { page, close } = await open(name, {
+              bypassCSP: true,
+              colorScheme,
+              viewport: { width, height: 900 },
+            });
+            await page.addScriptTag({ content: axeSource });
+            const violations = await page.evaluate(async () => {
+              const axe = (
+                globalThis as unknown as {
+                  axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
+                }
+              ).axe;
+              const result = await axe.run();
+              return result.violations.map(({ id, impact, nodes }) => ({ id, impact, nodes: nodes.length }));
+            });
+            expect(
+              violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical"),
+              `${name} ${colorScheme} ${width}`,
+            ).toEqual([]);
+            await close();
+          }
+        }
+      }
+    },
+  );
 });
