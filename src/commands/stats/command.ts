@@ -53,7 +53,7 @@ export function defineStats(command: Command, run: Run): void {
       "--csv": "the summary as CSV, or the table --by names",
       "--by": "summary, status, error, batch, attempts or time",
       "--output": "write to this file (.json, .csv, .html, .md)",
-      "--watch": "redo the report, showing what changed, until Ctrl-C",
+      "--watch": "redo the report and what changed, until Ctrl-C",
     },
     topics: ["stats", "report", "dates", "exit-codes"],
   });
@@ -68,7 +68,6 @@ export function defineStats(command: Command, run: Run): void {
         { command: "msgstat stats cmp-spring-sale --since 7d --interval day" },
         { command: "msgstat stats cmp-spring-sale --csv --by error > errors.csv" },
         { command: "msgstat stats cmp-spring-sale cmp-loyalty-es", comment: "side by side, then the two together" },
-        { command: "msgstat stats cmp-spring-sale -o report.html", comment: "one page to share, opens offline" },
         {
           command: "msgstat stats cmp-spring-sale --since 7d --max-failure-rate 5 --json",
           comment: "alert when more than 5 % of the final messages failed",

@@ -22,7 +22,6 @@ import { nothingMatched } from "../shared/filters.js";
 import { count as countOf } from "../shared/output-file.js";
 import { explainNotFound } from "../shared/service-errors.js";
 import type { StatsOptions } from "./options.js";
-import packageJson from "../../../package.json" with { type: "json" };
 
 export async function runStats(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
@@ -209,7 +208,7 @@ export async function shareableText(
   reports: { total: StatsReport; campaigns?: ComparisonRow[] },
   ctx: Context,
 ): Promise<string> {
-  const input = { ...reports, version: packageJson.version, timeZone: ctx.timeZone };
+  const input = { ...reports, version: ctx.version, timeZone: ctx.timeZone };
   if (kind === "html") return (await import("../../render/report-html.js")).renderHtmlReport(input);
   return (await import("../../render/report-markdown.js")).renderMarkdownReport(input);
 }
