@@ -3,7 +3,7 @@
 // pages, repeated, medians reported. Prints one table; writes bench/results/latest.{json,md}.
 //
 //   node bench/run.mjs [--quick]
-//   BENCH_ROWS=export,latency,link,replay,ttfr,startup,fanout   which sections run (default: all)
+//   BENCH_ROWS=export,latency,link,replay,ttfr,startup,fanout,report   which sections run (default: all)
 //   BENCH_SIZES=100000,1000000  campaign sizes to export           (--quick: 2000)
 //   BENCH_REPEAT                runs of each export and floor row: default 3, and 2 for a size of a
 //                               million or more, to keep a full run near ten minutes (--quick: 1)
@@ -21,6 +21,8 @@
 //   BENCH_FANOUT_SIZE=5000      messages in each of them           (--quick: 500)
 //   BENCH_FANOUT_LATENCY_MS=50  the sandbox's --latency for the latency-bound fan-out rows
 //   BENCH_FANOUT_CONCURRENCY=4  --concurrency of the merged export, and -P of the xargs loop beside it
+//   BENCH_REPORT_SIZE=1000000   messages of the report rows: stats --format html beside stats --json
+//                               (--quick: 2000)
 //   BENCH_OUT=bench/results     where latest.json and latest.md go
 //   BENCH_BASELINE=<checkout>   another checkout of msgstat, built (its bin/msgstat.js and dist/):
 //                               each export and start-up row runs with it too, interleaved with
@@ -37,7 +39,7 @@ const FLOOR = path.join(root, "bench", "floor.mjs");
 const PEER = path.join(root, "bench", "curl-jq.sh");
 // Exports in each format, and `stats`, which reads the same listing and keeps counts only.
 const FORMATS = ["csv", "jsonl", "json", "table", "stats"];
-const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout", "parquet"];
+const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout", "parquet", "report"];
 const MB = 1024; // peak RSS is measured in kB
 
 const quick = process.argv.includes("--quick");
@@ -104,6 +106,7 @@ function readConfig() {
       latencyMs: int("BENCH_FANOUT_LATENCY_MS", 50, 0),
       concurrency: int("BENCH_FANOUT_CONCURRENCY", 4),
     },
+    reportSize: int("BENCH_REPORT_SIZE", quick ? 2000 : 1_000_000),
     outDir: path.resolve(process.env.BENCH_OUT || path.join(root, "bench", "results")),
     baseline: baselineOf(process.env.BENCH_BASELINE),
   };
@@ -589,6 +592,35 @@ async function fanoutRows() {
   }
 }
 
+/**
+ * The HTML report against the JSON one for the same campaign: the same listing read and counted, then a
+ * page of inline SVG and tables instead of one JSON object. The two take turns at going first, so that
+ * neither always meets a sandbox that has just served the other.
+ */
+async function reportRows() {
+  const size = config.reportSize;
+  const sandbox = await startSandbox(size, SAME_BYTES_FOR_ALL);
+  try {
+    await warmUp(sandbox);
+    const meta = { section: "report", size };
+    const repeat = repeatFor(size);
+    const kinds = [
+      ["json", ["--json"]],
+      ["html", ["--format", "html"]],
+    ];
+    for (let rep = 0; rep < repeat; rep++) {
+      progress(`report, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
+      for (const [format, flags] of rep % 2 === 0 ? kinds : [...kinds].reverse()) {
+        const result = await msgstat(sandbox, ["stats", sandbox.campaign, ...flags]);
+        if (result.bytes === 0) throw new Error(`stats ${flags.join(" ")} wrote nothing`);
+        record(`report-${format}@${size}`, { ...meta, group: "report", format }, result, { outputBytes: result.bytes });
+      }
+    }
+  } finally {
+    await sandbox.stop();
+  }
+}
+
 async function startupRows() {
   const sandbox = await startSandbox(config.sizes[0]);
   try {
@@ -686,6 +718,8 @@ function labelOf(entry) {
       return `export --${entry.format}${at}, replay`;
     case "parquet":
       return `Parquet section: --format ${entry.format}${at}`;
+    case "report":
+      return `stats ${entry.format === "html" ? "--format html" : "--json"}${at}, report`;
     case "ttfr-floor":
       return `(p) first page alone, --latency ${entry.latencyMs}`;
     case "ttfr":
@@ -827,6 +861,19 @@ function targetsFor(rows) {
     add(cpuMerged.id, "CPU ÷ the single exports'", cpuMerged.cpuMsMedian / singles.cpuMsMedian, 1.1, "max", singles.id);
     add(cpuMerged.id, "peak RSS ÷ one campaign's", cpuMerged.peakRssMBMedian / one.peakRssMBMedian, 1.5, "max", one.id);
   }
+  const reportJson = byId.get(`report-json@${config.reportSize}`);
+  const reportHtml = byId.get(`report-html@${config.reportSize}`);
+  if (reportJson && reportHtml) {
+    add(
+      reportHtml.id,
+      "wall ÷ stats --json",
+      reportHtml.wallMsMedian / reportJson.wallMsMedian,
+      1.1,
+      "max",
+      reportJson.id,
+    );
+    add(reportHtml.id, "page, KB", reportHtml.outputBytes / 1024, 300, "max");
+  }
   const node = byId.get("startup-node");
   if (node) {
     for (const [id, limit] of [
@@ -916,6 +963,11 @@ function comparisons(row, byId, targets) {
     }
     if (row.cpuMsMedian) parts.push(`CPU ${(row.cpuMsMedian / 1000).toFixed(2)} s`);
     parts.push(`${kilobytes(row.outputBytes)} written`);
+  } else if (row.group === "report") {
+    const json = byId.get(`report-json@${row.size}`);
+    if (row.format === "html" && json)
+      parts.push(`${ratio(row.wallMsMedian / json.wallMsMedian)} stats --json's wall${mark("wall ÷ stats --json")}`);
+    parts.push(`${row.format === "html" ? "page" : "JSON"} ${kilobytes(row.outputBytes)}${mark("page, KB")}`);
   } else if (row.group === "ttfr-floor") {
     parts.push("one request, to its body parsed, timed inside the parse floor (b)");
   } else if (row.group === "ttfr") {
@@ -959,6 +1011,7 @@ const GROUPS = [
   "baseline-startup",
   "fanout",
   "parquet",
+  "report",
 ];
 const INNER = [
   ...["raw", "parse", "parse-prefetch"],
@@ -981,6 +1034,7 @@ const INNER = [
   "fanout-cpu-singles",
   "fanout-cpu-merged",
   "fanout-cpu-same-total",
+  "html",
 ];
 
 function orderRows(rows) {
@@ -1068,6 +1122,7 @@ async function main() {
   if (runs.has("startup")) await startupRows();
   if (runs.has("fanout")) await fanoutRows();
   if (runs.has("parquet")) for (const size of config.sizes) await parquetRows(size);
+  if (runs.has("report")) await reportRows();
 
   const rows = summarise();
   const targets = targetsFor(rows);

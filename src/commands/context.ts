@@ -44,6 +44,8 @@ export interface Io {
 export interface Context extends Io {
   /** The arguments msgstat was run with (without node and the script), for hints that repeat the command. */
   argv: readonly string[];
+  /** msgstat's version, as the program states it (`--version`): said in a report to share. */
+  version: string;
   /** Colour on stdout: a terminal, and neither --no-color nor NO_COLOR (FORCE_COLOR overrides both ways). */
   color: boolean;
   /** Colour on stderr (the spinner), by the same rules for stderr's terminal. */
@@ -114,9 +116,12 @@ export function contextFor(command: AnyCommand, run: Run): Context {
   };
   const warn = quiet ? () => undefined : always.warn;
   const note = quiet ? () => undefined : always.note;
+  let program: AnyCommand = command;
+  while (program.parent) program = program.parent;
   return {
     ...io,
     argv: run.argv,
+    version: program.version() ?? "unknown",
     color: colorWanted(io, globals.color === false),
     stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
     timeZone: chosenTimeZone(given, io.env, profile),

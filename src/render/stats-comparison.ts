@@ -20,7 +20,7 @@ const INDENT = "  ";
 const GAP = 2;
 const TOTAL = "total";
 
-interface Column {
+export interface Column {
   /** Header forms, preferred first: a narrower terminal takes a shorter one before leaving a column out. */
   headers: readonly string[];
   figure: (report: StatsReport) => string;
@@ -32,7 +32,7 @@ interface Column {
 }
 
 // Ranks: the rates and the counts behind them first, then what needs explaining (attempts, the top error).
-const COLUMNS: readonly Column[] = [
+export const COLUMNS: readonly Column[] = [
   { headers: ["messages"], figure: (r) => countText(r.totals.messages), rank: 1, align: "right" },
   { headers: ["success"], figure: (r) => countText(r.delivery.success), rank: 6, align: "right" },
   { headers: ["failure"], figure: (r) => countText(r.delivery.failure), rank: 5, align: "right" },

@@ -427,7 +427,7 @@ function spark(values: number[], max: number): string {
 }
 
 /** Buckets from the first to the last with the empty ones put back, so gaps show as gaps (a few dozen at most). */
-function contiguous(buckets: TimeRow[], interval: Interval, zone: TimeZone): TimeRow[] {
+export function contiguous(buckets: TimeRow[], interval: Interval, zone: TimeZone): TimeRow[] {
   const byStart = new Map(buckets.map((bucket) => [Date.parse(bucket.start), bucket]));
   const clock = new BucketClock(zone);
   const last = Date.parse(buckets[buckets.length - 1]!.start);
@@ -458,14 +458,14 @@ const plural = (n: number, noun: string): string => (n === 1 ? noun : `${noun}s`
 const sum = (rows: TimeRow[], key: "messages" | "failures"): number => rows.reduce((total, row) => total + row[key], 0);
 
 /** `2026-11-22 Sun` or `2026-11-22 Sun 03:00`, the local date and hour the bucket starts at. */
-function bucketLabel(iso: string, interval: Interval, zone: TimeZone, weekday = true): string {
+export function bucketLabel(iso: string, interval: Interval, zone: TimeZone, weekday = true): string {
   const at = Date.parse(iso);
   const [date, time] = formatWallTime(at, zone).split(" ");
   const day = weekday ? `${date} ${["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][zone.wall(at).weekday]}` : date!;
   return interval === "day" ? day : `${day} ${time}`;
 }
 
-function spanText(first: string, last: string, zone: TimeZone): string {
+export function spanText(first: string, last: string, zone: TimeZone): string {
   const from = Date.parse(first);
   const to = Date.parse(last);
   return `${formatWallTime(from, zone)} → ${formatWallTime(to, zone)} (${duration(to - from)})`;
@@ -478,7 +478,7 @@ function duration(ms: number): string {
   return `${(hours / 24).toFixed(1)} days`;
 }
 
-function describeFilters(report: StatsReport, zone: TimeZone): string {
+export function describeFilters(report: StatsReport, zone: TimeZone): string {
   const { search, statuses, since, until } = report.filters;
   const parts: string[] = [];
   if (search !== null)

@@ -5,6 +5,7 @@ import { BATCH, isPlainObject, MESSAGE, read, type CheckedMessage } from "../cor
 import { instantOf, type TimeZone } from "../core/time.js";
 import { BoundedCounts } from "./bounded-counts.js";
 import { TimeTally, type Interval } from "./time-buckets.js";
+import { TimeToFinalTally } from "./time-to-final.js";
 
 export const ATTEMPT_BUCKETS = ["0", "1", "2", "3", "4+", "unknown"] as const;
 export type AttemptBucket = (typeof ATTEMPT_BUCKETS)[number];
@@ -48,6 +49,7 @@ export class StatsAccumulator {
   /** Messages without a latestStatus: kept apart, as any string could be a status. */
   withoutStatus = 0;
   readonly time: TimeTally;
+  readonly timeToFinal = new TimeToFinalTally();
 
   constructor(options: { byBatch: boolean; interval?: Interval; timeZone: TimeZone }) {
     this.batches = options.byBatch
@@ -96,6 +98,7 @@ export class StatsAccumulator {
       });
     addOutcomes(this.noBatch, other.noBatch);
     this.time.absorb(other.time);
+    this.timeToFinal.absorb(other.timeToFinal);
   }
 
   private countError(message: CheckedMessage): void {
@@ -131,6 +134,7 @@ export class StatsAccumulator {
   private countTime(message: CheckedMessage, status: string | undefined): void {
     const createdAt = read(MESSAGE, message, "createdAt");
     const at = instantOf(createdAt);
+    this.timeToFinal.add(message, status, at);
     if (at === undefined || createdAt === undefined) {
       this.undated++;
       return;

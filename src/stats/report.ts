@@ -6,6 +6,7 @@ import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./ac
 import { isoInZone, type TimeZone } from "../core/time.js";
 import { intervalForSpan, type Interval } from "./time-buckets.js";
 import type { RecipientTest } from "../core/phone-number.js";
+import type { TimeToFinal } from "./time-to-final.js";
 
 export interface ReportScope {
   campaignId: string;
@@ -94,6 +95,8 @@ export interface StatsReport {
   attempts: { buckets: AttemptRow[]; succeededAfterRetry: number };
   batches: BatchRow[] | null;
   overTime: { interval: Interval; timeZone: string; buckets: TimeRow[]; unplotted: number };
+  /** From createdAt to the last attempt's updatedAt, of final messages (docs/stats.md). */
+  timeToFinal: TimeToFinal;
   /** `checked` is false when no message was final: there was no rate to compare (exit 8 without --watch). */
   threshold: { maxFailureRate: number; exceeded: boolean; checked: boolean } | null;
 }
@@ -146,6 +149,7 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
             exceeded: exceeds(delivery, scope.maxFailureRate),
             checked: delivery.final > 0,
           },
+    timeToFinal: tally.timeToFinal.summary(),
   };
 }
 

@@ -59,6 +59,7 @@ describe("npm run bench --quick", () => {
             BENCH_LINK_SIZE: String(size),
             BENCH_REPLAY_SIZE: String(size),
             BENCH_TTFR_SIZE: String(size),
+            BENCH_REPORT_SIZE: String(size),
             BENCH_REPEAT: "1",
             BENCH_STARTUP_REPEAT: "2",
           },
@@ -91,6 +92,8 @@ describe("npm run bench --quick", () => {
       ...["latency", "replay"].flatMap((kind) => ["single", "merged", "xargs"].map((row) => `fanout-${kind}-${row}`)),
       ...["cpu-one", "cpu-singles", "cpu-merged", "cpu-same-total"].map((row) => `fanout-${row}`),
       ...["csv", "parquet"].map((format) => `parquet-${format}@${size}`),
+      `report-json@${size}`,
+      `report-html@${size}`,
     ];
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));
     if (!peerSkipped) expected.push(`peer-curl-jq@${size}`, `link-peer-curl-jq@${size}`);

@@ -43,6 +43,12 @@ describe("npm install -g of the packed tarball", () => {
       );
       for (const [named] of shipped.matchAll(/\b(?:docs\/[a-z-]+|README|CONTRIBUTING)\.md\b/g))
         expect(listing, `${text} names ${named}`).toContain(`package/${named}`);
+      // The README's screenshots are left out of the package on purpose (half a megabyte a user never
+      // reads in a terminal); they must exist in the repository, where the README is read with them.
+      for (const [named] of shipped.matchAll(/\bdocs\/images\/[a-z0-9-]+\.png\b/g)) {
+        expect(existsSync(path.join(root, named)), `${text} names ${named}`).toBe(true);
+        expect(listing).not.toContain(`package/${named}`);
+      }
     }
     // No script npm runs when it installs the package (a `prepare` made npm warn on every install -g).
     const manifest = JSON.parse(

@@ -10,7 +10,15 @@ const UTC = TimeZone.named("UTC")!;
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 
 function failedWith(errorType: string | null, errorCode: string | null) {
-  return [{ status: "failure", createdAt: "2025-05-01T10:00:00.000Z", errorType, errorCode }];
+  return [
+    {
+      status: "failure",
+      createdAt: "2025-05-01T10:00:00.000Z",
+      updatedAt: "2025-05-01T10:41:30.000Z",
+      errorType,
+      errorCode,
+    },
+  ];
 }
 
 function tallyOf(messages: Partial<CheckedMessage>[], byBatch = true, timeZone = UTC): StatsAccumulator {
@@ -42,7 +50,14 @@ describe("buildReport", () => {
       },
       { latestStatus: "pending", numAttempts: 0, createdAt: "2025-05-01T11:05:00.000Z" },
     ]);
-    expect(buildReport(tally, scope({ search: "1555", since: NOW - 6 * 3_600_000 }))).toEqual({
+    const { timeToFinal, ...built } = buildReport(tally, scope({ search: "1555", since: NOW - 6 * 3_600_000 }));
+    // Only the failure has an attempt with an updatedAt: 90 s after it was created. The successes are
+    // final but their attempts carry no times: left out, and counted as such.
+    expect(timeToFinal).toMatchObject({ measured: 1, withoutTimes: 2 });
+    for (const ms of [timeToFinal.medianMs, timeToFinal.p90Ms, timeToFinal.p99Ms])
+      expect(Math.abs(ms! - 90_000)).toBeLessThanOrEqual(900);
+    expect(timeToFinal.histogram).toContainEqual({ fromMs: 60_000, toMs: 120_000, count: 1 });
+    expect(built).toEqual({
       version: 1,
       campaignId: "cmp",
       batchId: null,

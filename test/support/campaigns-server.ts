@@ -11,6 +11,8 @@ export interface CampaignsServer {
   requests: string[];
   /** The most requests that were being answered at one moment. */
   maxInFlight: number;
+  /** Stops it (done by itself when the test that started it ends; for a server of a whole file's tests). */
+  close: () => Promise<void>;
 }
 
 export interface CampaignsServerOptions {
@@ -19,13 +21,15 @@ export interface CampaignsServerOptions {
   /** Hold each answer until this many requests are in flight, or `holdMs` went by (bounds show up at once). */
   holdUntil?: number;
   holdMs?: number;
+  /** Started outside a test (in beforeAll): the caller closes it. */
+  outsideTest?: boolean;
 }
 
 export async function startCampaignsServer(
   campaigns: Record<string, readonly Record<string, unknown>[]>,
   options: CampaignsServerOptions = {},
 ): Promise<CampaignsServer> {
-  const state: CampaignsServer = { url: "", requests: [], maxInFlight: 0 };
+  const state: CampaignsServer = { url: "", requests: [], maxInFlight: 0, close: async () => undefined };
   const pagesServed = new Map<string, number>();
   const waiting: Array<() => void> = [];
   let inFlight = 0;
@@ -75,13 +79,12 @@ export async function startCampaignsServer(
   }
   server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  if (!options.outsideTest) onTestFinished(state.close);
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;
 }

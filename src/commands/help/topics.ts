@@ -19,6 +19,7 @@ export const TOPICS: readonly Topic[] = [
   { name: "statuses", summary: "what message statuses and error codes mean" },
   { name: "dates", summary: "--since and --until: dates, times, durations, windows, --tz" },
   { name: "stats", summary: "the delivery report: its figures, --json structure, CSV tables" },
+  { name: "report", summary: "the report to share: one HTML page, or Markdown for a ticket" },
   { name: "live-modes", summary: "message --wait, messages --follow, stats --watch" },
   { name: "many-campaigns", summary: "several campaigns in one command" },
   { name: "sandbox", summary: "the local service: its campaigns, paging, faults, errors" },

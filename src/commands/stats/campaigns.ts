@@ -16,7 +16,7 @@ import { describeWindow } from "../shared/filters.js";
 import { count as countOf, isGzipFile } from "../shared/output-file.js";
 import type { Context } from "../context.js";
 import type { StatsOptions } from "./options.js";
-import { countTally, newTally, reportOf, write } from "./run.js";
+import { countTally, newTally, reportOf, shareableText, write } from "./run.js";
 
 /** What a run over several campaigns writes: a report per campaign counted, and the report of all of them. */
 export interface CampaignsReport {
@@ -183,19 +183,33 @@ async function writeCampaigns(
     case "csv":
       // One table, as for one campaign: of the total (the comparison is for people; --json has every figure).
       return write(outcome.total, options, sink, ctx, toTerminal);
+    case "html":
+    case "md":
+      return sink.write(
+        await shareableText(
+          options.format.kind,
+          { total: outcome.total, campaigns: comparisonRows(outcome, results) },
+          ctx,
+        ),
+      );
     case "report": {
       const palette = await loadPalette(ctx.color && toTerminal);
       const { renderComparison } = await import("../../render/stats-comparison.js");
-      const byId = new Map(outcome.campaigns.map((report) => [report.campaignId, report]));
-      const rows = results.map((result) => ({
-        campaignId: result.campaignId,
-        report: byId.get(result.campaignId),
-        uncounted: result.state === "failed" ? shortReason(result.error) : undefined,
-      }));
+      const rows = comparisonRows(outcome, results);
       await sink.write(renderComparison(rows, outcome.total, { columns: ctx.columns, palette }) + "\n\n");
       return write(outcome.total, options, sink, ctx, toTerminal);
     }
   }
+}
+
+/** A row a campaign named, in that order: its report, or (not counted) why not in a few words. */
+function comparisonRows(outcome: CampaignsReport, results: ReadonlyArray<CampaignResult<StatsAccumulator>>) {
+  const byId = new Map(outcome.campaigns.map((report) => [report.campaignId, report]));
+  return results.map((result) => ({
+    campaignId: result.campaignId,
+    report: byId.get(result.campaignId),
+    uncounted: result.state === "failed" ? shortReason(result.error) : undefined,
+  }));
 }
 
 /** Why a campaign was not counted, in the few words a table row has room for (stderr has the whole error). */

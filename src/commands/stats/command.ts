@@ -19,7 +19,7 @@ const REPORT_HELP =
   "status are not final yet); failures by the error of their latest failed attempt; attempts per " +
   "message; each batch (campaign stats only); messages and failures per hour or day of --tz. " +
   "--json gives the same figures as data (msgstat help stats); --csv the summary row, --csv --by " +
-  "another table.";
+  "another table; --format html one page to share, --format md Markdown (msgstat help report).";
 
 export function defineStats(command: Command, run: Run): void {
   const stats = addGlobalOptions(
@@ -48,13 +48,14 @@ export function defineStats(command: Command, run: Run): void {
       "--batch": "",
       "--interval": "hour or day, for the report over time",
       "--max-failure-rate": "exit 5 above it, 8 if no message is final",
+      "--format": "text, json, csv, html (a page) or md (Markdown)",
       "--json": "the report as JSON",
       "--csv": "the summary as CSV, or the table --by names",
       "--by": "summary, status, error, batch, attempts or time",
-      "--output": "write to this file (.json, .csv)",
-      "--watch": "redo the report, showing what changed, until Ctrl-C",
+      "--output": "write to this file (.json, .csv, .html, .md)",
+      "--watch": "redo the report and what changed, until Ctrl-C",
     },
-    topics: ["stats", "dates", "exit-codes"],
+    topics: ["stats", "report", "dates", "exit-codes"],
   });
   addHelpSections(
     stats,

@@ -13,6 +13,9 @@ import {
   type NoOptions,
 } from "../shared/option-values.js";
 
+/** --format's choices; text is the report for a terminal. */
+export const STATS_FORMATS = ["text", "json", "csv", "html", "md"] as const;
+
 export function addStatsOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   command: Command<Args, Opts, Globals>,
 ) {
@@ -39,6 +42,14 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
           "mean 5 %); exit 8 when no message is final, so there was nothing to check (msgstat help exit-codes)",
       ),
     )
+    .addOption(
+      choiceOption(
+        "--format <format>",
+        "text (the default), json, csv, html (one page to share: msgstat help report) or md (Markdown); " +
+          "or from -o's extension",
+        STATS_FORMATS,
+      ),
+    )
     .option("--json", "the report as JSON (structure: msgstat help stats)")
     .option("--csv", "one table of the report as CSV (the summary row unless --by chooses another)")
     .option("--bom", "CSV: start with a UTF-8 byte-order mark, so Excel reads accented letters right")
@@ -46,8 +57,8 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     .addOption(
       textOption(
         "-o, --output <file>",
-        "write the report to this file (atomically) instead of stdout; .txt, .json and .csv set the format " +
-          "(then .gz: gzipped)",
+        "write the report to this file (atomically) instead of stdout; .txt, .json, .csv, .html and .md set " +
+          "the format (then .gz: gzipped)",
         "a file name",
       ),
     )

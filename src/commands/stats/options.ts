@@ -8,7 +8,12 @@ import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
 import { formatFor, requireCsv, type FileFormats } from "../shared/output-file.js";
 import type { StatsFlags } from "./flags.js";
 
-export type StatsFormat = { kind: "report" } | { kind: "json" } | { kind: "csv"; by: TableChoice; bom: boolean };
+export type StatsFormat =
+  | { kind: "report" }
+  | { kind: "json" }
+  | { kind: "csv"; by: TableChoice; bom: boolean }
+  | { kind: "html" }
+  | { kind: "md" };
 
 export interface StatsOptions extends FilterOptions {
   interval?: Interval;
@@ -34,8 +39,12 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
   if (raw.every !== undefined && !raw.watch)
     throw new UsageError("--every goes with --watch: add --watch to read the listing again and again");
   if (raw.watch) {
-    if (options.format.kind === "csv")
-      throw new UsageError("--watch shows the report, or a JSON line a round: it does not write CSV tables");
+    if (options.format.kind === "csv" || options.format.kind === "html" || options.format.kind === "md")
+      throw new UsageError(
+        `--watch shows the report, or a JSON line a round: it does not write ${
+          options.format.kind === "csv" ? "CSV tables" : options.format.kind === "html" ? "HTML" : "Markdown"
+        }`,
+      );
     options.watch = { everyMs: raw.every ?? DEFAULT_WATCH_EVERY_MS };
   }
   const rate = raw.maxFailureRate;
@@ -48,20 +57,27 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
   return options;
 }
 
-// The report is plain text in a file: a .txt file, or a name without an extension.
+// The report is plain text in a file: a .txt file, or a name without an extension. A page to share is
+// .html (or .htm), Markdown .md.
 const STATS_FILES: FileFormats<StatsFormat["kind"]> = {
-  types: { ".txt": "report", ".json": "json", ".csv": "csv" },
+  types: { ".txt": "report", ".json": "json", ".csv": "csv", ".html": "html", ".htm": "html", ".md": "md" },
   fallback: "report",
-  advice: "Rename it (.txt for the report), or add --json or --csv: any name then works.",
+  advice: "Rename it (.txt for the report, .html for a page), or choose a format with --format: any name then works.",
 };
 
+const FORMAT_KINDS = { text: "report", json: "json", csv: "csv", html: "html", md: "md" } as const;
+
 function chosenFormat(raw: StatsFlags): StatsFormat {
-  if (raw.json && raw.csv) throw new UsageError("choose one output format, not json and csv");
-  const flagged = raw.json
-    ? { format: "json" as const, flag: "--json" }
-    : raw.csv
-      ? { format: "csv" as const, flag: "--csv" }
-      : undefined;
+  const chosen = new Map<StatsFormat["kind"], string>();
+  if (raw.format !== undefined) chosen.set(FORMAT_KINDS[raw.format], `--format ${raw.format}`);
+  if (raw.json) chosen.set("json", "--json");
+  if (raw.csv) chosen.set("csv", "--csv");
+  if (chosen.size > 1) {
+    const names = [...chosen.keys()].map((kind) => (kind === "report" ? "text" : kind));
+    throw new UsageError(`choose one output format, not ${names.join(" and ")}`);
+  }
+  const [first] = chosen;
+  const flagged = first && { format: first[0], flag: first[1] };
   const kind = formatFor<StatsFormat["kind"]>(raw.output, flagged, STATS_FILES);
   if (raw.by !== undefined && kind !== "csv")
     throw new UsageError("--by chooses the table --csv writes: add --csv (or use --json for every figure)");

@@ -15,6 +15,7 @@ import { runAgainOnce } from "../shared/advice.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow } from "../shared/filters.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
+import type { ComparisonRow } from "../../render/stats-comparison.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
 import { reportTable, type TableChoice } from "../../stats/tables.js";
 import { nothingMatched } from "../shared/filters.js";
@@ -185,6 +186,9 @@ export async function write(
       return sink.write(JSON.stringify(report, null, toTerminal ? 2 : undefined) + "\n");
     case "csv":
       return sink.write((options.format.bom ? BYTE_ORDER_MARK : "") + csvText(report, options.format.by));
+    case "html":
+    case "md":
+      return sink.write(await shareableText(options.format.kind, { total: report }, ctx));
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);
@@ -193,6 +197,20 @@ export async function write(
       return sink.write(renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone }));
     }
   }
+}
+
+/**
+ * The report as a page to share (HTML) or a document for a ticket (Markdown), of one campaign or, with
+ * `campaigns`, of several (the comparison first). The renderers are loaded only when asked for.
+ */
+export async function shareableText(
+  kind: "html" | "md",
+  reports: { total: StatsReport; campaigns?: ComparisonRow[] },
+  ctx: Context,
+): Promise<string> {
+  const input = { ...reports, version: ctx.version, timeZone: ctx.timeZone };
+  if (kind === "html") return (await import("../../render/report-html.js")).renderHtmlReport(input);
+  return (await import("../../render/report-markdown.js")).renderMarkdownReport(input);
 }
 
 /** Server text (statuses, error codes, file names) can start with = or +: the formula guard stays on. */

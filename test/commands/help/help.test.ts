@@ -252,8 +252,8 @@ describe("msgstat help <topic>", () => {
       [
         'msgstat: no help topic "confg"',
         "  topics: config, auth, proxy, formats, fields, parquet, exit-codes,",
-        "  environment, options, statuses, dates, stats, live-modes, many-campaigns,",
-        "  sandbox, security, bench",
+        "  environment, options, statuses, dates, stats, report, live-modes,",
+        "  many-campaigns, sandbox, security, bench",
         "  or a command (every option): messages, batch, find, message, stats, sandbox,",
         "  auth, config, completion",
         "",

@@ -438,8 +438,8 @@ describe("-o with an extension msgstat has no format for (issue 21, defect 4)", 
     "  Rename the file, or choose a format with --format (any file name then works).",
   ];
   const STATS = [
-    "known: .txt, .json and .csv",
-    "  Rename it (.txt for the report), or add --json or --csv: any name then works.",
+    "known: .txt, .json, .csv, .html, .htm and .md",
+    "  Rename it (.txt for the report, .html for a page), or choose a format with --format: any name then works.",
   ];
   const MESSAGE = ["known: .txt and .json", "  Rename it (.txt for the view), or add --json: any name then works."];
   it.each<[string, (file: string) => string[], string, string[]]>([
@@ -447,7 +447,7 @@ describe("-o with an extension msgstat has no format for (issue 21, defect 4)", 
     ["messages m.txt", (file) => ["messages", "cmp-spring-sale", "-o", file], "m.txt", LISTING],
     ["batch m.XLSX", (file) => ["batch", "cmp-spring-sale", "bat-spring-w1", "-o", file], "m.XLSX", LISTING],
     ["find f.html", (file) => ["find", "447700900123", "cmp-spring-sale", "-o", file], "f.html", LISTING],
-    ["stats r.html", (file) => ["stats", "cmp-spring-sale", "-o", file], "r.html", STATS],
+    ["stats r.pdf", (file) => ["stats", "cmp-spring-sale", "-o", file], "r.pdf", STATS],
     ["stats r.jsonl", (file) => ["stats", "cmp-spring-sale", "-o", file], "r.jsonl", STATS],
     ["message m.csv", (file) => ["message", "cmp-spring-sale", "msg-spring-0000005", "-o", file], "m.csv", MESSAGE],
   ])("%s: exit 2 before anything is sent, naming the extensions known; no file", async (_name, args, name, said) => {
@@ -478,9 +478,9 @@ describe("-o with an extension msgstat has no format for (issue 21, defect 4)", 
       (text) => expect((JSON.parse(text) as unknown[]).length).toBe(2),
     ],
     [
-      "stats --json -o r.html writes JSON",
+      "stats --json -o r.pdf writes JSON",
       ["stats", "cmp-spring-sale", "--json"],
-      "r.html",
+      "r.pdf",
       (text) => expect(JSON.parse(text)).toHaveProperty("totals"),
     ],
     [

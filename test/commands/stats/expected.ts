@@ -211,5 +211,69 @@ export function expectedReport(messages: Message[], scope: Scope, maxFailureRate
       maxFailureRate === undefined
         ? null
         : { maxFailureRate, exceeded: final > 0 && (failure / final) * 100 > maxFailureRate, checked: final > 0 },
+    timeToFinal: expectedTimeToFinal(messages),
+  };
+}
+
+/** The histogram's bounds as docs/stats.md lists them, in milliseconds. */
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const SHOWN_BOUNDS = [
+  0,
+  SECOND,
+  5 * SECOND,
+  10 * SECOND,
+  30 * SECOND,
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  7 * DAY,
+];
+
+/** An asymmetric matcher: a number within 1 % of `exact` (the histogram's promise in docs/stats.md). */
+function withinOnePercentOf(exact: number) {
+  return {
+    $$typeof: Symbol.for("jest.asymmetricMatcher"),
+    asymmetricMatch: (actual: unknown) => typeof actual === "number" && Math.abs(actual - exact) <= exact * 0.01,
+    toString: () => `within 1 % of ${exact}`,
+    toAsymmetricMatcher: () => `within 1 % of ${exact}`,
+  };
+}
+
+/**
+ * Every final message's duration in one sorted array (what msgstat does not keep), then the percentiles
+ * by nearest rank, each matched within the 1 % docs/stats.md promises.
+ */
+export function expectedTimeToFinal(messages: Message[]) {
+  const durations = messages
+    .filter((m) => m.latestStatus === "success" || m.latestStatus === "failure")
+    .map((m) => Math.max(...(m.messageAttempts ?? []).map((a) => Date.parse(a.updatedAt))) - Date.parse(m.createdAt))
+    .filter((ms) => Number.isFinite(ms) && ms >= 0)
+    .sort((a, b) => a - b);
+  const finals = countWhere(messages, (m) => m.latestStatus === "success" || m.latestStatus === "failure");
+  const at = (fraction: number) => {
+    if (durations.length === 0) return null;
+    const exact = durations[Math.max(1, Math.ceil(fraction * durations.length)) - 1]!;
+    // Under a second is one bucket, read as half a second.
+    return exact < SECOND ? 500 : withinOnePercentOf(exact);
+  };
+  return {
+    measured: durations.length,
+    withoutTimes: finals - durations.length,
+    medianMs: at(0.5),
+    p90Ms: at(0.9),
+    p99Ms: at(0.99),
+    histogram: SHOWN_BOUNDS.map((fromMs, i) => {
+      const toMs = SHOWN_BOUNDS[i + 1] ?? null;
+      return { fromMs, toMs, count: countWhere(durations, (ms) => ms >= fromMs && (toMs === null || ms < toMs)) };
+    }),
   };
 }

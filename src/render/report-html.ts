@@ -1,0 +1,617 @@
+// The delivery report as one self-contained HTML page (`stats --format html`, `-o report.html`): the
+// same figures as `stats --json`, each in a real table, with inline SVG charts drawn here. No script:
+// the page reads completely without one, and its Content-Security-Policy forbids every fetch, so it
+// opens offline and from an email. Light and dark follow prefers-color-scheme; print keeps each chart
+// and table head on one page. Every string goes through render/html-escape.ts for where it lands.
+import { createHash } from "node:crypto";
+import type { StatsReport } from "../stats/report.js";
+import { countText, percentText } from "../core/numbers.js";
+import { INTERVAL_MS } from "../stats/time-buckets.js";
+import { contiguous } from "./stats-report.js";
+import { htmlAttribute, htmlText, jsonInScript, svgText } from "./html-escape.js";
+import {
+  aboutLines,
+  attemptsLabel,
+  batchLabel,
+  COMPARISON_COLUMNS,
+  durationText,
+  errorCodeLabel,
+  errorTypeLabel,
+  histogramLabel,
+  scopeText,
+  shownHistogram,
+  statusLabel,
+  timeBucketLabel,
+  type ComparisonRow,
+  type ShareableReport,
+} from "./report-parts.js";
+
+const STYLE = `
+:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#57606a;--rule:#d0d7de;--head:#f6f8fa;
+--success:#1a7f37;--failure:#cf222e;--pending:#9a6700;--bar:#0969da;--grid:#d8dee4}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--rule:#30363d;
+--head:#161b22;--success:#3fb950;--failure:#ff7b72;--pending:#d29922;--bar:#58a6ff;--grid:#30363d}}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:1100px;padding:16px;background:var(--bg);color:var(--fg);
+font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+h1{font-size:1.5em;margin:.2em 0 .4em}h2{font-size:1.2em;margin:1.6em 0 .5em;border-bottom:1px solid var(--rule)}
+h3{font-size:1.05em;margin:1.2em 0 .4em}
+dl.about{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 1em;color:var(--muted)}
+dl.about dt{font-weight:600}dl.about dd{margin:0;overflow-wrap:anywhere}
+.headline{display:flex;flex-wrap:wrap;gap:12px;margin:.5em 0}
+.headline div{border:1px solid var(--rule);border-radius:6px;padding:8px 12px;min-width:140px}
+.headline .value{display:block;font-size:1.5em;font-weight:600}
+.section{break-inside:avoid-page}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;margin:.4em 0 1em;min-width:50%}
+caption{text-align:left;color:var(--muted);padding:2px 0;caption-side:top}
+th,td{border-bottom:1px solid var(--rule);padding:4px 10px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+thead th{background:var(--head);font-weight:600}
+.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.total th,tr.total td{font-weight:600;border-top:2px solid var(--rule)}
+figure{margin:.4em 0 1em;break-inside:avoid}
+svg{display:block;width:100%;height:auto;max-width:720px}
+figure.wide{overflow-x:auto}figure.wide svg{min-width:520px}
+.pair>*{min-width:0}
+@media (min-width:1000px){.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:28px;
+align-items:start}}
+svg text{fill:var(--fg);font:14px system-ui,sans-serif}
+svg .muted{fill:var(--muted)}svg .tick{font-size:12px}
+svg .grid{stroke:var(--grid);stroke-width:1}
+.s-success{fill:var(--success)}.s-failure{fill:var(--failure)}.s-pending{fill:var(--pending)}.s-bar{fill:var(--bar)}
+.legend{color:var(--muted);font-size:.9em}
+.swatch{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em;vertical-align:-.05em}
+.w-success{background:var(--success)}.w-failure{background:var(--failure)}.w-pending{background:var(--pending)}
+.w-bar{background:var(--bar)}
+.note{color:var(--muted)}
+footer{margin-top:2em;color:var(--muted);font-size:.9em}
+@media print{:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--rule:#bbb;--head:#eee;
+--success:#1a7f37;--failure:#cf222e;--pending:#9a6700;--bar:#0969da;--grid:#ccc}
+@page{margin:12mm}body{max-width:none;padding:0;font-size:11pt}
+.headline div{break-inside:avoid}thead{display:table-header-group}tr{break-inside:avoid}
+h2,h3{break-after:avoid}.scroll{overflow:visible}}
+`.trim();
+
+/** The Content-Security-Policy: nothing may load; the one <style> is allowed by its hash (see docs/stats.md). */
+function contentSecurityPolicy(): string {
+  const hash = createHash("sha256").update(STYLE).digest("base64");
+  return `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;
+}
+
+export function renderHtmlReport(input: ShareableReport): string {
+  const { total } = input;
+  const title = `Delivery report: ${scopeText(total)}`;
+  const carried = input.campaigns ? { campaigns: input.campaigns.map((row) => row.report ?? null), total } : total;
+  const sections: string[] = [];
+  if (input.campaigns) sections.push(comparisonSection(input.campaigns, total));
+  sections.push(...totalSections(input, input.campaigns !== undefined));
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${htmlAttribute(contentSecurityPolicy())}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="generator" content="msgstat ${htmlAttribute(input.version)}">
+<title>${htmlText(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${htmlText(title)}</h1>
+<dl class="about">
+${aboutLines(input)
+  .map(([term, value]) => `<dt>${htmlText(term)}</dt><dd>${htmlText(value)}</dd>`)
+  .join("\n")}
+</dl>
+</header>
+<main>
+${sections.join("\n")}
+</main>
+<footer>Made by msgstat ${htmlText(input.version)}. The same figures as <code>msgstat stats --json</code>,
+which this page carries too (the script element of type application/json below is data, never run).</footer>
+<script type="application/json" id="msgstat-report">${jsonInScript(carried)}</script>
+</body>
+</html>
+`;
+}
+
+// ---- sections ----
+
+function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): string {
+  const header = `<tr><th scope="col">campaign</th>${COMPARISON_COLUMNS.map(
+    (column) => `<th scope="col"${column.numeric ? ' class="num"' : ""}>${htmlText(column.header)}</th>`,
+  ).join("")}</tr>`;
+  const line = (label: string, report: StatsReport | undefined, uncounted: string | undefined, cls = "") => {
+    const cells = report
+      ? COMPARISON_COLUMNS.map(
+          (column) => `<td${column.numeric ? ' class="num"' : ""}>${htmlText(column.figure(report))}</td>`,
+        ).join("")
+      : `<td colspan="${COMPARISON_COLUMNS.length}">not counted: ${htmlText(uncounted ?? "")}</td>`;
+    return `<tr${cls}><th scope="row">${htmlText(label)}</th>${cells}</tr>`;
+  };
+  const body = [
+    ...rows.map((row) => line(row.campaignId, row.report, row.uncounted)),
+    line("total", total, undefined, ' class="total"'),
+  ].join("\n");
+  const counted = rows.filter((row) => row.report);
+  const chart = stackedBars(
+    "comparison-chart",
+    "Outcome of each campaign's messages",
+    counted.map((row) => ({
+      label: row.campaignId,
+      parts: [
+        { cls: "success", value: row.report!.delivery.success, name: "success" },
+        { cls: "failure", value: row.report!.delivery.failure, name: "failure" },
+        { cls: "pending", value: row.report!.delivery.notFinal, name: "not final" },
+      ],
+    })),
+  );
+  return `<section class="section" aria-labelledby="h-comparison">
+<h2 id="h-comparison">Campaigns compared (${countText(counted.length)} of ${countText(rows.length)} counted)</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="Campaigns compared, table">
+<table id="comparison"><caption>One row a campaign, then the total of those counted</caption>
+<thead>${header}</thead><tbody>
+${body}
+</tbody></table></div>
+${chart}
+</section>`;
+}
+
+function totalSections(input: ShareableReport, several: boolean): string[] {
+  const { total: report } = input;
+  const prefix = several ? "All campaigns together: " : "";
+  if (report.totals.messages === 0)
+    return [
+      `<section class="section"><h2>${htmlText(prefix)}Summary</h2><p>No messages: nothing to report.</p></section>`,
+    ];
+  const { delivery, totals, threshold } = report;
+  const headline = [
+    ["total-messages", "Messages", countText(totals.messages), totals.messages],
+    ["total-attempts", "Attempts", countText(totals.attempts), totals.attempts],
+    ["total-delivery-rate", "Delivery rate", percentText(delivery.deliveryRate), delivery.deliveryRate],
+    ["total-failure-rate", "Failure rate", percentText(delivery.failureRate), delivery.failureRate],
+  ] as const;
+  const summary = `<section class="section" aria-labelledby="h-summary">
+<h2 id="h-summary">${htmlText(prefix)}Summary</h2>
+<div class="headline">${headline.map(([id, label, text, value]) => headlineBox(id, label, value, text)).join("")}</div>
+<p>${countText(delivery.success)} of ${countText(delivery.final)} final messages succeeded, ${countText(
+    delivery.failure,
+  )} failed; ${countText(delivery.notFinal)} not final yet (final = success or failure).${
+    totals.undated > 0 ? ` ${countText(totals.undated)} without a readable createdAt.` : ""
+  }</p>
+${
+  threshold
+    ? `<p id="threshold">--max-failure-rate ${htmlText(String(threshold.maxFailureRate))}%: ${
+        !threshold.checked
+          ? "not checked, no message is final"
+          : threshold.exceeded
+            ? "<strong>above the limit</strong>"
+            : "within the limit"
+      }</p>`
+    : ""
+}
+</section>`;
+  return [
+    summary,
+    statusSection(report),
+    failureSection(report),
+    attemptSection(report),
+    timeToFinalSection(report),
+    batchSection(report),
+    overTimeSection(report, input),
+  ].filter((section) => section !== "");
+}
+
+function statusSection(report: StatsReport): string {
+  const rows = report.byStatus.map((row) => ({
+    label: statusLabel(row),
+    cls: row.status === "success" ? "success" : row.status === "failure" ? "failure" : "pending",
+    value: row.count,
+  }));
+  return section(
+    "status",
+    "By status",
+    pair(
+      table(
+        "by-status",
+        "Messages by latestStatus",
+        ["status", "messages", "share", "final"],
+        report.byStatus.map((row) => [
+          text(statusLabel(row)),
+          figure(row.count),
+          share(row.share),
+          text(row.final ? "yes" : "no"),
+        ]),
+      ),
+      horizontalBars("status-chart", "Messages by status", rows),
+    ),
+  );
+}
+
+function failureSection(report: StatsReport): string {
+  if (report.failures.length === 0) return "";
+  const failed = report.failures.reduce((sum, row) => sum + row.count, 0);
+  return section(
+    "failures",
+    `Failures by latest error (${countText(failed)} failed)`,
+    pair(
+      table(
+        "failures",
+        "Failed messages by the error of their latest failed attempt",
+        ["error code", "error type", "messages", "share"],
+        report.failures.map((row) => [
+          text(errorCodeLabel(row)),
+          text(errorTypeLabel(row)),
+          figure(row.count),
+          share(row.share),
+        ]),
+      ),
+      horizontalBars(
+        "failures-chart",
+        "Failed messages by error",
+        report.failures.slice(0, 20).map((row) => ({ label: errorCodeLabel(row), cls: "failure", value: row.count })),
+      ),
+    ),
+  );
+}
+
+function attemptSection(report: StatsReport): string {
+  const { buckets, succeededAfterRetry } = report.attempts;
+  return section(
+    "attempts",
+    "Attempts per message",
+    pair(
+      table(
+        "attempts",
+        "Messages by their number of attempts",
+        ["attempts", "messages", "share", "success", "failure"],
+        buckets.map((row) => [
+          text(attemptsLabel(row.attempts)),
+          figure(row.count),
+          share(row.share),
+          figure(row.success),
+          figure(row.failure),
+        ]),
+      ),
+      horizontalBars(
+        "attempts-chart",
+        "Messages by number of attempts",
+        buckets.map((row) => ({ label: attemptsLabel(row.attempts), cls: "bar", value: row.count })),
+      ),
+    ) +
+      `<p id="succeeded-after-retry" data-value="${succeededAfterRetry}">${countText(succeededAfterRetry)} ${
+        succeededAfterRetry === 1 ? "message" : "messages"
+      } succeeded only after a retry.</p>`,
+  );
+}
+
+function timeToFinalSection(report: StatsReport): string {
+  const ttf = report.timeToFinal;
+  if (ttf.measured === 0 && ttf.withoutTimes === 0) return "";
+  const figures = [
+    ["median", "Median", ttf.medianMs],
+    ["p90", "90th percentile", ttf.p90Ms],
+    ["p99", "99th percentile", ttf.p99Ms],
+  ] as const;
+  const lead = `<div class="headline">${figures
+    .map(([id, label, ms]) => headlineBox(`ttf-${id}`, label, ms, durationText(ms)))
+    .join("")}</div>
+<p class="note">From a message's createdAt to the updatedAt of its last attempt, for the ${countText(
+    ttf.measured,
+  )} final messages that have both${
+    ttf.withoutTimes > 0 ? `; ${countText(ttf.withoutTimes)} final messages without those times are left out` : ""
+  }. Not the time to the handset: the service shows no handset receipt.
+Percentiles are within 1 % (msgstat help stats).</p>`;
+  return section(
+    "time-to-final",
+    "Time to final status",
+    lead +
+      columnChart(
+        "ttf-chart",
+        "Final messages by time to final status",
+        shownHistogram(ttf).map((row) => ({ label: histogramLabel(row), value: row.count, failed: 0 })),
+        false,
+      ) +
+      table(
+        "time-to-final",
+        "Final messages by time from creation to their last attempt's update",
+        ["time to final status", "messages", "share"],
+        shownHistogram(ttf).map((row) => [
+          text(histogramLabel(row)),
+          figure(row.count),
+          share(ttf.measured === 0 ? 0 : row.count / ttf.measured),
+        ]),
+      ),
+  );
+}
+
+function batchSection(report: StatsReport): string {
+  if (report.batches === null || report.batches.length === 0) return "";
+  return section(
+    "batches",
+    "By batch",
+    table(
+      "batches",
+      "Each batch of the campaign, then the messages in no batch",
+      ["batch id", "file", "size", "counted", "success", "failure", "delivered"],
+      report.batches.map((row) => [
+        text(batchLabel(row)),
+        text(row.fileName ?? ""),
+        row.totalMessages === null ? text("–", true) : figure(row.totalMessages),
+        figure(row.messages),
+        figure(row.success),
+        figure(row.failure),
+        share(row.deliveryRate),
+      ]),
+    ),
+  );
+}
+
+function overTimeSection(report: StatsReport, input: ShareableReport): string {
+  const { interval, buckets, unplotted } = report.overTime;
+  if (buckets.length === 0) return "";
+  const zone = input.timeZone;
+  const label = (start: string) => timeBucketLabel(start, report, zone);
+  return section(
+    "over-time",
+    `Messages per ${interval} (${zone.name})`,
+    columnChart(
+      "over-time-chart",
+      `Messages and failures per ${interval}`,
+      drawnBuckets(report, zone).map((bucket) => ({
+        // Without the year, which the table and the span above give: the labels stay short enough to read.
+        label: label(bucket.start).slice(5),
+        value: bucket.messages,
+        failed: bucket.failures,
+      })),
+      true,
+    ) +
+      table(
+        "over-time",
+        `Messages created per ${interval} of ${zone.name}, and how many of them failed`,
+        [interval, "messages", "failed"],
+        buckets.map((bucket) => [text(label(bucket.start)), figure(bucket.messages), figure(bucket.failures)]),
+      ) +
+      (unplotted > 0
+        ? `<p class="note">${countText(unplotted)} messages with createdAt decades away from the rest ` +
+          "are not drawn.</p>"
+        : ""),
+  );
+}
+
+/** The buckets with the empty ones put back (a gap shows as a gap), unless that would be too many columns. */
+function drawnBuckets(report: StatsReport, zone: ShareableReport["timeZone"]) {
+  const { interval, buckets } = report.overTime;
+  const span = Date.parse(buckets[buckets.length - 1]!.start) - Date.parse(buckets[0]!.start);
+  return span / INTERVAL_MS[interval] <= MAX_COLUMNS ? contiguous(buckets, interval, zone) : buckets;
+}
+
+const MAX_COLUMNS = 400;
+
+// ---- tables ----
+
+interface CellHtml {
+  html: string;
+  numeric: boolean;
+}
+
+const text = (value: string, numeric = false): CellHtml => ({ html: htmlText(value), numeric });
+/** A count: shown with separators, its exact value in data-value for whoever reads the page as data. */
+const figure = (value: number): CellHtml => ({
+  html: `<span data-value="${value}">${countText(value)}</span>`,
+  numeric: true,
+});
+const share = (value: number | null): CellHtml => ({
+  html: `<span data-value="${value ?? ""}">${percentText(value)}</span>`,
+  numeric: true,
+});
+
+function table(id: string, caption: string, headers: string[], rows: CellHtml[][]): string {
+  const head = headers
+    .map((header, i) => `<th scope="col"${rows[0]?.[i]?.numeric ? ' class="num"' : ""}>${htmlText(header)}</th>`)
+    .join("");
+  const body = rows
+    .map(
+      (cells) =>
+        `<tr>${cells
+          .map((cell, i) =>
+            i === 0
+              ? `<th scope="row">${cell.html}</th>`
+              : `<td${cell.numeric ? ' class="num"' : ""}>${cell.html}</td>`,
+          )
+          .join("")}</tr>`,
+    )
+    .join("\n");
+  // A table wider than a phone scrolls sideways: focusable, so a keyboard can scroll it too.
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${htmlAttribute(caption)}">
+<table id="${id}"><caption>${htmlText(caption)}</caption>
+<thead><tr>${head}</tr></thead><tbody>
+${body}
+</tbody></table></div>`;
+}
+
+/** A table and its chart: side by side on a wide screen, one under the other on a narrow one. */
+function pair(tableHtml: string, chart: string): string {
+  return `<div class="pair">${tableHtml}${chart}</div>`;
+}
+
+function section(id: string, heading: string, body: string): string {
+  return `<section class="section" aria-labelledby="h-${id}">
+<h2 id="h-${id}">${htmlText(heading)}</h2>
+${body}
+</section>`;
+}
+
+// ---- charts ----
+
+const WIDTH = 720;
+/** The bar charts beside a table: narrower, so their text stays readable on a phone. */
+const BARS_WIDTH = 480;
+const LABEL_ROOM = 190;
+/** Chart labels are cut to this many characters; the table beside each chart has the whole text. */
+const LABEL_CHARS = 22;
+
+const cut = (label: string): string =>
+  [...label].length > LABEL_CHARS ? `${[...label].slice(0, LABEL_CHARS - 1).join("")}…` : label;
+
+/** A chart: `wide` ones (over time, the comparison) keep a minimum width and scroll sideways on a phone. */
+function svgOpen(id: string, height: number, title: string, description: string, width = WIDTH): string {
+  const wide = width === WIDTH ? ` class="wide" tabindex="0" aria-label="${htmlAttribute(title)}"` : "";
+  return `<figure${wide}><svg id="${id}" viewBox="0 0 ${width} ${height}" role="img"
+aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">
+<title id="${id}-title">${svgText(title)}</title><desc id="${id}-desc">${svgText(description)}</desc>`;
+}
+
+const svgClose = "</svg></figure>";
+
+const fixed = (value: number): string => value.toFixed(1);
+
+/** A bar of a chart, its colour from its class (s-success, s-failure, s-pending, s-bar), set by the stylesheet. */
+function rect(cls: string, x: number, y: number, width: number, height: number): string {
+  return `<rect class="s-${cls}" x="${fixed(x)}" y="${fixed(y)}" width="${fixed(width)}" height="${fixed(height)}"/>`;
+}
+
+/** Text in a chart, escaped for SVG; `rotate` turns it about its anchor, in degrees. */
+function svgLabel(
+  x: number,
+  y: number,
+  label: string,
+  options: { cls?: string; anchor?: "start" | "middle" | "end"; rotate?: number } = {},
+): string {
+  const cls = options.cls ? ` class="${options.cls}"` : "";
+  const anchor = options.anchor ? ` text-anchor="${options.anchor}"` : "";
+  const turn = options.rotate ? ` transform="rotate(${options.rotate} ${fixed(x)} ${fixed(y)})"` : "";
+  return `<text${cls} x="${fixed(x)}" y="${fixed(y)}"${anchor}${turn}>${svgText(label)}</text>`;
+}
+
+/** A headline figure: its label, and its value shown and (data-value) exact. */
+function headlineBox(id: string, label: string, value: number | null, shown: string): string {
+  return (
+    `<div><span class="label">${htmlText(label)}</span> ` +
+    `<span class="value" id="${id}" data-value="${value ?? ""}">${htmlText(shown)}</span></div>`
+  );
+}
+
+/** One bar a row, scaled to the largest; the figure at the bar's end. */
+function horizontalBars(id: string, title: string, rows: Array<{ label: string; cls: string; value: number }>): string {
+  if (rows.length === 0) return "";
+  const rowHeight = 24;
+  const height = rows.length * rowHeight + 8;
+  const most = Math.max(1, ...rows.map((row) => row.value));
+  const room = BARS_WIDTH - LABEL_ROOM - 70;
+  const figures = rows.map((row) => `${row.label} ${countText(row.value)}`).join("; ");
+  const description = `${title}: ${figures}. The table has every figure.`;
+  const bars = rows
+    .map((row, i) => {
+      const y = 4 + i * rowHeight;
+      const width = row.value === 0 ? 0 : Math.max(1, (row.value / most) * room);
+      return (
+        `<text x="${LABEL_ROOM - 8}" y="${y + 16}" text-anchor="end">${svgText(cut(row.label))}</text>` +
+        rect(row.cls, LABEL_ROOM, y + 3, width, rowHeight - 8) +
+        `<text x="${(LABEL_ROOM + width + 6).toFixed(1)}" y="${y + 16}">${countText(row.value)}</text>`
+      );
+    })
+    .join("\n");
+  return `${svgOpen(id, height, title, description, BARS_WIDTH)}\n${bars}\n${svgClose}`;
+}
+
+/** One bar a campaign, split into success, failure and not final, each as a share of its messages. */
+function stackedBars(
+  id: string,
+  title: string,
+  rows: Array<{ label: string; parts: Array<{ cls: string; value: number; name: string }> }>,
+): string {
+  if (rows.length === 0) return "";
+  const rowHeight = 26;
+  const height = rows.length * rowHeight + 30;
+  const room = WIDTH - LABEL_ROOM - 20;
+  const description = `${title}: ${rows
+    .map((row) => `${row.label}: ${row.parts.map((part) => `${countText(part.value)} ${part.name}`).join(", ")}`)
+    .join("; ")}.`;
+  const bars = rows
+    .map((row, i) => {
+      const y = 4 + i * rowHeight;
+      const whole = row.parts.reduce((sum, part) => sum + part.value, 0);
+      let x = LABEL_ROOM;
+      const pieces = row.parts
+        .filter((part) => part.value > 0)
+        .map((part) => {
+          const width = (part.value / Math.max(1, whole)) * room;
+          const drawn = rect(part.cls, x, y + 3, width, rowHeight - 8);
+          x += width;
+          return drawn;
+        })
+        .join("");
+      return `<text x="${LABEL_ROOM - 8}" y="${y + 17}" text-anchor="end">${svgText(cut(row.label))}</text>${pieces}`;
+    })
+    .join("\n");
+  const axisY = rows.length * rowHeight + 20;
+  const axis = [0, 0.25, 0.5, 0.75, 1]
+    .map((at) => svgLabel(LABEL_ROOM + at * room, axisY, `${at * 100}%`, { cls: "muted", anchor: "middle" }))
+    .join("");
+  return `${svgOpen(id, height, title, description)}\n${bars}\n${axis}\n${svgClose}${legend(rows[0]!.parts)}`;
+}
+
+/** Columns over a sequence (time buckets, histogram bins); `withFailures` draws each column's failed part. */
+function columnChart(
+  id: string,
+  title: string,
+  columns: Array<{ label: string; value: number; failed: number }>,
+  withFailures: boolean,
+): string {
+  if (columns.length === 0) return "";
+  const height = 250;
+  const top = 16;
+  const bottom = 70;
+  const left = 80;
+  const room = WIDTH - left - 10;
+  const plot = height - top - bottom;
+  const most = Math.max(1, ...columns.map((column) => column.value));
+  const step = room / columns.length;
+  const barWidth = Math.max(1, step * 0.8);
+  // Up to about 12 labels under the axis, evenly spaced.
+  const every = Math.max(1, Math.ceil(columns.length / 12));
+  const grid = [0, 0.5, 1]
+    .map((at) => {
+      const y = top + plot * (1 - at);
+      return (
+        `<line class="grid" x1="${left}" x2="${WIDTH - 10}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>` +
+        svgLabel(left - 6, y + 4, countText(Math.round(most * at)), { cls: "muted", anchor: "end" })
+      );
+    })
+    .join("");
+  const bars = columns
+    .map((column, i) => {
+      const x = left + i * step + (step - barWidth) / 2;
+      const h = (column.value / most) * plot;
+      const failedHeight = withFailures ? (column.failed / most) * plot : 0;
+      const base = top + plot;
+      const label =
+        i % every === 0
+          ? svgLabel(x + barWidth / 2, base + 14, cut(column.label), { cls: "muted tick", anchor: "end", rotate: -35 })
+          : "";
+      return (
+        (h > 0 ? rect("bar", x, base - h, barWidth, h) : "") +
+        (failedHeight > 0 ? rect("failure", x, base - failedHeight, barWidth, failedHeight) : "") +
+        label
+      );
+    })
+    .join("\n");
+  const description =
+    `${title}, ${columns.length} columns; the busiest has ${countText(most)}. ` + "The table has every figure.";
+  const key = withFailures
+    ? legend([
+        { cls: "bar", name: "messages" },
+        { cls: "failure", name: "of which failed" },
+      ])
+    : "";
+  return `${svgOpen(id, height, title, description)}\n${grid}\n${bars}\n${svgClose}${key}`;
+}
+
+function legend(parts: Array<{ cls: string; name: string }>): string {
+  const swatch = (cls: string) => (cls === "bar" ? "w-bar" : `w-${cls}`);
+  return `<p class="legend">${parts
+    .map((part) => `<span class="swatch ${swatch(part.cls)}" aria-hidden="true"></span>${htmlText(part.name)}`)
+    .join("")}</p>`;
+}
