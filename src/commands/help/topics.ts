@@ -20,6 +20,7 @@ export const TOPICS: readonly Topic[] = [
   { name: "stats", summary: "the delivery report: its figures, --json structure, CSV tables" },
   { name: "live-modes", summary: "message --wait, messages --follow, stats --watch" },
   { name: "many-campaigns", summary: "several campaigns in one command" },
+  { name: "export", summary: "msgstat export: the partitioned dataset, its updates, DuckDB" },
   { name: "sandbox", summary: "the local service: its campaigns, paging, faults, errors" },
   { name: "security", summary: "reliability and security: retries, files, terminals, tokens" },
   { name: "bench", summary: "performance: the benchmark, its targets and latest table" },

@@ -1,0 +1,57 @@
+// `msgstat export` over real HTTP against the sandbox: DuckDB reads the dataset back, and every row is
+// compared with what the server sent.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
+import { FIXED_NOW, pageForward } from "../../sandbox/http-helpers.js";
+import type { Message } from "../../../src/core/message.js";
+import { dataFiles, readJsonlDataset, utcDate } from "../../support/dataset.js";
+import { runCli } from "../../support/run-cli.js";
+import { scratchFolder } from "../../support/scratch.js";
+
+const CAMPAIGNS = ["cmp-spring-sale", "cmp-loyalty-es", "cmp-otp-alerts", "cmp-empty"];
+let sandbox: Sandbox;
+const sent = new Map<string, Message[]>();
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 7, messages: 2000, now: FIXED_NOW });
+  for (const id of CAMPAIGNS)
+    sent.set(id, (await pageForward(sandbox.url, `/campaigns/${id}/messages`, 1000)).messages);
+});
+afterAll(() => sandbox.close());
+
+const exportTo = (dir: string, ...args: string[]) =>
+  runCli(["--base-url", sandbox.url, "export", ...CAMPAIGNS, "--to", dir, "--format", "jsonl.gz", ...args], {
+    env: { TZ: "UTC" },
+  });
+
+describe("msgstat export --format jsonl.gz", () => {
+  it("writes every message once, in its campaign and UTC day, as the server sent it", async () => {
+    const dir = scratchFolder("export-");
+    const { code, stdout, stderr } = await exportTo(dir);
+    expect({ code, stdout }).toEqual({ code: 0, stdout: "" });
+    const partitions = new Set(
+      [...sent].flatMap(([id, messages]) => messages.map((m) => `${id}/${utcDate(m.createdAt)}`)),
+    );
+    const total = [...sent.values()].reduce((sum, messages) => sum + messages.length, 0);
+    expect(stderr).toBe(
+      `exported 4 of 4 campaigns: ${total.toLocaleString("en-US")} messages in ${partitions.size} partitions; ${partitions.size} written, 0 unchanged\n`,
+    );
+    const rows = await readJsonlDataset(dir);
+    const expected = [...sent].flatMap(([campaignId, messages]) =>
+      messages.map((message) => ({ campaignId, createdDate: utcDate(message.createdAt), message })),
+    );
+    const byId = (a: { message: Record<string, unknown> }, b: { message: Record<string, unknown> }) =>
+      String(a.message.id).localeCompare(String(b.message.id));
+    expect(rows.sort(byId)).toEqual(expected.sort(byId));
+  });
+
+  it("a second run against the unchanged service touches no data file", async () => {
+    const dir = scratchFolder("export-");
+    expect((await exportTo(dir)).code).toBe(0);
+    const before = dataFiles(dir);
+    const again = await exportTo(dir);
+    expect(again).toMatchObject({ code: 0, stdout: "" });
+    expect(again.stderr).toMatch(/; 0 written, \d+ unchanged\n$/);
+    expect(dataFiles(dir)).toEqual(before);
+  });
+});
