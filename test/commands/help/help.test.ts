@@ -252,10 +252,10 @@ describe("msgstat help <topic>", () => {
       [
         'msgstat: no help topic "confg"',
         "  topics: config, auth, proxy, formats, fields, exit-codes, environment,",
-        "  options, statuses, dates, stats, live-modes, many-campaigns, sandbox,",
+        "  options, statuses, dates, stats, live-modes, many-campaigns, export, sandbox,",
         "  security, bench",
-        "  or a command (every option): messages, batch, find, message, stats, sandbox,",
-        "  auth, config, completion",
+        "  or a command (every option): messages, batch, find, message, stats, export,",
+        "  sandbox, auth, config, completion",
         "",
       ].join("\n"),
     );
