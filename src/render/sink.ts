@@ -7,6 +7,7 @@ import path from "node:path";
 import type { Writable } from "node:stream";
 import { OutputClosedError, OutputError, UsageError } from "../core/errors.js";
 import { AtomicFile, followLinks, type ReplaceSteps } from "./atomic-file.js";
+import { gzipInto } from "./gzip-stream.js";
 
 export interface Sink {
   /**
@@ -206,8 +207,9 @@ class AtomicFileSink extends BufferedSink {
     private readonly file: AtomicFile,
     signal: AbortSignal,
     name: string,
+    gzip: boolean,
   ) {
-    super(file.stream, signal, name, `${name} was left as it was`);
+    super(gzip ? gzipInto(file.stream) : file.stream, signal, name, `${name} was left as it was`);
   }
 
   override async finish(): Promise<void> {
@@ -241,15 +243,21 @@ class StraightThroughSink extends BufferedSink {
 
 type Streams = { stdout: Writable; stderr: Writable; signal: AbortSignal };
 
+/** How -o writes its file: `gzip` compresses it as it is written (failures.csv.gz); `steps` only for a test. */
+export interface OutputOptions {
+  gzip?: boolean;
+  steps?: ReplaceSteps;
+}
+
 /** A sink on a stream already open: stdout, or a file the caller opened (`name` says which in an error line). */
 export function streamSink(stream: Writable, signal: AbortSignal, name = "stdout"): Sink {
   return new BufferedSink(stream, signal, name, "the output is incomplete");
 }
 
-/** Where a command writes: stdout, or the file named by -o (`output`); `steps` only for a test. */
-export async function openOutput(output: string | undefined, io: Streams, steps?: ReplaceSteps): Promise<Sink> {
+/** Where a command writes: stdout, or the file named by -o (`output`), gzipped when `options.gzip`. */
+export async function openOutput(output: string | undefined, io: Streams, options: OutputOptions = {}): Promise<Sink> {
   if (output === undefined) return streamSink(io.stdout, io.signal);
-  return fileSink(output, io, steps);
+  return fileSink(output, io, options);
 }
 
 /**
@@ -258,16 +266,21 @@ export async function openOutput(output: string | undefined, io: Streams, steps?
  * /dev/full) or an open descriptor (/dev/stdout, /dev/fd/3) is written straight through, without a
  * temporary file, so not atomically; a folder, a socket or a block device is a usage error.
  */
-async function fileSink(output: string, io: Streams, steps?: ReplaceSteps): Promise<Sink> {
+async function fileSink(output: string, io: Streams, { gzip = false, steps }: OutputOptions): Promise<Sink> {
   const followed = await followLinks(output);
   if (followed === undefined) throw new UsageError(`-o ${output}: too many levels of symbolic links`);
   const { target, descriptor } = followed;
   // This process's own stdout or stderr: the stream already open on it (a socket cannot be opened by path).
   const own = descriptor === 1 ? io.stdout : descriptor === 2 ? io.stderr : undefined;
+  // Its stream stays open after msgstat's output (stdout carries nothing else, but stderr does): no gzip there.
+  if (own && gzip)
+    throw new UsageError(
+      `-o ${output} is this process's own ${descriptor === 1 ? "stdout" : "stderr"}; pipe it into gzip instead`,
+    );
   if (own) return streamSink(own, io.signal, output);
   const existing = await fs.stat(target).catch(() => undefined);
   if (descriptor !== undefined || existing?.isFIFO() || existing?.isCharacterDevice())
-    return straightThrough(output, target, io.signal);
+    return straightThrough(output, target, io.signal, gzip);
   if (existing && !existing.isFile())
     throw new UsageError(
       existing.isDirectory()
@@ -277,13 +290,13 @@ async function fileSink(output: string, io: Streams, steps?: ReplaceSteps): Prom
   const directory = path.dirname(target);
   const folder = await fs.stat(directory).catch(() => undefined);
   if (!folder?.isDirectory()) throw new UsageError(`-o ${output}: the folder ${directory} does not exist`);
-  return atomic(output, target, existing, io.signal, steps);
+  return atomic(output, target, existing, io.signal, { gzip, steps });
 }
 
-async function straightThrough(output: string, target: string, signal: AbortSignal): Promise<Sink> {
+async function straightThrough(output: string, target: string, signal: AbortSignal, gzip: boolean): Promise<Sink> {
   // O_NONBLOCK is not used: opening a FIFO waits for its reader, as a shell redirection does.
   const stream = await opened(createWriteStream(target, { flags: "a" }), output, signal);
-  return new StraightThroughSink(stream, signal, output, "the output is incomplete");
+  return new StraightThroughSink(gzip ? gzipInto(stream) : stream, signal, output, "the output is incomplete");
 }
 
 async function atomic(
@@ -291,7 +304,7 @@ async function atomic(
   target: string,
   existing: Stats | undefined,
   signal: AbortSignal,
-  steps: ReplaceSteps | undefined,
+  { gzip = false, steps }: OutputOptions,
 ): Promise<Sink> {
   signal.throwIfAborted();
   // The replacement keeps the target's permissions (an export may be private); a new file gets the umask's.
@@ -300,7 +313,7 @@ async function atomic(
       throw cannotWrite(output, error);
     },
   );
-  return new AtomicFileSink(file, signal, output);
+  return new AtomicFileSink(file, signal, output, gzip);
 }
 
 function cannotWrite(output: string, error: NodeJS.ErrnoException): UsageError {

@@ -15,60 +15,71 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
+// Every kind of file -o writes: plain text, gzipped text (the gzip stream in between must not outlive the
+// run nor leave its temporary file).
+const TARGETS = ["failures.csv", "failures.csv.gz"] as const;
+
 describe.each([
   ["SIGINT", 130, "msgstat: interrupted\n"],
   ["SIGTERM", 143, "msgstat: terminated\n"],
 ] as const)("%s during an export to -o", (signal, code, stderr) => {
-  it(`stops promptly with exit ${code}, the target untouched and no temporary file left`, async () => {
-    const folder = scratchFolder("msgstat-signal-");
-    const target = path.join(folder, "failures.csv");
-    writeFileSync(target, "previous export\n");
-    const before = sandbox.requests.length;
-    let atSignal = 0;
-    const result = await runBin(
-      ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "--csv", "-o", target],
-      {
-        onSpawn: (child) => {
-          void waitFor(() => sandbox.requests.length >= before + 3).then(() => {
-            atSignal = sandbox.requests.length;
-            child.kill(signal);
-          });
+  it.each(TARGETS)(
+    `stops promptly with exit ${code}, the target (%s) untouched and no temporary file left`,
+    async (name) => {
+      const folder = scratchFolder("msgstat-signal-");
+      const target = path.join(folder, name);
+      writeFileSync(target, "previous export\n");
+      const before = sandbox.requests.length;
+      let atSignal = 0;
+      const result = await runBin(
+        ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "-o", target],
+        {
+          onSpawn: (child) => {
+            void waitFor(() => sandbox.requests.length >= before + 3).then(() => {
+              atSignal = sandbox.requests.length;
+              child.kill(signal);
+            });
+          },
         },
-      },
-    );
-    expect(result.code).toBe(code);
-    // Promptly, counted in requests rather than milliseconds: at most the one already on its way arrives
-    // after the signal (the export has 400 pages to go).
-    expect(sandbox.requests.length - atSignal).toBeLessThanOrEqual(1);
-    expect(result.stderr).toBe(stderr);
-    expect(readFileSync(target, "utf8")).toBe("previous export\n");
-    expect(readdirSync(folder)).toEqual(["failures.csv"]);
-  });
+      );
+      expect(result.code).toBe(code);
+      // Promptly, counted in requests rather than milliseconds: at most the one already on its way arrives
+      // after the signal (the export has 400 pages to go).
+      expect(sandbox.requests.length - atSignal).toBeLessThanOrEqual(1);
+      expect(result.stderr).toBe(stderr);
+      expect(readFileSync(target, "utf8")).toBe("previous export\n");
+      expect(readdirSync(folder)).toEqual([name]);
+    },
+  );
 });
 
 describe("a crash (SIGKILL) during an export to -o", () => {
-  it("leaves the target untouched; only the temporary file beside it, named as every atomic write names it", async () => {
-    const folder = scratchFolder("msgstat-crash-");
-    const target = path.join(folder, "failures.csv");
-    writeFileSync(target, "previous export\n");
-    const before = sandbox.requests.length;
-    let pid: number | undefined;
-    const result = await runBin(
-      ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "--csv", "-o", target],
-      {
-        onSpawn: (child) => {
-          pid = child.pid;
-          void waitFor(() => sandbox.requests.length >= before + 3).then(() => child.kill("SIGKILL"));
+  it.each(TARGETS)(
+    "leaves the target (%s) untouched; only the temporary file beside it, named as every atomic write names it",
+    async (name) => {
+      const folder = scratchFolder("msgstat-crash-");
+      const target = path.join(folder, name);
+      writeFileSync(target, "previous export\n");
+      const before = sandbox.requests.length;
+      let pid: number | undefined;
+      const result = await runBin(
+        ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "-o", target],
+        {
+          onSpawn: (child) => {
+            pid = child.pid;
+            void waitFor(() => sandbox.requests.length >= before + 3).then(() => child.kill("SIGKILL"));
+          },
         },
-      },
-    );
-    expect(result).toMatchObject({ code: 128, stderr: "" });
-    expect(readFileSync(target, "utf8")).toBe("previous export\n");
-    // Nothing ran after the kill to remove it: the temporary file stays, named after its target and the process.
-    const left = readdirSync(folder).filter((name) => name !== "failures.csv");
-    expect(left).toHaveLength(1);
-    expect(left[0]).toMatch(new RegExp(`^\\.failures\\.csv\\.msgstat-${pid}-[0-9a-z]+-[0-9a-z]+\\.tmp$`));
-  });
+      );
+      expect(result).toMatchObject({ code: 128, stderr: "" });
+      expect(readFileSync(target, "utf8")).toBe("previous export\n");
+      // Nothing ran after the kill to remove it: the temporary file stays, named after its target and the process.
+      const left = readdirSync(folder).filter((file) => file !== name);
+      expect(left).toHaveLength(1);
+      const escaped = name.replace(/\./g, "\\.");
+      expect(left[0]).toMatch(new RegExp(`^\\.${escaped}\\.msgstat-${pid}-[0-9a-z]+-[0-9a-z]+\\.tmp$`));
+    },
+  );
 });
 
 describe.each([

@@ -66,7 +66,7 @@ const users = [
     mode: 0o640,
     write: async (target: string, steps: ReplaceSteps) => {
       const io = { stdout: new PassThrough(), stderr: new PassThrough(), signal: new AbortController().signal };
-      const sink = await openOutput(target, io, steps);
+      const sink = await openOutput(target, io, { steps });
       for (let i = 0; i < 40_000; i++) await sink.write("row,");
       await sink.write("\n");
       await sink.finish();

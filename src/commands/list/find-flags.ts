@@ -51,7 +51,8 @@ export function addFindOptions<Args extends unknown[], Opts extends OptionValues
     .addOption(
       textOption(
         "-o, --output <file>",
-        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson and .tsv set the format",
+        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson and .tsv set the format " +
+          "(then .gz: gzipped)",
         "a file name",
       ),
     )

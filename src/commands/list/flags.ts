@@ -51,7 +51,8 @@ export function addListingOptions<Args extends unknown[], Opts extends OptionVal
     .addOption(
       textOption(
         "-o, --output <file>",
-        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson and .tsv set the format",
+        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson and .tsv set the format " +
+          "(then .gz: gzipped)",
         "a file name",
       ),
     )

@@ -19,7 +19,7 @@ import type { Context } from "../context.js";
 import { completeLine, failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
-import { count } from "../shared/output-file.js";
+import { count, isGzipFile } from "../shared/output-file.js";
 import type { ListingOptions } from "./options.js";
 import { cutShortUnasked, render, type ChunksOf } from "./run.js";
 
@@ -51,7 +51,7 @@ export async function runManyListings(
   const fields = options.fields ? compileFields(options.fields) : undefined;
   const client = await ctx.client();
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
-  const sink = await openOutput(options.outputFile, ctx);
+  const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile) });
   const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
   const tally: Tally = { selectors: [], printed: 0 };
   // The campaign each message was listed under, for the first column: a message object is the key, so

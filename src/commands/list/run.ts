@@ -16,7 +16,7 @@ import { runAgainOnce } from "../shared/advice.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
-import { count } from "../shared/output-file.js";
+import { count, isGzipFile } from "../shared/output-file.js";
 import { explainNotFound, explainRefusedCursor } from "../shared/service-errors.js";
 import type { ListingOptions } from "./options.js";
 
@@ -30,7 +30,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
-  const sink = await openOutput(options.outputFile, ctx);
+  const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile) });
   // As gh does: when stdout is piped, its reader (jq, less) is likely printing to the same screen.
   const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
   const selector: MessageSelector = new MessageSelector(client, {

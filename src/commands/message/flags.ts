@@ -10,7 +10,7 @@ export function addMessageOptions<Args extends unknown[], Opts extends OptionVal
     .addOption(
       textOption(
         "-o, --output <file>",
-        "write to this file (atomically) instead of stdout; a .json file gets --json",
+        "write to this file (atomically) instead of stdout; a .json file gets --json (.json.gz: gzipped)",
         "a file name",
       ),
     )

@@ -14,6 +14,7 @@ import { openOutput } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
+import { isGzipFile } from "../shared/output-file.js";
 import type { MessageOptions } from "./options.js";
 
 type MessageRun = MessageOptions & { campaignId: string; messageId: string };
@@ -21,7 +22,7 @@ type MessageRun = MessageOptions & { campaignId: string; messageId: string };
 export async function runMessage(options: MessageRun, ctx: Context): Promise<void> {
   const client = await ctx.client();
   // The file first: a folder that does not exist is a usage error, found before anything is sent.
-  const sink = await openOutput(options.outputFile, ctx);
+  const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile) });
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
   let final = true;
   let message: SourcedMessage;

@@ -6,13 +6,21 @@ import { countText } from "../../core/numbers.js";
 /** The extensions a command writes (lower-case, with the dot), each with the format it names. */
 export type FileTypes<F extends string> = Readonly<Record<string, F>>;
 
+const GZIP = ".gz";
+
+/** Whether -o names a gzip-compressed file: its name ends in .gz (`failures.csv.gz`), whatever the case. */
+export function isGzipFile(file: string | undefined): boolean {
+  return file !== undefined && path.extname(file).toLowerCase() === GZIP;
+}
+
 /**
  * A file's extension, lower-cased, when it has one that names a type: a letter after the last dot
- * (`.csv`, `.xlsx`). A name without one (`failures`, `/dev/stdout`, a FIFO), or whose last dot is
- * followed by digits (`failures.2026-11-26`, a date a cron job added), has none.
+ * (`.csv`, `.xlsx`), or before a last `.gz` (`failures.csv.gz` is CSV, gzipped). A name without one
+ * (`failures`, `failures.gz`, `/dev/stdout`, a FIFO), or whose last dot is followed by digits
+ * (`failures.2026-11-26`, a date a cron job added), has none.
  */
 function fileType(file: string): string | undefined {
-  const extension = path.extname(file).toLowerCase();
+  const extension = path.extname(isGzipFile(file) ? file.slice(0, -GZIP.length) : file).toLowerCase();
   return /^\.[a-z][a-z0-9]*$/.test(extension) ? extension : undefined;
 }
 
@@ -24,6 +32,8 @@ export interface FileFormats<F extends string> {
   same?: (a: F, b: F) => boolean;
   /** The hint for an extension the command has no format for: how to choose one. */
   advice: string;
+  /** Formats compressed inside (Parquet): a .gz name for one is refused, since gzip would only cost time. */
+  compressed?: readonly F[];
 }
 
 // A .txt file is any text: a format flag never contradicts it.
@@ -39,19 +49,34 @@ const ANY_TEXT = ".txt";
 export function formatFor<F extends string>(
   file: string | undefined,
   chosen: { format: F; flag: string } | undefined,
+  formats: FileFormats<F>,
+): F {
+  const format = formatNamed(file, chosen, formats);
+  if (isGzipFile(file) && formats.compressed?.includes(format))
+    throw new UsageError(`-o ${file}: ${format} is compressed inside already`).withHint(
+      `Leave out .gz: name the file ${file!.slice(0, -GZIP.length)}.`,
+    );
+  return format;
+}
+
+function formatNamed<F extends string>(
+  file: string | undefined,
+  chosen: { format: F; flag: string } | undefined,
   { types, fallback, same = (a, b) => a === b, advice }: FileFormats<F>,
 ): F {
   const extension = file === undefined ? undefined : fileType(file);
   if (extension === undefined) return chosen?.format ?? fallback;
+  // As the user wrote it, for the error lines: .xlsx, or .xlsx.gz.
+  const written = isGzipFile(file) ? extension + GZIP : extension;
   const implied = Object.hasOwn(types, extension) ? types[extension] : undefined;
   if (implied === undefined) {
     if (chosen) return chosen.format;
-    throw new UsageError(`-o ${file}: no format for ${extension} files; known: ${listOf(Object.keys(types))}`).withHint(
+    throw new UsageError(`-o ${file}: no format for ${written} files; known: ${listOf(Object.keys(types))}`).withHint(
       advice,
     );
   }
   if (chosen && !same(chosen.format, implied) && extension !== ANY_TEXT) {
-    throw new UsageError(`${chosen.flag} contradicts -o ${file}: a ${extension} file is ${implied}`).withHint(
+    throw new UsageError(`${chosen.flag} contradicts -o ${file}: a ${written} file is ${implied}`).withHint(
       `Leave out ${chosen.flag} (the extension sets the format), or name the file for ${chosen.format}.`,
     );
   }

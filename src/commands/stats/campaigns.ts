@@ -13,7 +13,7 @@ import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { describeWindow } from "../shared/filters.js";
-import { count as countOf } from "../shared/output-file.js";
+import { count as countOf, isGzipFile } from "../shared/output-file.js";
 import type { Context } from "../context.js";
 import type { StatsOptions } from "./options.js";
 import { countTally, newTally, reportOf, write } from "./run.js";
@@ -36,7 +36,7 @@ export async function runCampaignsStats(
   const window = describeWindow(options, ctx.timeZone);
   if (window && ctx.verbose) ctx.note(window);
   const toFile = options.outputFile !== undefined;
-  const sink = await openOutput(options.outputFile, ctx);
+  const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile) });
   let results: Array<CampaignResult<StatsAccumulator>>;
   try {
     results = await countCampaigns(

@@ -46,7 +46,8 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     .addOption(
       textOption(
         "-o, --output <file>",
-        "write the report to this file (atomically) instead of stdout; .txt, .json and .csv set the format",
+        "write the report to this file (atomically) instead of stdout; .txt, .json and .csv set the format " +
+          "(then .gz: gzipped)",
         "a file name",
       ),
     )

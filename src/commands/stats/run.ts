@@ -18,7 +18,7 @@ import { StatsAccumulator } from "../../stats/accumulator.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
 import { reportTable, type TableChoice } from "../../stats/tables.js";
 import { nothingMatched } from "../shared/filters.js";
-import { count as countOf } from "../shared/output-file.js";
+import { count as countOf, isGzipFile } from "../shared/output-file.js";
 import { explainNotFound } from "../shared/service-errors.js";
 import type { StatsOptions } from "./options.js";
 
@@ -28,7 +28,7 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   if (window && ctx.verbose) ctx.note(window);
   // The file is opened first, so a folder that does not exist is known before a long count.
   const toFile = options.outputFile !== undefined;
-  const sink = await openOutput(options.outputFile, ctx);
+  const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile) });
   let report: StatsReport;
   try {
     report = await countReport(listing, options, ctx, await startProgress(ctx, "Counting messages…"));
