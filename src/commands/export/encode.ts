@@ -22,13 +22,16 @@ export interface ReadyFile {
 // how msgstat encodes a format is a reason to write every partition again.
 interface Encoder {
   version: string;
+  /** The file is gzipped as it is written (render/gzip-stream.ts, as -o x.jsonl.gz). */
+  gzip: boolean;
   render(chunks: AsyncIterable<SourcedMessage[]>, sink: Sink): Promise<void>;
 }
 
 export const ENCODERS: Record<ExportFormat, Encoder> = {
-  "jsonl.gz": { version: "jsonl.gz-1", render: (chunks, sink) => renderJsonl(chunks, sink) },
+  "jsonl.gz": { version: "jsonl.gz-1", gzip: true, render: (chunks, sink) => renderJsonl(chunks, sink) },
   parquet: {
     version: "parquet-1",
+    gzip: false,
     render: () => Promise.reject(new Error("the Parquet encoder is not there yet")),
   },
 };
@@ -59,10 +62,13 @@ export async function encodePartition(
   await fs.mkdir(path.dirname(target), { recursive: true });
   let ready: ReadyFile | undefined;
   const sink = await openOutput(target, ctx, {
-    sync: promisify(fsync),
-    rename: (temporary, to) => {
-      ready = { temporary, target: to };
-      return Promise.resolve();
+    gzip: ENCODERS[format].gzip,
+    steps: {
+      sync: promisify(fsync),
+      rename: (temporary, to) => {
+        ready = { temporary, target: to };
+        return Promise.resolve();
+      },
     },
   });
   try {
