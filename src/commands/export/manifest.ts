@@ -55,7 +55,9 @@ export async function readManifest(dir: string, warn: (line: string) => void): P
     text = await fs.readFile(manifestFile(dir), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new UsageError(`cannot read ${manifestFile(dir)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new UsageError(
+      `cannot read ${manifestFile(dir)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   try {
     const value = JSON.parse(text) as Partial<Manifest>;

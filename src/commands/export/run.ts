@@ -94,6 +94,7 @@ export async function runExport(campaignIds: readonly string[], options: ExportO
           await spill.flush();
           await pause("spilling");
           const done = await planCampaign(campaignId, spill, previous, options, tally, ctx);
+          if (done.partitions.some((plan) => plan.change)) await pause("encoded");
           tally.done++;
           progress.update(progressLine(tally, campaignIds.length));
           return done;

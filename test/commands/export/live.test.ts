@@ -24,10 +24,10 @@ describe("msgstat export against the live campaign", () => {
     onTestFinished(() => sandbox.close());
     const dir = scratchFolder("export-live-");
     const exportNow = () =>
-      runCli(
-        ["--base-url", sandbox.url, "export", "cmp-live", "cmp-otp-alerts", "--to", dir, "--format", "jsonl.gz"],
-        { clock: clock.now, env: { TZ: "UTC" } },
-      );
+      runCli(["--base-url", sandbox.url, "export", "cmp-live", "cmp-otp-alerts", "--to", dir, "--format", "jsonl.gz"], {
+        clock: clock.now,
+        env: { TZ: "UTC" },
+      });
     expect((await exportNow()).code).toBe(0);
     const before = dataFiles(dir);
     const firstRows = await readJsonlDataset(dir);

@@ -1,0 +1,137 @@
+// `msgstat export` killed (SIGKILL) at each step of a run, on the real executable: the run stops itself
+// at the step (MSGSTAT_EXPORT_TEST_PAUSE, a test hook) and says so on stderr, and only then is it killed,
+// so where it dies does not depend on timing. DuckDB then reads every message exactly once, each in its
+// old or its new state, and the next run completes the dataset and leaves nothing behind.
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
+import type { Message } from "../../src/core/message.js";
+import { PAUSE_STEPS } from "../../src/commands/export/test-pause.js";
+import { FIXED_NOW, pageForward } from "../sandbox/http-helpers.js";
+import { readJsonlDataset, type DatasetRow } from "../support/dataset.js";
+import { runBin } from "../support/run-cli.js";
+import { scratchFolder } from "../support/scratch.js";
+
+const CAMPAIGNS = ["cmp-loyalty-es", "cmp-otp-alerts"];
+let sandbox: Sandbox;
+/** The new state: every message whose id ends in 3 has failed since the first run. */
+let changed = false;
+const turnedFailed = (message: Message) => changed && message.id.endsWith("3");
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    seed: 11,
+    messages: 2000,
+    now: FIXED_NOW,
+    transform: (body) => {
+      const page = body as { data?: Message[] };
+      for (const message of page.data ?? []) if (turnedFailed(message)) message.latestStatus = "failure";
+      return body;
+    },
+  });
+});
+afterAll(() => sandbox.close());
+
+async function serverState(): Promise<Map<string, Message>> {
+  const byId = new Map<string, Message>();
+  for (const id of CAMPAIGNS)
+    for (const message of (await pageForward(sandbox.url, `/campaigns/${id}/messages`, 1000)).messages)
+      byId.set(message.id, message);
+  return byId;
+}
+
+const exportArgs = (dir: string) => [
+  "--base-url",
+  sandbox.url,
+  "export",
+  ...CAMPAIGNS,
+  "--to",
+  dir,
+  "--format",
+  "jsonl.gz",
+];
+
+/** Runs the export until it says it paused at `step`, then kills it. */
+function killedAt(dir: string, step: string) {
+  return runBin(exportArgs(dir), {
+    env: { MSGSTAT_EXPORT_TEST_PAUSE: step },
+    onSpawn: (child) => {
+      let said = "";
+      child.stderr!.on("data", (chunk: Buffer | string) => {
+        said += String(chunk);
+        if (said.includes(`msgstat export: paused at ${step}\n`)) child.kill("SIGKILL");
+      });
+    },
+  });
+}
+
+const ids = (rows: DatasetRow[]) => rows.map((row) => row.message.id as string).sort();
+
+/** Files a killed run may leave and the next run must remove: the staging folder, temporary files. */
+function leftovers(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(
+    (name) => name.startsWith(".msgstat-staging") || path.basename(name).endsWith(".tmp"),
+  );
+}
+
+describe.each(PAUSE_STEPS)("msgstat export killed at %s", (step) => {
+  it("leaves each message once, old or new; the next run completes the dataset", async () => {
+    const dir = scratchFolder("export-kill-");
+    changed = false;
+    const old = await serverState();
+    expect((await runBin(exportArgs(dir))).code).toBe(0);
+    changed = true;
+    const next = await serverState();
+    expect(
+      [...next.values()].filter((message) => message.latestStatus !== old.get(message.id)!.latestStatus).length,
+    ).toBeGreaterThan(10);
+
+    const killed = await killedAt(dir, step);
+    expect(killed).toMatchObject({ code: 128, stderr: `msgstat export: paused at ${step}\n` });
+    const rows = await readJsonlDataset(dir);
+    expect(ids(rows)).toEqual([...old.keys()].sort());
+    let renewed = 0;
+    for (const { message } of rows) {
+      const id = message.id as string;
+      const isOld = JSON.stringify(message) === JSON.stringify(old.get(id));
+      const isNew = JSON.stringify(message) === JSON.stringify(next.get(id));
+      expect(isOld || isNew, id).toBe(true);
+      if (!isOld) renewed++;
+    }
+    // Before the renames nothing changed; at the manifest, everything had.
+    if (step === "before-manifest") expect(renewed).toBeGreaterThan(10);
+    else if (step !== "between-renames") expect(renewed).toBe(0);
+    else expect(renewed).toBeGreaterThan(0);
+
+    const resumed = await runBin(exportArgs(dir));
+    expect(resumed).toMatchObject({ code: 0, stdout: "" });
+    const done = await readJsonlDataset(dir);
+    expect(done.map((row) => JSON.stringify(row.message)).sort()).toEqual(
+      [...next.values()].map((message) => JSON.stringify(message)).sort(),
+    );
+    expect(leftovers(dir)).toEqual([]);
+    expect(existsSync(path.join(dir, "msgstat-export.json"))).toBe(true);
+    // The manifest now agrees with the files: a further run writes nothing.
+    expect((await runBin(exportArgs(dir))).stderr).toMatch(/; 0 written, \d+ unchanged\n$/);
+  });
+});
+
+describe("msgstat export killed after its renames, before its manifest", () => {
+  it("writes those partitions again even when the service is back to the old state (their digest was pending)", async () => {
+    const dir = scratchFolder("export-kill-");
+    changed = false;
+    const old = await serverState();
+    expect((await runBin(exportArgs(dir))).code).toBe(0);
+    changed = true;
+    expect((await killedAt(dir, "before-manifest")).code).toBe(128);
+    // The files hold the new state; the manifest, the old state's digests with the changed ones pending.
+    changed = false;
+    const resumed = await runBin(exportArgs(dir));
+    expect(resumed.code).toBe(0);
+    const rows = await readJsonlDataset(dir);
+    expect(rows.map((row) => JSON.stringify(row.message)).sort()).toEqual(
+      [...old.values()].map((message) => JSON.stringify(message)).sort(),
+    );
+  });
+});
