@@ -120,8 +120,10 @@ export async function runExport(campaignIds: readonly string[], options: ExportO
     await fs.rm(staging, { recursive: true, force: true });
     await fs.rmdir(path.join(dir, STAGING_NAME)).catch(() => undefined);
   }
-  if (tally.repeats.count > 0)
-    ctx.warn(`the service sent ${count(tally.repeats.count, "message")} again in this run; each was kept once`);
+  // Repeats the paging dropped (within a few pages) and those found in a partition's spill.
+  let repeats = tally.repeats.count;
+  for (const selector of tally.selectors.values()) repeats += selector.reader.duplicatesDropped;
+  if (repeats > 0) ctx.warn(`the service sent ${count(repeats, "message")} again in this run; each was kept once`);
   const plans = results.flatMap((result) => result.value?.partitions ?? []);
   const manifest = nextManifest(previous, format, plans);
   await commit(dir, format, plans, manifest, pause);
