@@ -54,4 +54,29 @@ describe("msgstat export --format jsonl.gz", () => {
     expect(again.stderr).toMatch(/; 0 written, \d+ unchanged\n$/);
     expect(dataFiles(dir)).toEqual(before);
   });
+
+  it("shows progress on a terminal: campaigns done, pages, messages; then the summary", async () => {
+    const dir = scratchFolder("export-");
+    const { code, stderr } = await runCli(
+      ["--base-url", sandbox.url, "export", ...CAMPAIGNS, "--to", dir, "--format", "jsonl.gz", "--concurrency", "1"],
+      { stderrTty: true, env: { TZ: "UTC" } },
+    );
+    expect(code).toBe(0);
+    expect(stderr).toContain("Exporting… 0 of 4 campaigns done, 1 page, 1,000 messages");
+    // cmp-empty is one empty page.
+    expect(stderr).toContain("Exporting… 4 of 4 campaigns done, 5 pages, 2,440 messages");
+    expect(stderr).toMatch(
+      /\nexported 4 of 4 campaigns: 2,440 messages in \d+ partitions; \d+ written, 0 unchanged\n$/,
+    );
+  });
+
+  it("with --quiet says nothing at all when it went well, on a terminal too", async () => {
+    const dir = scratchFolder("export-");
+    const result = await runCli(
+      ["--base-url", sandbox.url, "--quiet", "export", ...CAMPAIGNS, "--to", dir, "--format", "jsonl.gz"],
+      { stderrTty: true, env: { TZ: "UTC" } },
+    );
+    expect(result).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(Object.keys(dataFiles(dir)).length).toBeGreaterThan(4);
+  });
 });
