@@ -66,7 +66,7 @@ describe("msgstat export --format jsonl.gz", () => {
     // cmp-empty is one empty page.
     expect(stderr).toContain("Exporting… 4 of 4 campaigns done, 5 pages, 2,440 messages");
     expect(stderr).toMatch(
-      /\nexported 4 of 4 campaigns: 2,440 messages in \d+ partitions; \d+ written, 0 unchanged\n$/,
+      /exported 4 of 4 campaigns: 2,440 messages in \d+ partitions; \d+ written, 0 unchanged\n$/,
     );
   });
 
