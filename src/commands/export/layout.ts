@@ -50,7 +50,7 @@ export function dataFileName(format: ExportFormat): string {
   return `messages.${format}`;
 }
 
-/** AtomicFile's temporary files (render/atomic-file.ts) of a data file: `.messages.<ext>.msgstat-<pid>-<time>-<n>.tmp`. */
+/** AtomicFile's temporary file of a data file (render/atomic-file.ts): `.messages.<ext>.msgstat-<pid>-<t>-<n>.tmp`. */
 const TEMPORARY = /^\.messages\..+\.msgstat-[0-9]+-[0-9a-z]+-[0-9a-z]+\.tmp$/;
 
 /**
