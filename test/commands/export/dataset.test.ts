@@ -65,9 +65,7 @@ describe("msgstat export --format jsonl.gz", () => {
     expect(stderr).toContain("Exporting… 0 of 4 campaigns done, 1 page, 1,000 messages");
     // cmp-empty is one empty page.
     expect(stderr).toContain("Exporting… 4 of 4 campaigns done, 5 pages, 2,440 messages");
-    expect(stderr).toMatch(
-      /exported 4 of 4 campaigns: 2,440 messages in \d+ partitions; \d+ written, 0 unchanged\n$/,
-    );
+    expect(stderr).toMatch(/exported 4 of 4 campaigns: 2,440 messages in \d+ partitions; \d+ written, 0 unchanged\n$/);
   });
 
   it("with --quiet says nothing at all when it went well, on a terminal too", async () => {
