@@ -51,8 +51,8 @@ export function addFindOptions<Args extends unknown[], Opts extends OptionValues
     .addOption(
       textOption(
         "-o, --output <file>",
-        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson and .tsv set the format " +
-          "(then .gz: gzipped)",
+        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson, .tsv and .parquet set the " +
+          "format (.csv.gz and the like: gzipped)",
         "a file name",
       ),
     )

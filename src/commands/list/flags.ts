@@ -11,7 +11,7 @@ import {
   type NoOptions,
 } from "../shared/option-values.js";
 
-export const FORMATS = ["table", "tsv", "json", "jsonl", "csv"] as const;
+export const FORMATS = ["table", "tsv", "json", "jsonl", "csv", "parquet"] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function addListingOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -51,8 +51,8 @@ export function addListingOptions<Args extends unknown[], Opts extends OptionVal
     .addOption(
       textOption(
         "-o, --output <file>",
-        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson and .tsv set the format " +
-          "(then .gz: gzipped)",
+        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson, .tsv and .parquet set the " +
+          "format (.csv.gz and the like: gzipped)",
         "a file name",
       ),
     )

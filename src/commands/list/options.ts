@@ -52,8 +52,16 @@ function chosenFormat(raw: ListingFlags): { format: Format; flag: string } | und
 // In a file the table is its tab-separated form, so "table" and a .tsv file agree; a name without an
 // extension gets it too.
 const LISTING_FILES: FileFormats<Format> = {
-  types: { ".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".tsv": "tsv" },
+  types: {
+    ".csv": "csv",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".tsv": "tsv",
+    ".parquet": "parquet",
+  },
   fallback: "table",
+  compressed: ["parquet"],
   same: (a, b) => a === b || (a === "table" && b === "tsv"),
   advice: "Rename the file, or choose a format with --format (any file name then works).",
 };
@@ -91,6 +99,7 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
     .map((field) => field.trim())
     .filter((field) => field !== "");
   if (fields !== undefined && fields.length === 0) throw new UsageError("--fields needs at least one field name");
+  if (format === "parquet") refuseForParquet(raw);
   return {
     ...filters,
     limit,
@@ -108,6 +117,24 @@ export function parseListingOptions(raw: ListingFlags, now: number, zone: TimeZo
     headers: raw.headers !== false,
     follow: raw.follow ? { everyMs: raw.every ?? DEFAULT_FOLLOW_EVERY_MS } : undefined,
   };
+}
+
+/**
+ * Parquet is one whole file of every column: --fields (a reader picks its columns: Parquet is read by
+ * column) and --follow (a file that never ends has no footer, so no reader opens it) are refused.
+ */
+function refuseForParquet(raw: ListingFlags): void {
+  if (raw.fields !== undefined)
+    throw new UsageError(
+      "--fields chooses columns of the table, CSV and JSON; a Parquet file has every column",
+    ).withHint(
+      "Leave out --fields: a Parquet reader reads only the columns a query names " +
+        "(SELECT id, recipient FROM 'm.parquet'). msgstat help parquet lists them.",
+    );
+  if (raw.follow)
+    throw new UsageError("--follow never ends, and a Parquet file is readable only once it is whole").withHint(
+      "Use --jsonl with --follow, or leave out --follow.",
+    );
 }
 
 /** What cannot go with --follow, which starts at the newest message and never ends by itself. */

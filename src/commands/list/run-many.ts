@@ -21,7 +21,7 @@ import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
 import { count, isGzipFile } from "../shared/output-file.js";
 import type { ListingOptions } from "./options.js";
-import { cutShortUnasked, render, type ChunksOf } from "./run.js";
+import { cutShortUnasked, refuseBinaryOnTerminal, render, type ChunksOf } from "./run.js";
 
 export interface ManyOptions {
   concurrency: number;
@@ -45,6 +45,7 @@ export async function runManyListings(
   many: ManyOptions,
   ctx: Context,
 ): Promise<void> {
+  refuseBinaryOnTerminal(options, ctx);
   for (const warning of options.warnings) ctx.warn(warning);
   const window = describeWindow(options, ctx.timeZone);
   if (window && ctx.verbose) ctx.note(window);

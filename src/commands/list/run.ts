@@ -10,6 +10,7 @@ import { loadPalette } from "../../render/palette.js";
 import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { formatWallTime } from "../../core/time.js";
+import { UsageError } from "../../core/errors.js";
 import { renderTable } from "../../render/table.js";
 import { flushAtPageBoundaries } from "../../render/page-flush.js";
 import { runAgainOnce } from "../shared/advice.js";
@@ -24,6 +25,7 @@ import type { ListingOptions } from "./options.js";
 export type ChunksOf = <M>(reading: MessageReading<M>) => AsyncIterable<M[]>;
 
 export async function runListing(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
+  refuseBinaryOnTerminal(options, ctx);
   for (const warning of options.warnings) ctx.warn(warning);
   const window = describeWindow(options, ctx.timeZone);
   if (window && ctx.verbose) ctx.note(window);
@@ -54,6 +56,14 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   }
   progress.stop();
   reportOutcome(selector, options, ctx);
+}
+
+/** Parquet is binary: on a terminal, noise that can upset the terminal itself. Refused before any request. */
+export function refuseBinaryOnTerminal(options: ListingOptions, ctx: Context): void {
+  if (options.format === "parquet" && options.outputFile === undefined && ctx.stdoutIsTTY)
+    throw new UsageError("Parquet is binary, and stdout is a terminal").withHint(
+      "Write it to a file with -o (-o messages.parquet), or pipe it to a program that reads it.",
+    );
 }
 
 /**
@@ -89,6 +99,11 @@ export async function render(
         guardFormulas: options.guardFormulas,
         bom: options.bom,
       });
+    }
+    case "parquet": {
+      // Loaded only now: --help and the other formats never load the Parquet writer.
+      const { renderParquet } = await import("../../render/parquet.js");
+      return renderParquet(chunksOf(PARSED_MESSAGES), sink);
     }
     case "table":
     case "tsv": {

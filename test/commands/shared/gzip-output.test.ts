@@ -113,7 +113,7 @@ describe("-o with .gz: refused as the other names are, before anything is sent",
     [
       "m.xlsx.gz",
       ["messages", "cmp-spring-sale"],
-      "no format for .xlsx.gz files; known: .csv, .json, .jsonl, .ndjson and .tsv\n" +
+      "no format for .xlsx.gz files; known: .csv, .json, .jsonl, .ndjson, .tsv and .parquet\n" +
         "  Rename the file, or choose a format with --format (any file name then works).\n",
     ],
     ["m.csv.gz", ["messages", "cmp-spring-sale", "--json"], ""],

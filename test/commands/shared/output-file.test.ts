@@ -434,7 +434,7 @@ describe("-o, --output", () => {
 
 describe("-o with an extension msgstat has no format for (issue 21, defect 4)", () => {
   const LISTING = [
-    "known: .csv, .json, .jsonl, .ndjson and .tsv",
+    "known: .csv, .json, .jsonl, .ndjson, .tsv and .parquet",
     "  Rename the file, or choose a format with --format (any file name then works).",
   ];
   const STATS = [

@@ -131,7 +131,7 @@ describe("what --quiet keeps", () => {
     const result = await cli(sandbox, ["-q", "messages", "cmp-spring-sale", "-o", file]);
     expect(result.code).toBe(2);
     expect(result.stderr.split("\n")[0]).toBe(
-      `msgstat: -o ${file}: no format for .xlsx files; known: .csv, .json, .jsonl, .ndjson and .tsv`,
+      `msgstat: -o ${file}: no format for .xlsx files; known: .csv, .json, .jsonl, .ndjson, .tsv and .parquet`,
     );
   });
 
