@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import type { Message } from "../../src/core/message.js";
 import { PAUSE_STEPS } from "../../src/commands/export/test-pause.js";
 import { FIXED_NOW, pageForward } from "../sandbox/http-helpers.js";
-import { readJsonlDataset, type DatasetRow } from "../support/dataset.js";
+import { query, readJsonlDataset } from "../support/dataset.js";
 import { runBin } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
@@ -41,6 +41,8 @@ async function serverState(): Promise<Map<string, Message>> {
   return byId;
 }
 
+type Format = "parquet" | "jsonl.gz";
+let format: Format = "jsonl.gz";
 const exportArgs = (dir: string) => [
   "--base-url",
   sandbox.url,
@@ -49,8 +51,37 @@ const exportArgs = (dir: string) => [
   "--to",
   dir,
   "--format",
-  "jsonl.gz",
+  format,
 ];
+
+/**
+ * Each message as the dataset holds it, by id (an id read twice fails the test): for JSON lines the whole
+ * message, for Parquet its status (what the new state changes), with its partition.
+ */
+async function datasetState(dir: string): Promise<Map<string, string>> {
+  const rows =
+    format === "jsonl.gz"
+      ? (await readJsonlDataset(dir)).map((row) => ({ id: row.message.id as string, state: stateOf(row.message) }))
+      : (
+          await query(
+            `SELECT id, campaign_id, CAST(created_date AS VARCHAR) AS created_date, latestStatus ` +
+              `FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true)`,
+          )
+        ).map((row) => ({ id: row.id as string, state: `${row.campaign_id} ${row.created_date} ${row.latestStatus}` }));
+  const byId = new Map<string, string>();
+  for (const { id, state } of rows) {
+    expect(byId.has(id), `${id} read twice`).toBe(false);
+    byId.set(id, state);
+  }
+  return byId;
+}
+
+/** What the dataset should hold for a message the server sent, as datasetState reads it. */
+function stateOf(message: Record<string, unknown>): string {
+  if (format === "jsonl.gz") return JSON.stringify(message);
+  const m = message as unknown as Message;
+  return `${m.campaignId} ${new Date(Date.parse(m.createdAt)).toISOString().slice(0, 10)} ${m.latestStatus}`;
+}
 
 /** Runs the export until it says it paused at `step`, then kills it. */
 function killedAt(dir: string, step: string) {
@@ -66,8 +97,6 @@ function killedAt(dir: string, step: string) {
   });
 }
 
-const ids = (rows: DatasetRow[]) => rows.map((row) => row.message.id as string).sort();
-
 /** Files a killed run may leave and the next run must remove: the staging folder, temporary files. */
 function leftovers(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(
@@ -75,50 +104,48 @@ function leftovers(dir: string): string[] {
   );
 }
 
-describe.each(PAUSE_STEPS)("msgstat export killed at %s", (step) => {
-  it("leaves each message once, old or new; the next run completes the dataset", async () => {
-    const dir = scratchFolder("export-kill-");
-    changed = false;
-    const old = await serverState();
-    expect((await runBin(exportArgs(dir))).code).toBe(0);
-    changed = true;
-    const next = await serverState();
-    expect(
-      [...next.values()].filter((message) => message.latestStatus !== old.get(message.id)!.latestStatus).length,
-    ).toBeGreaterThan(10);
+describe.each(["jsonl.gz", "parquet"] as const)("--format %s", (chosen) => {
+  describe.each(PAUSE_STEPS)("msgstat export killed at %s", (step) => {
+    it("leaves each message once, old or new; the next run completes the dataset", async () => {
+      format = chosen;
+      const dir = scratchFolder("export-kill-");
+      changed = false;
+      const old = await serverState();
+      expect((await runBin(exportArgs(dir))).code).toBe(0);
+      changed = true;
+      const next = await serverState();
+      const differing = [...next.values()].filter((m) => m.latestStatus !== old.get(m.id)!.latestStatus);
+      expect(differing.length).toBeGreaterThan(10);
 
-    const killed = await killedAt(dir, step);
-    expect(killed).toMatchObject({ code: 128, stderr: `msgstat export: paused at ${step}\n` });
-    const rows = await readJsonlDataset(dir);
-    expect(ids(rows)).toEqual([...old.keys()].sort());
-    let renewed = 0;
-    for (const { message } of rows) {
-      const id = message.id as string;
-      const isOld = JSON.stringify(message) === JSON.stringify(old.get(id));
-      const isNew = JSON.stringify(message) === JSON.stringify(next.get(id));
-      expect(isOld || isNew, id).toBe(true);
-      if (!isOld) renewed++;
-    }
-    // Before the renames nothing changed; at the manifest, everything had.
-    if (step === "before-manifest") expect(renewed).toBeGreaterThan(10);
-    else if (step !== "between-renames") expect(renewed).toBe(0);
-    else expect(renewed).toBeGreaterThan(0);
+      const killed = await killedAt(dir, step);
+      expect(killed).toMatchObject({ code: 128, stderr: `msgstat export: paused at ${step}\n` });
+      const held = await datasetState(dir);
+      expect([...held.keys()].sort()).toEqual([...old.keys()].sort());
+      let renewed = 0;
+      for (const [id, state] of held) {
+        const isOld = state === stateOf(old.get(id)!);
+        expect(isOld || state === stateOf(next.get(id)!), id).toBe(true);
+        if (!isOld) renewed++;
+      }
+      // Before the renames nothing changed; at the manifest, everything had.
+      if (step === "before-manifest") expect(renewed).toBe(differing.length);
+      else if (step === "between-renames") expect(renewed).toBeGreaterThan(0);
+      else expect(renewed).toBe(0);
 
-    const resumed = await runBin(exportArgs(dir));
-    expect(resumed).toMatchObject({ code: 0, stdout: "" });
-    const done = await readJsonlDataset(dir);
-    expect(done.map((row) => JSON.stringify(row.message)).sort()).toEqual(
-      [...next.values()].map((message) => JSON.stringify(message)).sort(),
-    );
-    expect(leftovers(dir)).toEqual([]);
-    expect(existsSync(path.join(dir, "msgstat-export.json"))).toBe(true);
-    // The manifest now agrees with the files: a further run writes nothing.
-    expect((await runBin(exportArgs(dir))).stderr).toMatch(/; 0 written, \d+ unchanged\n$/);
+      const resumed = await runBin(exportArgs(dir));
+      expect(resumed).toMatchObject({ code: 0, stdout: "" });
+      expect(await datasetState(dir)).toEqual(new Map([...next].map(([id, m]) => [id, stateOf(m)])));
+      expect(leftovers(dir)).toEqual([]);
+      expect(existsSync(path.join(dir, "msgstat-export.json"))).toBe(true);
+      // The manifest now agrees with the files: a further run writes nothing.
+      expect((await runBin(exportArgs(dir))).stderr).toMatch(/; 0 written, \d+ unchanged\n$/);
+    });
   });
 });
 
 describe("msgstat export killed after its renames, before its manifest", () => {
   it("writes those partitions again even when the service is back to the old state (their digest was pending)", async () => {
+    format = "jsonl.gz";
     const dir = scratchFolder("export-kill-");
     changed = false;
     const old = await serverState();
@@ -129,9 +156,6 @@ describe("msgstat export killed after its renames, before its manifest", () => {
     changed = false;
     const resumed = await runBin(exportArgs(dir));
     expect(resumed.code).toBe(0);
-    const rows = await readJsonlDataset(dir);
-    expect(rows.map((row) => JSON.stringify(row.message)).sort()).toEqual(
-      [...old.values()].map((message) => JSON.stringify(message)).sort(),
-    );
+    expect(await datasetState(dir)).toEqual(new Map([...old].map(([id, m]) => [id, stateOf(m)])));
   });
 });

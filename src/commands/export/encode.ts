@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { JsonSource, SourcedMessage } from "../../core/json-source.js";
 import type { CheckedMessage } from "../../core/message.js";
 import { renderJsonl } from "../../render/json.js";
+import { renderParquet } from "../../render/parquet.js";
 import { openOutput, type Sink } from "../../render/sink.js";
 import type { Context } from "../context.js";
 import type { ExportFormat } from "./layout.js";
@@ -29,14 +30,15 @@ interface Encoder {
 
 export const ENCODERS: Record<ExportFormat, Encoder> = {
   "jsonl.gz": { version: "jsonl.gz-1", gzip: true, render: (chunks, sink) => renderJsonl(chunks, sink) },
-  parquet: {
-    version: "parquet-1",
-    gzip: false,
-    render: () => Promise.reject(new Error("the Parquet encoder is not there yet")),
-  },
+  // render/parquet.ts: the columns of `messages --format parquet`, from the parsed messages.
+  parquet: { version: "parquet-1", gzip: false, render: (chunks, sink) => renderParquet(parsed(chunks), sink) },
 };
 
 const CHUNK = 1000;
+
+async function* parsed(chunks: AsyncIterable<SourcedMessage[]>): AsyncGenerator<CheckedMessage[]> {
+  for await (const chunk of chunks) yield chunk.map((item) => item.message);
+}
 
 /** The spill's messages, each id once, as a renderer takes them. */
 async function* spilledChunks(file: string, repeats: { count: number }): AsyncGenerator<SourcedMessage[]> {
