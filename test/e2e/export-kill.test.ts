@@ -67,7 +67,10 @@ async function datasetState(dir: string): Promise<Map<string, string>> {
             `SELECT id, campaign_id, CAST(created_date AS VARCHAR) AS created_date, latestStatus ` +
               `FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true)`,
           )
-        ).map((row) => ({ id: row.id as string, state: `${row.campaign_id} ${row.created_date} ${row.latestStatus}` }));
+        ).map((row) => ({
+          id: row.id as string,
+          state: `${String(row.campaign_id)} ${String(row.created_date)} ${String(row.latestStatus)}`,
+        }));
   const byId = new Map<string, string>();
   for (const { id, state } of rows) {
     expect(byId.has(id), `${id} read twice`).toBe(false);

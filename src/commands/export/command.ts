@@ -55,9 +55,10 @@ export function defineExport(command: Command, run: Run): void {
       heading: "Examples:",
       examples: [
         { command: "msgstat export cmp-spring-sale cmp-loyalty-es --to warehouse/messages" },
+        { command: "msgstat config set campaigns cmp-spring-sale,cmp-loyalty-es,cmp-otp-alerts" },
         {
-          command: "msgstat export --campaigns-file nightly.txt --to /data/msgstat --quiet",
-          comment: "nightly, from cron: only what changed is written again",
+          command: "msgstat export --to warehouse/messages --quiet",
+          comment: "nightly, from cron: the profile's campaigns; only what changed is written again",
         },
         { command: "msgstat export cmp-spring-sale --to bulk --format jsonl.gz" },
       ],
