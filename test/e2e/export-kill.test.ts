@@ -162,3 +162,34 @@ describe("msgstat export killed after its renames, before its manifest", () => {
     expect(await datasetState(dir)).toEqual(new Map([...old].map(([id, m]) => [id, stateOf(m)])));
   });
 });
+
+describe("two exports into one folder", () => {
+  it("the second is refused (exit 2) while the first runs, and runs once the first was killed", async () => {
+    format = "jsonl.gz";
+    changed = false;
+    const dir = scratchFolder("export-lock-");
+    let second: Awaited<ReturnType<typeof runBin>> | undefined;
+    const first = await runBin(exportArgs(dir), {
+      env: { MSGSTAT_EXPORT_TEST_PAUSE: "fetching" },
+      onSpawn: (child) => {
+        let said = "";
+        child.stderr!.on("data", (chunk: Buffer | string) => {
+          said += String(chunk);
+          if (!said.includes("paused at fetching\n") || second !== undefined) return;
+          void runBin(exportArgs(dir)).then((result) => {
+            second = result;
+            child.kill("SIGKILL");
+          });
+        });
+      },
+    });
+    expect(first.code).toBe(128);
+    expect(second).toMatchObject({ code: 2, stdout: "" });
+    expect(second!.stderr).toMatch(
+      new RegExp(`^msgstat: another msgstat export \\(pid \\d+ on .+\\) is writing ${dir}\\n  Wait for it to end\\.`),
+    );
+    const after = await runBin(exportArgs(dir));
+    expect(after).toMatchObject({ code: 0, stdout: "" });
+    expect(existsSync(path.join(dir, ".msgstat-export.lock"))).toBe(false);
+  });
+});

@@ -24,6 +24,7 @@ import packageJson from "../../../package.json" with { type: "json" };
 import { PartitionDigest } from "./digest.js";
 import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
 import { dataFileName, dateOf, partitionPath, removeLeftovers, STAGING_NAME, type ExportFormat } from "./layout.js";
+import { lockDataset } from "./lock.js";
 import { readManifest, writeManifest, type Manifest, type PartitionEntry } from "./manifest.js";
 import { CampaignSpill, uniqueMessages } from "./spill.js";
 import { pauseFor, type PauseStep } from "./test-pause.js";
@@ -57,10 +58,25 @@ interface Tally {
 
 export async function runExport(campaignIds: readonly string[], options: ExportOptions, ctx: Context): Promise<void> {
   const startedAt = new Date(ctx.now()).toISOString();
-  const { dir, format } = options;
+  const { dir } = options;
   await fs.mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`--to ${dir}: cannot create it (${error.code ?? error.message})`);
   });
+  const unlock = await lockDataset(dir);
+  try {
+    await exportLocked(campaignIds, options, ctx, startedAt);
+  } finally {
+    await unlock();
+  }
+}
+
+async function exportLocked(
+  campaignIds: readonly string[],
+  options: ExportOptions,
+  ctx: Context,
+  startedAt: string,
+): Promise<void> {
+  const { dir, format } = options;
   const previous = await readManifest(dir, ctx.warn);
   if (previous !== undefined && previous.format !== format)
     throw new UsageError(`--to ${dir} holds a ${previous.format} dataset, not ${format}`).withHint(
