@@ -37,7 +37,7 @@ const FLOOR = path.join(root, "bench", "floor.mjs");
 const PEER = path.join(root, "bench", "curl-jq.sh");
 // Exports in each format, and `stats`, which reads the same listing and keeps counts only.
 const FORMATS = ["csv", "jsonl", "json", "table", "stats"];
-const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout"];
+const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout", "parquet"];
 const MB = 1024; // peak RSS is measured in kB
 
 const quick = process.argv.includes("--quick");
@@ -211,6 +211,33 @@ async function exportRows(size) {
       }
     }
     recordSandboxCost(sandbox, size);
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+/**
+ * Parquet beside CSV (issue 24): the same listing written by `--format parquet` and `--format csv`,
+ * taking turns, each to a pipe, with CPU time and the bytes written. Targets at the largest size: the
+ * Parquet export's wall and peak RSS within 1.3x the CSV export's.
+ */
+async function parquetRows(size) {
+  const sandbox = await startSandbox(size, SAME_BYTES_FOR_ALL);
+  try {
+    await warmUp(sandbox);
+    const meta = { section: "parquet", size };
+    const repeat = repeatFor(size);
+    for (let rep = 0; rep < repeat; rep++) {
+      progress(`Parquet beside CSV, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
+      const formats = rep % 2 === 0 ? ["csv", "parquet"] : ["parquet", "csv"];
+      for (const format of formats) {
+        const result = await msgstat(sandbox, ["messages", sandbox.campaign, "--all", "--format", format]);
+        if (result.bytes === 0) throw new Error(`--format ${format} wrote nothing`);
+        record(`parquet-${format}@${size}`, { ...meta, group: "parquet", format }, result, {
+          outputBytes: result.bytes,
+        });
+      }
+    }
   } finally {
     await sandbox.stop();
   }
@@ -628,6 +655,8 @@ function labelOf(entry) {
       return `${FLOOR_LABELS[entry.mode]}${at}, replay`;
     case "replay":
       return `export --${entry.format}${at}, replay`;
+    case "parquet":
+      return `Parquet section: --format ${entry.format}${at}`;
     case "ttfr-floor":
       return `(p) first page alone, --latency ${entry.latencyMs}`;
     case "ttfr":
@@ -756,6 +785,12 @@ function targetsFor(rows) {
     add(merged.id, "messages/s ÷ one campaign's", rate(merged.id) / rate(single), 3.2, "min", single);
     add(merged.id, "messages/s ÷ xargs loop's", rate(merged.id) / rate(xargs), 0.9, "min", xargs);
   }
+  const parquet = byId.get(`parquet-parquet@${largest}`);
+  const csvBeside = byId.get(`parquet-csv@${largest}`);
+  if (parquet && csvBeside) {
+    add(parquet.id, "wall ÷ CSV's", parquet.wallMsMedian / csvBeside.wallMsMedian, 1.3, "max", csvBeside.id);
+    add(parquet.id, "peak RSS ÷ CSV's", parquet.peakRssMBMedian / csvBeside.peakRssMBMedian, 1.3, "max", csvBeside.id);
+  }
   const cpuMerged = byId.get("fanout-cpu-merged");
   const singles = byId.get("fanout-cpu-singles");
   const one = byId.get("fanout-cpu-one");
@@ -843,6 +878,15 @@ function comparisons(row, byId, targets) {
     const replayFloor = byId.get(`replay-floor-parse@${row.size}`);
     if (replayFloor && row.id !== replayFloor.id)
       parts.push(`${ratio(row.wallMsMedian / replayFloor.wallMsMedian)} parse floor${mark("wall ÷ parse floor (b)")}`);
+  } else if (row.group === "parquet") {
+    const csv = byId.get(`parquet-csv@${row.size}`);
+    if (row.format === "parquet" && csv) {
+      parts.push(`${ratio(row.wallMsMedian / csv.wallMsMedian)} CSV's wall${mark("wall ÷ CSV's")}`);
+      parts.push(`RSS ${ratio(row.peakRssMBMedian / csv.peakRssMBMedian)} CSV's${mark("peak RSS ÷ CSV's")}`);
+      if (row.cpuMsMedian && csv.cpuMsMedian) parts.push(`CPU ${ratio(row.cpuMsMedian / csv.cpuMsMedian)} CSV's`);
+    }
+    if (row.cpuMsMedian) parts.push(`CPU ${(row.cpuMsMedian / 1000).toFixed(2)} s`);
+    parts.push(`${kilobytes(row.outputBytes)} written`);
   } else if (row.group === "ttfr-floor") {
     parts.push("one request, to its body parsed, timed inside the parse floor (b)");
   } else if (row.group === "ttfr") {
@@ -882,6 +926,7 @@ const GROUPS = [
   "startup",
   "baseline-startup",
   "fanout",
+  "parquet",
 ];
 const INNER = [
   ...["raw", "parse", "parse-prefetch"],
@@ -911,7 +956,11 @@ function orderRows(rows) {
       row.section === "size"
         ? config.sizes.indexOf(row.size ?? row.servedSize)
         : config.sizes.length + SECTIONS.indexOf(row.section);
-    const inner = Math.max(INNER.indexOf(row.mode), INNER.indexOf(row.format), INNER.indexOf(row.id), 0);
+    // The Parquet section: by size, CSV then Parquet at each.
+    const inner =
+      row.section === "parquet"
+        ? config.sizes.indexOf(row.size) * 2 + (row.format === "parquet" ? 1 : 0)
+        : Math.max(INNER.indexOf(row.mode), INNER.indexOf(row.format), INNER.indexOf(row.id), 0);
     return (section * 100 + GROUPS.indexOf(row.group)) * 100 + inner;
   };
   return [...rows].sort((a, b) => order(a) - order(b));
@@ -985,6 +1034,7 @@ async function main() {
   if (runs.has("ttfr")) await firstRowRows();
   if (runs.has("startup")) await startupRows();
   if (runs.has("fanout")) await fanoutRows();
+  if (runs.has("parquet")) for (const size of config.sizes) await parquetRows(size);
 
   const rows = summarise();
   const targets = targetsFor(rows);

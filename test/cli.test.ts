@@ -74,7 +74,11 @@ describe("usage errors: exit 2, a plain message, no request", () => {
     ],
     ["--retries many", ["--retries", "many"], 'msgstat: --retries must be a whole number from 0 to 20, not "many"\n'],
     ["-H without a name", ["-H", ": v"], 'msgstat: -H expects "Name: value"; got a header without a valid name\n'],
-    ["--format xml", ["--format", "xml"], 'msgstat: --format must be one of table, tsv, json, jsonl, csv, not "xml"\n'],
+    [
+      "--format xml",
+      ["--format", "xml"],
+      'msgstat: --format must be one of table, tsv, json, jsonl, csv, parquet, not "xml"\n',
+    ],
     [
       "an unknown option",
       ["--bogus"],

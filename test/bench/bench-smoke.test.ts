@@ -24,6 +24,7 @@ interface Row {
   bytes?: number;
   wireBytes?: number | null;
   encoding?: string;
+  outputBytes?: number;
 }
 
 interface Results {
@@ -89,6 +90,7 @@ describe("npm run bench --quick", () => {
       ...["csv", "jsonl", "table"].map((format) => `ttfr-${format}-piped`),
       ...["latency", "replay"].flatMap((kind) => ["single", "merged", "xargs"].map((row) => `fanout-${kind}-${row}`)),
       ...["cpu-one", "cpu-singles", "cpu-merged"].map((row) => `fanout-${row}`),
+      ...["csv", "parquet"].map((format) => `parquet-${format}@${size}`),
     ];
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));
     if (!peerSkipped) expected.push(`peer-curl-jq@${size}`, `link-peer-curl-jq@${size}`);
@@ -143,6 +145,13 @@ describe("npm run bench --quick", () => {
       "CPU ÷ the single exports'",
       "peak RSS ÷ one campaign's",
     ]);
+    // Parquet beside CSV: its two targets, and the bytes each wrote.
+    expect(results.targets.filter((target) => target.row.startsWith("parquet-")).map((target) => target.text)).toEqual([
+      "wall ÷ CSV's",
+      "peak RSS ÷ CSV's",
+    ]);
+    for (const format of ["csv", "parquet"])
+      expect(results.rows.find((row) => row.id === `parquet-${format}@${size}`)!.outputBytes).toBeGreaterThan(0);
     expect(results.targets.length).toBeGreaterThan(0);
     for (const target of results.targets) {
       expect(ids).toContain(target.row);

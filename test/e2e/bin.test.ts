@@ -210,7 +210,7 @@ describe("what a run of bin/msgstat.js loads", () => {
     expect(code).toBe(0);
     expect(files).toContain("dist/cli.js");
     expect(commandChunks(files)).toEqual([]);
-    expect(files.filter((file) => /ora|cli-table3|proxy-transport|source/.test(file))).toEqual([]);
+    expect(files.filter((file) => /ora|cli-table3|proxy-transport|source|parquet|node-/.test(file))).toEqual([]);
     // dist/cli.js and the chunks it shares with the commands (docs/bench.md, the --help target).
     expect(files.length).toBeLessThanOrEqual(5);
   });
@@ -226,6 +226,12 @@ describe("what a run of bin/msgstat.js loads", () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toContain("NativeModule fs");
     expect(run.stderr.split("\n").filter((name) => /child_process/.test(name))).toEqual([]);
+  });
+
+  it("a listing's --help loads no Parquet code (the writer is loaded only when Parquet is written)", async () => {
+    const { code, files } = await loadedFiles(["messages", "--help"]);
+    expect(code).toBe(0);
+    expect(files.filter((file) => /parquet|node-/.test(file))).toEqual([]);
   });
 
   it("a usage error of the program loads no command's code either", async () => {

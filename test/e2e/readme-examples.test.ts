@@ -42,7 +42,8 @@ describe("the README's commands run against the sandbox", () => {
       'msgstat messages cmp-spring-sale --search "+44 7773 185432"',
       "msgstat messages cmp-spring-sale --status failure --since 24h --all -o failures.csv",
       "msgstat stats cmp-spring-sale --csv --by batch -o batches.csv",
-      "msgstat messages cmp-spring-sale --all --csv -o spring-sale.csv",
+      "msgstat messages cmp-spring-sale --all -o spring-sale.parquet",
+      "msgstat messages cmp-spring-sale --all --csv -o spring-sale.csv.gz",
     ])
       expect(commands).toContain(expected);
     expect(commands.filter((command) => !NOT_RUN_HERE.test(command)).length).toBeGreaterThanOrEqual(18);

@@ -16,8 +16,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 // Every kind of file -o writes: plain text, gzipped text (the gzip stream in between must not outlive the
-// run nor leave its temporary file).
-const TARGETS = ["failures.csv", "failures.csv.gz"] as const;
+// run nor leave its temporary file), Parquet (row groups written as they fill).
+const TARGETS = ["failures.csv", "failures.csv.gz", "failures.parquet"] as const;
 
 describe.each([
   ["SIGINT", 130, "msgstat: interrupted\n"],

@@ -12,6 +12,7 @@ export const TOPICS: readonly Topic[] = [
   { name: "proxy", summary: "proxies (HTTPS_PROXY, NO_PROXY) and TLS trust (--ca-file)" },
   { name: "formats", summary: "table, tsv, json, jsonl, csv and -o; paging, --limit and --all" },
   { name: "fields", summary: "--fields: the message fields, dotted paths and derived fields" },
+  { name: "parquet", summary: "--format parquet: its columns, types, nulls, and reading it" },
   { name: "exit-codes", summary: "what each exit code means, for scripts and cron jobs" },
   { name: "environment", summary: "the environment variables msgstat reads" },
   { name: "options", summary: "the global options: --base-url, --token, --profile, --tz, ..." },

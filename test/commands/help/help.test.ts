@@ -251,9 +251,9 @@ describe("msgstat help <topic>", () => {
     expect(stderr).toBe(
       [
         'msgstat: no help topic "confg"',
-        "  topics: config, auth, proxy, formats, fields, exit-codes, environment,",
-        "  options, statuses, dates, stats, live-modes, many-campaigns, export, sandbox,",
-        "  security, bench",
+        "  topics: config, auth, proxy, formats, fields, parquet, exit-codes,",
+        "  environment, options, statuses, dates, stats, live-modes, many-campaigns,",
+        "  export, sandbox, security, bench",
         "  or a command (every option): messages, batch, find, message, stats, export,",
         "  sandbox, auth, config, completion",
         "",
