@@ -130,6 +130,7 @@ function assemble(io: Io, argv: readonly string[]) {
   const run: Run = {
     io,
     argv,
+    version: packageJson.version,
     verbose: argv.includes("-v") || argv.includes("--verbose"),
     fullHelp: fullHelpText,
     wholeProgram: async () => {

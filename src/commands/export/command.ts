@@ -35,6 +35,7 @@ export function defineExport(command: Command, run: Run): void {
         dir: raw.to,
         format: raw.format ?? "parquet",
         concurrency: chosenConcurrency(raw.concurrency, given, ctx.env),
+        msgstatVersion: run.version,
       },
       ctx,
     );

@@ -20,7 +20,6 @@ import { startProgress } from "../../render/spinner.js";
 import type { Context } from "../context.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { count } from "../shared/output-file.js";
-import packageJson from "../../../package.json" with { type: "json" };
 import { PartitionDigest } from "./digest.js";
 import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
 import { dataFileName, dateOf, partitionPath, removeLeftovers, STAGING_NAME, type ExportFormat } from "./layout.js";
@@ -34,6 +33,8 @@ export interface ExportOptions {
   dir: string;
   format: ExportFormat;
   concurrency: number;
+  /** Recorded in the manifest. */
+  msgstatVersion: string;
 }
 
 /** What phase 1 made of one partition of a campaign read to its end. */
@@ -141,7 +142,7 @@ async function exportLocked(
   for (const selector of tally.selectors.values()) repeats += selector.reader.duplicatesDropped;
   if (repeats > 0) ctx.warn(`the service sent ${count(repeats, "message")} again in this run; each was kept once`);
   const plans = results.flatMap((result) => result.value?.partitions ?? []);
-  const manifest = nextManifest(previous, format, plans);
+  const manifest = nextManifest(previous, options, plans);
   await commit(dir, format, plans, manifest, pause);
   await pause("before-manifest");
   const summary = summarise(results, plans, campaignIds, startedAt, ctx);
@@ -198,11 +199,15 @@ function cannotWrite(file: string, error: unknown): unknown {
 }
 
 /** The manifest after this run: partitions of campaigns read to their end as they are now, the others as they were. */
-function nextManifest(previous: Manifest | undefined, format: ExportFormat, plans: readonly PartitionPlan[]): Manifest {
+function nextManifest(
+  previous: Manifest | undefined,
+  options: ExportOptions,
+  plans: readonly PartitionPlan[],
+): Manifest {
   const manifest: Manifest = {
     manifestVersion: 1,
-    msgstatVersion: packageJson.version,
-    format,
+    msgstatVersion: options.msgstatVersion,
+    format: options.format,
     campaigns: { ...previous?.campaigns },
     partitions: { ...previous?.partitions },
   };

@@ -1,6 +1,10 @@
 // `msgstat export` over real HTTP against the sandbox: DuckDB reads the dataset back, and every row is
 // compared with what the server sent.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Manifest } from "../../../src/commands/export/manifest.js";
+import packageJson from "../../../package.json" with { type: "json" };
 import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
 import { FIXED_NOW, pageForward } from "../../sandbox/http-helpers.js";
 import type { Message } from "../../../src/core/message.js";
@@ -43,6 +47,28 @@ describe("msgstat export --format jsonl.gz", () => {
     const byId = (a: { message: Record<string, unknown> }, b: { message: Record<string, unknown> }) =>
       String(a.message.id).localeCompare(String(b.message.id));
     expect(rows.sort(byId)).toEqual(expected.sort(byId));
+  });
+
+  it("records the run in the manifest: msgstat's version, the format, counts, each partition's digest", async () => {
+    const dir = scratchFolder("export-");
+    expect((await exportTo(dir)).code).toBe(0);
+    const manifest = JSON.parse(readFileSync(path.join(dir, "msgstat-export.json"), "utf8")) as Manifest;
+    const total = [...sent.values()].reduce((sum, messages) => sum + messages.length, 0);
+    expect(manifest).toMatchObject({
+      manifestVersion: 1,
+      msgstatVersion: packageJson.version,
+      format: "jsonl.gz",
+      lastRun: { campaigns: CAMPAIGNS, messages: total, partitionsRemoved: 0, partitionsUnchanged: 0 },
+    });
+    const partitions = Object.entries(manifest.partitions);
+    expect(partitions.length).toBe(manifest.lastRun!.partitionsWritten);
+    expect(Object.keys(dataFiles(dir)).sort()).toEqual(partitions.map(([key]) => `${key}/messages.jsonl.gz`).sort());
+    expect(partitions.reduce((sum, [, entry]) => sum + entry.messages, 0)).toBe(total);
+    for (const [, entry] of partitions) expect(entry.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(manifest.campaigns["cmp-spring-sale"]).toEqual({
+      lastComplete: manifest.lastRun!.finishedAt,
+      messages: sent.get("cmp-spring-sale")!.length,
+    });
   });
 
   it("a second run against the unchanged service touches no data file", async () => {
