@@ -58,6 +58,10 @@ const COMMANDS: Record<string, { description: string; load: () => Promise<Comman
     description: "a delivery report: statuses, rates, errors, batches, over time",
     load: () => import("./commands/stats/command.js").then((module) => module.defineStats),
   },
+  export: {
+    description: "a partitioned Parquet dataset of campaigns, brought up to date",
+    load: () => import("./commands/export/command.js").then((module) => module.defineExport),
+  },
   sandbox: {
     description: "run a local service with generated campaigns, to try msgstat",
     load: () => import("./commands/sandbox/command.js").then((module) => module.defineSandbox),
@@ -126,6 +130,7 @@ function assemble(io: Io, argv: readonly string[]) {
   const run: Run = {
     io,
     argv,
+    version: packageJson.version,
     verbose: argv.includes("-v") || argv.includes("--verbose"),
     fullHelp: fullHelpText,
     wholeProgram: async () => {

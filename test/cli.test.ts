@@ -189,7 +189,7 @@ describe("the command line's mistakes, said as every other error", () => {
       ["frobnicate", "cmp-spring-sale"],
       [
         'msgstat: unknown command "frobnicate"',
-        "  The commands: messages, batch, find, message, stats, sandbox, auth, config, completion, help.",
+        "  The commands: messages, batch, find, message, stats, export, sandbox, auth, config, completion, help.",
       ],
     ],
     [

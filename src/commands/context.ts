@@ -84,6 +84,8 @@ export function colorWanted(io: Pick<Io, "env" | "stdoutIsTTY">, noColorFlag: bo
 export interface Run {
   readonly io: Io;
   readonly argv: readonly string[];
+  /** msgstat's version (package.json's, read by cli.ts alone: a second import of it would cost --help a chunk). */
+  readonly version: string;
   /** --verbose, as the command's context found it (cli.ts reports an error with its stack then). */
   verbose: boolean;
   /** The client, once a command asked for it: cli.ts closes it when the run ends. */

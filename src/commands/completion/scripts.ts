@@ -43,6 +43,8 @@ function knownValues(option: Option): Values | undefined {
     case "--tz":
       return { kind: "words", words: ["local", "UTC", ...Intl.supportedValuesOf("timeZone")] };
     case "--output":
+    case "--to":
+    case "--campaigns-file":
       return { kind: "files" };
     case "--profile":
       return { kind: "profiles" };

@@ -22,6 +22,7 @@ export const TOPICS: readonly Topic[] = [
   { name: "report", summary: "the report to share: one HTML page, or Markdown for a ticket" },
   { name: "live-modes", summary: "message --wait, messages --follow, stats --watch" },
   { name: "many-campaigns", summary: "several campaigns in one command" },
+  { name: "export", summary: "msgstat export: the partitioned dataset, its updates, DuckDB" },
   { name: "sandbox", summary: "the local service: its campaigns, paging, faults, errors" },
   { name: "security", summary: "reliability and security: retries, files, terminals, tokens" },
   { name: "bench", summary: "performance: the benchmark, its targets and latest table" },

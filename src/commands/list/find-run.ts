@@ -1,12 +1,11 @@
 // `msgstat find`: the number read as a person typed it (core/phone-number.ts), the campaigns from the
 // command line, --campaigns-file or the profile's list, then the listing of several campaigns
 // (messages a b c: merged newest first, a campaign column, partial failures named), kept to that number.
-import { UsageError } from "../../core/errors.js";
 import { findQuery } from "../../core/phone-number.js";
 import { loadProfile, type Profile } from "../../config/profile.js";
 import { resolveSetting, type Given } from "../../config/settings.js";
 import type { Context } from "../context.js";
-import { campaignIdsFrom } from "../shared/campaign-ids.js";
+import { campaignIdsOrProfile } from "../shared/campaign-ids.js";
 import type { ListingFlags } from "./flags.js";
 import { parseListingOptions, type ListingOptions } from "./options.js";
 import { runManyListings } from "./run-many.js";
@@ -72,15 +71,9 @@ function countryCodeOf(raw: FindFlags, ctx: Context, profile: Profile): string |
 }
 
 /** The campaigns named (arguments, then --campaigns-file), else the profile's list; at least one. */
-async function campaignsOf(named: string[], raw: FindFlags, ctx: Context, profile: Profile): Promise<string[]> {
-  if (named.length > 0 || raw.campaignsFile !== undefined) return campaignIdsFrom(named, raw.campaignsFile, ctx);
-  const saved = profile.values.campaigns;
-  if (saved !== undefined) return campaignIdsFrom(String(saved).split(","), undefined, ctx);
-  throw new UsageError(
-    `find needs the campaigns to look in: name them, or save a list in the profile ("${profile.name}" has none)`,
-  ).withHint(
-    `msgstat find <number> cmp-a cmp-b, or once: msgstat config set${
-      profile.name === "default" ? "" : ` --profile ${profile.name}`
-    } campaigns cmp-a,cmp-b (the API cannot list campaigns)`,
-  );
+function campaignsOf(named: string[], raw: FindFlags, ctx: Context, profile: Profile): Promise<string[]> {
+  return campaignIdsOrProfile(named, raw.campaignsFile, ctx, profile, {
+    need: "find needs the campaigns to look in",
+    example: "msgstat find <number> cmp-a cmp-b",
+  });
 }

@@ -3,6 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { UsageError } from "../../core/errors.js";
 import { inlineSafe } from "../../core/text.js";
+import type { Profile } from "../../config/profile.js";
 import type { Io } from "../context.js";
 import { requireId } from "./option-values.js";
 
@@ -64,4 +65,28 @@ export async function campaignIdsFrom(
     ).withHint("Give campaign ids as arguments, or one a line in --campaigns-file.");
   for (const id of ids) requireId("campaignId", id);
   return ids;
+}
+
+/**
+ * The campaigns named (arguments, then --campaigns-file), else the profile's `campaigns` list; at least one.
+ * `need` and `example` word the error when there are none: "find needs the campaigns to look in", and the
+ * command that names them ("msgstat find <number> cmp-a cmp-b").
+ */
+export async function campaignIdsOrProfile(
+  named: readonly string[],
+  file: string | undefined,
+  io: Pick<Io, "stdin">,
+  profile: Profile,
+  wording: { need: string; example: string },
+): Promise<string[]> {
+  if (named.length > 0 || file !== undefined) return campaignIdsFrom(named, file, io);
+  const saved = profile.values.campaigns;
+  if (saved !== undefined) return campaignIdsFrom(String(saved).split(","), undefined, io);
+  throw new UsageError(
+    `${wording.need}: name them, or save a list in the profile ("${profile.name}" has none)`,
+  ).withHint(
+    `${wording.example}, or once: msgstat config set${
+      profile.name === "default" ? "" : ` --profile ${profile.name}`
+    } campaigns cmp-a,cmp-b (the API cannot list campaigns)`,
+  );
 }

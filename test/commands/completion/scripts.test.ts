@@ -74,6 +74,8 @@ describe("bash", () => {
       "id,lastErrorCode",
     ]);
     expect(bashComplete(file, ["msgstat", "completion", "f"])).toEqual(["fish"]);
+    expect(bashComplete(file, ["msgstat", "export", "c", "--format", ""])).toEqual(["parquet", "jsonl.gz"]);
+    expect(bashComplete(file, ["msgstat", "export", "c", "--t"])).toEqual(["--to", "--token", "--timeout", "--tz"]);
     // A flag that takes a value with nothing to offer offers nothing (not the command's flags).
     expect(bashComplete(file, ["msgstat", "messages", "c", "--limit", ""])).toEqual([]);
   });
@@ -197,6 +199,7 @@ describe("zsh, completing a line", () => {
     ]);
     expect(complete("msgstat", "--tz", "Europe/Par")).toEqual(["Europe/Paris"]);
     expect(complete("msgstat", "stats", "c", "-o", "")).toEqual(["<files>"]);
+    expect(complete("msgstat", "export", "c", "--to", "")).toEqual(["<files>"]);
     // A flag that takes a value with nothing to offer offers nothing (not the command's flags).
     expect(complete("msgstat", "messages", "c", "--limit", "")).toEqual([]);
   });

@@ -253,9 +253,9 @@ describe("msgstat help <topic>", () => {
         'msgstat: no help topic "confg"',
         "  topics: config, auth, proxy, formats, fields, parquet, exit-codes,",
         "  environment, options, statuses, dates, stats, report, live-modes,",
-        "  many-campaigns, sandbox, security, bench",
-        "  or a command (every option): messages, batch, find, message, stats, sandbox,",
-        "  auth, config, completion",
+        "  many-campaigns, export, sandbox, security, bench",
+        "  or a command (every option): messages, batch, find, message, stats, export,",
+        "  sandbox, auth, config, completion",
         "",
       ].join("\n"),
     );

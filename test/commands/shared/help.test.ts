@@ -70,7 +70,7 @@ describe("help layout", () => {
   });
 
   it("the commands that talk to the service take the global options", () => {
-    expect(SERVICE_COMMANDS).toEqual(["messages", "batch", "find", "message", "stats"]);
+    expect(SERVICE_COMMANDS).toEqual(["messages", "batch", "find", "message", "stats", "export"]);
   });
 
   it("the network options are in the full help of the program and of each command that talks to the service", async () => {

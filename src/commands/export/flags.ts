@@ -1,0 +1,23 @@
+// Flags of `msgstat export`, for commander: where the dataset goes, its format, and the campaigns.
+import type { Command, OptionValues } from "@commander-js/extra-typings";
+import { concurrencyOption } from "../shared/concurrency.js";
+import { choiceOption, textOption, type NoOptions } from "../shared/option-values.js";
+import { EXPORT_FORMATS } from "./layout.js";
+
+export function addExportOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+) {
+  return command
+    .addOption(textOption("--to <dir>", "the dataset's folder (created if missing)", "a folder").makeOptionMandatory())
+    .addOption(choiceOption("--format <format>", "the files of each partition (default: parquet)", EXPORT_FORMATS))
+    .addOption(
+      textOption(
+        "--campaigns-file <path>",
+        "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
+        "a file name",
+      ),
+    )
+    .addOption(concurrencyOption());
+}
+
+export type ExportFlags = ReturnType<ReturnType<typeof addExportOptions<[], NoOptions, NoOptions>>["opts"]>;

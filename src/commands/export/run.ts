@@ -1,0 +1,308 @@
+// `msgstat export <campaignId...> --to <dir>`: every message of each campaign into a Hive-partitioned
+// dataset (docs/export.md). A run has three phases, so that a run killed at any point leaves each
+// message in exactly one whole file, old or new:
+//  1. each campaign is read to its end (several at once, service/fan-out.ts) and spilled by partition;
+//     each partition's digest is compared with the manifest's, and only a changed one is encoded, to a
+//     temporary file beside its data file;
+//  2. the manifest marks the partitions about to change as pending, then each temporary file is renamed
+//     over its data file (a partition whose messages are all gone is removed);
+//  3. the manifest is written with the new digests.
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { OutputError, UsageError } from "../../core/errors.js";
+import { MESSAGE, read } from "../../core/message.js";
+import { countText } from "../../core/numbers.js";
+import { instantOf } from "../../core/time.js";
+import { SOURCED_MESSAGES } from "../../service/endpoints.js";
+import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
+import { MessageSelector } from "../../service/select.js";
+import { startProgress } from "../../render/spinner.js";
+import type { Context } from "../context.js";
+import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
+import { count } from "../shared/output-file.js";
+import { PartitionDigest } from "./digest.js";
+import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
+import { dataFileName, dateOf, partitionPath, removeLeftovers, STAGING_NAME, type ExportFormat } from "./layout.js";
+import { lockDataset } from "./lock.js";
+import { readManifest, writeManifest, type Manifest, type PartitionEntry } from "./manifest.js";
+import { CampaignSpill, uniqueMessages } from "./spill.js";
+import { pauseFor, type PauseStep } from "./test-pause.js";
+
+export interface ExportOptions {
+  /** --to: the dataset's folder, created if missing. */
+  dir: string;
+  format: ExportFormat;
+  concurrency: number;
+  /** Recorded in the manifest. */
+  msgstatVersion: string;
+}
+
+/** What phase 1 made of one partition of a campaign read to its end. */
+interface PartitionPlan {
+  key: string;
+  entry: PartitionEntry | undefined;
+  /** Set when the file changes: the new file ready to be renamed, or null to remove the partition. */
+  change?: ReadyFile | null;
+}
+
+interface CampaignExport {
+  messages: number;
+  partitions: PartitionPlan[];
+}
+
+/** What the run tells the person as it goes. */
+interface Tally {
+  selectors: Map<string, MessageSelector>;
+  done: number;
+  repeats: { count: number };
+}
+
+export async function runExport(campaignIds: readonly string[], options: ExportOptions, ctx: Context): Promise<void> {
+  const startedAt = new Date(ctx.now()).toISOString();
+  const { dir } = options;
+  await fs.mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--to ${dir}: cannot create it (${error.code ?? error.message})`);
+  });
+  const unlock = await lockDataset(dir);
+  try {
+    await exportLocked(campaignIds, options, ctx, startedAt);
+  } finally {
+    await unlock();
+  }
+}
+
+async function exportLocked(
+  campaignIds: readonly string[],
+  options: ExportOptions,
+  ctx: Context,
+  startedAt: string,
+): Promise<void> {
+  const { dir, format } = options;
+  const previous = await readManifest(dir, ctx.warn);
+  if (previous !== undefined && previous.format !== format)
+    throw new UsageError(`--to ${dir} holds a ${previous.format} dataset, not ${format}`).withHint(
+      `Add --format ${previous.format}, or export to another folder.`,
+    );
+  await removeLeftovers(dir);
+  const pause = pauseFor(ctx.env, ctx.stderr);
+  const staging = path.join(dir, STAGING_NAME, `run-${process.pid}-${Date.now().toString(36)}`);
+  const client = await ctx.client();
+  const progress = await startProgress(ctx, "Exporting…");
+  const tally: Tally = { selectors: new Map(), done: 0, repeats: { count: 0 } };
+  let results: Array<CampaignResult<CampaignExport>>;
+  try {
+    results = await forEachCampaign(
+      campaignIds,
+      async (campaignId) => {
+        const spill = await CampaignSpill.create(path.join(staging, String(campaignIds.indexOf(campaignId))));
+        try {
+          const selector = new MessageSelector(client, {
+            listing: { campaignId },
+            limit: Number.POSITIVE_INFINITY,
+            pageSize: 1000,
+            onPage: () => progress.update(progressLine(tally, campaignIds.length)),
+          });
+          tally.selectors.set(campaignId, selector);
+          for await (const chunk of selector.chunks(SOURCED_MESSAGES)) {
+            await pause("fetching");
+            for (const item of chunk)
+              await spill.add(dateOf(instantOf(read(MESSAGE, item.message, "createdAt"))), item);
+          }
+          await spill.flush();
+          await pause("spilling");
+          const done = await planCampaign(campaignId, spill, previous, options, tally, ctx);
+          if (done.partitions.some((plan) => plan.change)) await pause("encoded");
+          tally.done++;
+          progress.update(progressLine(tally, campaignIds.length));
+          return done;
+        } finally {
+          await spill.remove();
+        }
+      },
+      {
+        concurrency: options.concurrency,
+        onFailure: (result) => {
+          progress.pause();
+          ctx.always.warn(failedCampaignLine(result));
+          progress.resume();
+        },
+      },
+    );
+  } catch (error) {
+    // Interrupted, or the folder could not be written: no data file was touched; temporary files go too.
+    await removeLeftovers(dir).catch(() => undefined);
+    throw error;
+  } finally {
+    progress.stop();
+    await fs.rm(staging, { recursive: true, force: true });
+    await fs.rmdir(path.join(dir, STAGING_NAME)).catch(() => undefined);
+  }
+  // Repeats the paging dropped (within a few pages) and those found in a partition's spill.
+  let repeats = tally.repeats.count;
+  for (const selector of tally.selectors.values()) repeats += selector.reader.duplicatesDropped;
+  if (repeats > 0) ctx.warn(`the service sent ${count(repeats, "message")} again in this run; each was kept once`);
+  const plans = results.flatMap((result) => result.value?.partitions ?? []);
+  const manifest = nextManifest(previous, options, plans);
+  await commit(dir, format, plans, manifest, pause);
+  await pause("before-manifest");
+  const summary = summarise(results, plans, campaignIds, startedAt, ctx);
+  manifest.lastRun = summary.lastRun;
+  recordCampaigns(manifest, results, summary.lastRun.finishedAt);
+  await writeManifest(dir, manifest);
+  ctx.note(summary.line);
+  const incomplete = incompleteCampaigns(results);
+  if (incomplete) throw incomplete;
+}
+
+/**
+ * A campaign read to its end: each partition it has now is digested (from its spill) and, if its digest
+ * is not the manifest's, encoded to a temporary file; each partition it had before and has no more is to
+ * be removed.
+ */
+async function planCampaign(
+  campaignId: string,
+  spill: CampaignSpill,
+  previous: Manifest | undefined,
+  options: ExportOptions,
+  tally: Tally,
+  ctx: Context,
+): Promise<CampaignExport> {
+  const encoding = ENCODERS[options.format].version;
+  const plans: PartitionPlan[] = [];
+  let messages = 0;
+  const present = new Set<string>();
+  for (const date of [...spill.lines.keys()].sort()) {
+    const key = partitionPath({ campaignId, date });
+    present.add(key);
+    const digest = new PartitionDigest();
+    for await (const { body } of uniqueMessages(spill.fileOf(date), tally.repeats)) digest.add(body);
+    const entry: PartitionEntry = { digest: digest.value(encoding), messages: digest.count };
+    messages += digest.count;
+    const plan: PartitionPlan = { key, entry };
+    if (previous?.partitions[key]?.digest !== entry.digest) {
+      const target = path.join(options.dir, ...key.split("/"), dataFileName(options.format));
+      plan.change = await encodePartition(spill.fileOf(date), target, options.format, ctx).catch((error: unknown) => {
+        throw cannotWrite(target, error);
+      });
+    }
+    plans.push(plan);
+  }
+  const prefix = `${partitionPath({ campaignId, date: "" })}`;
+  for (const key of Object.keys(previous?.partitions ?? {}))
+    if (key.startsWith(prefix) && !present.has(key)) plans.push({ key, entry: undefined, change: null });
+  return { messages, partitions: plans };
+}
+
+function cannotWrite(file: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === undefined ? error : new OutputError(`cannot write ${file} (${code})`);
+}
+
+/** The manifest after this run: partitions of campaigns read to their end as they are now, the others as they were. */
+function nextManifest(
+  previous: Manifest | undefined,
+  options: ExportOptions,
+  plans: readonly PartitionPlan[],
+): Manifest {
+  const manifest: Manifest = {
+    manifestVersion: 1,
+    msgstatVersion: options.msgstatVersion,
+    format: options.format,
+    campaigns: { ...previous?.campaigns },
+    partitions: { ...previous?.partitions },
+  };
+  for (const plan of plans) {
+    if (plan.entry === undefined) delete manifest.partitions[plan.key];
+    else manifest.partitions[plan.key] = plan.entry;
+  }
+  return manifest;
+}
+
+/** Each campaign's last complete run and its count, or why the last run could not read it. */
+function recordCampaigns(manifest: Manifest, results: ReadonlyArray<CampaignResult<CampaignExport>>, at: string): void {
+  for (const result of results) {
+    const entry = { ...manifest.campaigns[result.campaignId] };
+    if (result.state === "complete") {
+      entry.lastComplete = at;
+      entry.messages = result.value?.messages ?? 0;
+      delete entry.lastFailure;
+    } else entry.lastFailure = { at, reason: result.error?.message ?? "" };
+    manifest.campaigns[result.campaignId] = entry;
+  }
+}
+
+/**
+ * Phase 2: the partitions that change are first marked pending in the manifest (their digest unknown),
+ * then each file is renamed over its data file, or removed. A run killed in between leaves each partition
+ * whole, old or new, and the next run writes every pending one again.
+ */
+async function commit(
+  dir: string,
+  format: ExportFormat,
+  plans: readonly PartitionPlan[],
+  next: Manifest,
+  pause: (step: PauseStep) => Promise<void>,
+): Promise<void> {
+  const changes = plans.filter((plan) => plan.change !== undefined);
+  if (changes.length === 0) return;
+  const pending: Manifest = { ...next, partitions: { ...next.partitions } };
+  for (const plan of changes) pending.partitions[plan.key] = { digest: null, messages: plan.entry?.messages ?? 0 };
+  await writeManifest(dir, pending);
+  for (const [i, plan] of changes.entries()) {
+    if (i > 0) await pause("between-renames");
+    if (plan.change) await fs.rename(plan.change.temporary, plan.change.target);
+    else await removePartition(dir, plan.key, format);
+  }
+}
+
+/** A partition with no message left: its file, then its folder and its campaign's if they are empty. */
+async function removePartition(dir: string, key: string, format: ExportFormat): Promise<void> {
+  const folder = path.join(dir, ...key.split("/"));
+  await fs.rm(path.join(folder, dataFileName(format)), { force: true });
+  await fs.rmdir(folder).catch(() => undefined);
+  await fs.rmdir(path.dirname(folder)).catch(() => undefined);
+}
+
+function summarise(
+  results: ReadonlyArray<CampaignResult<CampaignExport>>,
+  plans: readonly PartitionPlan[],
+  campaignIds: readonly string[],
+  startedAt: string,
+  ctx: Context,
+): { line: string; lastRun: NonNullable<Manifest["lastRun"]> } {
+  const complete = results.filter((result) => result.state === "complete");
+  const messages = complete.reduce((sum, result) => sum + (result.value?.messages ?? 0), 0);
+  const written = plans.filter((plan) => plan.change).length;
+  const removed = plans.filter((plan) => plan.change === null).length;
+  const unchanged = plans.length - written - removed;
+  const campaigns = `${countText(complete.length)} of ${count(campaignIds.length, "campaign")}`;
+  const line =
+    `exported ${campaigns}: ${count(messages, "message")} in ${count(plans.length - removed, "partition")}; ` +
+    `${countText(written)} written, ${countText(unchanged)} unchanged` +
+    (removed > 0 ? `, ${countText(removed)} removed` : "");
+  return {
+    line,
+    lastRun: {
+      startedAt,
+      finishedAt: new Date(ctx.now()).toISOString(),
+      campaigns: [...campaignIds],
+      messages,
+      partitionsWritten: written,
+      partitionsRemoved: removed,
+      partitionsUnchanged: unchanged,
+    },
+  };
+}
+
+function progressLine(tally: Tally, campaigns: number): string {
+  let pages = 0;
+  let seen = 0;
+  for (const selector of tally.selectors.values()) {
+    pages += selector.reader.pagesRead;
+    seen += selector.outcome.seen;
+  }
+  return (
+    `Exporting… ${tally.done} of ${count(campaigns, "campaign")} done, ` +
+    `${countText(pages)} ${pages === 1 ? "page" : "pages"}, ${count(seen, "message")}`
+  );
+}
