@@ -10,7 +10,7 @@ import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp, type BriefHelp, type HelpSection } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
-import { addListingOptions, type ListingFlags } from "./flags.js";
+import { addListingOptions, OUTPUT_BRIEF_HELP, type ListingFlags } from "./flags.js";
 import { runFollow } from "./follow.js";
 import { parseListingOptions, type ListingOptions } from "./options.js";
 import { runListing } from "./run.js";
@@ -42,7 +42,7 @@ const LISTING_BRIEF: BriefHelp = {
     "--jsonl": "a JSON object a line",
     "--csv": "CSV (--bom for Excel)",
     "--fields": "the columns (or JSON keys), comma-separated",
-    "--output": "write to this file; .csv, .json, .jsonl set the format",
+    "--output": OUTPUT_BRIEF_HELP,
     "--follow": "then each new message as it comes, until Ctrl-C",
   },
   topics: ["fields", "formats", "dates"],

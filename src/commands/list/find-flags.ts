@@ -3,7 +3,7 @@
 import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
 import { concurrencyOption } from "../shared/concurrency.js";
 import { choiceOption, listOption, textOption, wholeNumberOption, type NoOptions } from "../shared/option-values.js";
-import { FORMATS } from "./flags.js";
+import { FORMATS, OUTPUT_HELP } from "./flags.js";
 
 export function addFindOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   command: Command<Args, Opts, Globals>,
@@ -48,14 +48,7 @@ export function addFindOptions<Args extends unknown[], Opts extends OptionValues
       "--fields <list>",
       "comma-separated fields: columns of table and CSV, keys of JSON (msgstat messages --help)",
     )
-    .addOption(
-      textOption(
-        "-o, --output <file>",
-        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson, .tsv and .parquet set the " +
-          "format (.csv.gz and the like: gzipped)",
-        "a file name",
-      ),
-    )
+    .addOption(textOption("-o, --output <file>", OUTPUT_HELP, "a file name"))
     .option("--partial", "with -o: write what came even when some campaign could not be read")
     .addOption(concurrencyOption())
     .addOption(new Option("--wide", "table: every column, nothing cut, whatever the terminal's width"))

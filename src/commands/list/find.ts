@@ -8,6 +8,7 @@ import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
 import { contextFor, type Run } from "../context.js";
 import { addFindOptions } from "./find-flags.js";
+import { OUTPUT_BRIEF_HELP } from "./flags.js";
 import { runFind } from "./find-run.js";
 
 const NUMBER_HELP =
@@ -41,7 +42,7 @@ export function defineFind(command: Command, run: Run): void {
       ...FILTER_BRIEF_HELP,
       "--json": "a JSON array",
       "--csv": "CSV",
-      "--output": "write to this file; .csv, .json, .jsonl set the format",
+      "--output": OUTPUT_BRIEF_HELP,
     },
     topics: ["many-campaigns", "dates"],
   });

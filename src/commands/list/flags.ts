@@ -14,6 +14,12 @@ import {
 export const FORMATS = ["table", "tsv", "json", "jsonl", "csv", "parquet"] as const;
 export type Format = (typeof FORMATS)[number];
 
+/** -o of messages, batch and find: in every option's help, and in one line of the brief --help. */
+export const OUTPUT_HELP =
+  "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson, .tsv and .parquet set the " +
+  "format (.csv.gz and the like: gzipped)";
+export const OUTPUT_BRIEF_HELP = "write to a file: .csv, .json, .jsonl, .parquet, +.gz";
+
 export function addListingOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   command: Command<Args, Opts, Globals>,
 ) {
@@ -48,14 +54,7 @@ export function addListingOptions<Args extends unknown[], Opts extends OptionVal
     .option("--jsonl", "shortcut for --format jsonl")
     .option("--csv", "shortcut for --format csv")
     .option("--fields <list>", "comma-separated fields: columns of table and CSV, keys of JSON (see below)")
-    .addOption(
-      textOption(
-        "-o, --output <file>",
-        "write to this file (atomically) instead of stdout; .csv, .json, .jsonl, .ndjson, .tsv and .parquet set the " +
-          "format (.csv.gz and the like: gzipped)",
-        "a file name",
-      ),
-    )
+    .addOption(textOption("-o, --output <file>", OUTPUT_HELP, "a file name"))
     .addOption(new Option("--wide", "table: every column, nothing cut, whatever the terminal's width"))
     .addOption(new Option("--no-headers", "table: no header line (piped: rows only)"))
     .option(

@@ -114,6 +114,12 @@ describe("help length", () => {
       expect(lines(await fullHelpOf([name], 80)), name).toBeGreaterThan(90);
   });
 
+  it.each(["messages", "batch", "find"])("%s --help: the -o line names .parquet and .gz", async (name) => {
+    expect(await helpOf([name], 80)).toMatch(
+      /\n {2}-o, --output <file> +write to a file: \.csv, \.json, \.jsonl, \.parquet, \+\.gz\n/,
+    );
+  });
+
   it("--help names every global option in one paragraph, pointing to msgstat help options", async () => {
     const help = await helpOf(["messages"], 80);
     expect(help).toContain(
