@@ -141,7 +141,7 @@ describe.each(["jsonl.gz", "parquet"] as const)("--format %s", (chosen) => {
       expect(leftovers(dir)).toEqual([]);
       expect(existsSync(path.join(dir, "msgstat-export.json"))).toBe(true);
       // The manifest now agrees with the files: a further run writes nothing.
-      expect((await runBin(exportArgs(dir))).stderr).toMatch(/; 0 written, \d+ unchanged\n$/);
+      expect((await runBin(exportArgs(dir))).stderr).toMatch(/: 0 files written, \d+ unchanged\n$/);
     });
   });
 });
@@ -160,6 +160,23 @@ describe("msgstat export killed after its renames, before its manifest", () => {
     const resumed = await runBin(exportArgs(dir));
     expect(resumed.code).toBe(0);
     expect(await datasetState(dir)).toEqual(new Map([...old].map(([id, m]) => [id, stateOf(m)])));
+  });
+});
+
+describe("a first export killed before its renames", () => {
+  it("leaves no partition folder and no manifest: the staging folder only, which the next run removes", async () => {
+    format = "parquet";
+    changed = false;
+    const dir = scratchFolder("export-kill-");
+    expect((await killedAt(dir, "encoded")).code).toBe(128);
+    expect(
+      readdirSync(dir)
+        .filter((name) => !name.startsWith(".msgstat-"))
+        .sort(),
+    ).toEqual([]);
+    const resumed = await runBin(exportArgs(dir));
+    expect(resumed).toMatchObject({ code: 0, stdout: "" });
+    expect(leftovers(dir)).toEqual([]);
   });
 });
 

@@ -33,7 +33,7 @@ export function defineExport(command: Command, run: Run): void {
       campaignIds,
       {
         dir: raw.to,
-        format: raw.format ?? "parquet",
+        format: raw.format,
         concurrency: chosenConcurrency(raw.concurrency, given, ctx.env),
         msgstatVersion: run.version,
       },

@@ -1,5 +1,5 @@
-// A partition's file, encoded from its spill into a temporary file beside it (AtomicFile's, whose name
-// no data glob matches), flushed to disk and closed; the rename over the data file is left to the run,
+// A partition's file, encoded from its spill into a temporary file in the run's staging folder
+// (AtomicFile's, beside `target`), flushed to disk and closed; the rename to the data file is left to the run,
 // which makes every rename of a run only once each partition it replaces is ready (run.ts).
 import { fsync, promises as fs } from "node:fs";
 import path from "node:path";
@@ -54,7 +54,7 @@ async function* spilledChunks(file: string, repeats: { count: number }): AsyncGe
   if (chunk.length > 0) yield chunk;
 }
 
-/** Writes the partition's file from its spill under a temporary name beside `target`, synced and closed. */
+/** Writes the partition's file from its spill under a temporary name beside `target` (in staging), synced, closed. */
 export async function encodePartition(
   spill: string,
   target: string,

@@ -8,8 +8,20 @@ export function addExportOptions<Args extends unknown[], Opts extends OptionValu
   command: Command<Args, Opts, Globals>,
 ) {
   return command
-    .addOption(textOption("--to <dir>", "the dataset's folder (created if missing)", "a folder").makeOptionMandatory())
-    .addOption(choiceOption("--format <format>", "the files of each partition (default: parquet)", EXPORT_FORMATS))
+    .addOption(
+      textOption(
+        "--to <dir>",
+        "the dataset's root folder (created if missing, or empty)",
+        "a folder",
+      ).makeOptionMandatory(),
+    )
+    .addOption(
+      choiceOption(
+        "--format <format>",
+        "the files of each partition (default: the dataset's, or parquet)",
+        EXPORT_FORMATS,
+      ),
+    )
     .addOption(
       textOption(
         "--campaigns-file <path>",

@@ -54,19 +54,25 @@ export function dataFileName(format: ExportFormat): string {
 const TEMPORARY = /^\.messages\..+\.msgstat-[0-9]+-[0-9a-z]+-[0-9a-z]+\.tmp$/;
 
 /**
- * Removes what a killed run left: its staging folder, and temporary files beside partition files (never a
- * data file: each is whole, old or new). Returns how many temporary files were removed.
+ * Removes what a killed run left: its staging folder, temporary files beside partition files (an older
+ * msgstat encoded there), and partition folders left empty (never a data file: each is whole, old or
+ * new). Returns how many temporary files were removed.
  */
 export async function removeLeftovers(dir: string): Promise<number> {
   await fs.rm(path.join(dir, STAGING_NAME), { recursive: true, force: true });
   let removed = 0;
-  for (const campaign of await folders(dir, "campaign_id="))
-    for (const day of await folders(campaign, "created_date="))
+  for (const campaign of await folders(dir, "campaign_id=")) {
+    for (const day of await folders(campaign, "created_date=")) {
       for (const entry of await fs.readdir(day).catch(() => [] as string[]))
         if (TEMPORARY.test(entry)) {
           await fs.rm(path.join(day, entry), { force: true });
           removed++;
         }
+      // rmdir removes a folder only when it is empty.
+      await fs.rmdir(day).catch(() => undefined);
+    }
+    await fs.rmdir(campaign).catch(() => undefined);
+  }
   return removed;
 }
 

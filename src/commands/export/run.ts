@@ -3,9 +3,10 @@
 // message in exactly one whole file, old or new:
 //  1. each campaign is read to its end (several at once, service/fan-out.ts) and spilled by partition;
 //     each partition's digest is compared with the manifest's, and only a changed one is encoded, to a
-//     temporary file beside its data file;
-//  2. the manifest marks the partitions about to change as pending, then each temporary file is renamed
-//     over its data file (a partition whose messages are all gone is removed);
+//     temporary file in the run's staging folder (no partition folder is created yet);
+//  2. the manifest marks the partitions about to change as pending, then each partition's folder is
+//     created if new and its temporary file renamed over its data file (a partition whose messages are
+//     all gone is removed, its folder too);
 //  3. the manifest is written with the new digests.
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -22,8 +23,16 @@ import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outc
 import { count } from "../shared/output-file.js";
 import { PartitionDigest } from "./digest.js";
 import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
-import { dataFileName, dateOf, partitionPath, removeLeftovers, STAGING_NAME, type ExportFormat } from "./layout.js";
-import { lockDataset } from "./lock.js";
+import {
+  dataFileName,
+  dateOf,
+  MANIFEST_NAME,
+  partitionPath,
+  removeLeftovers,
+  STAGING_NAME,
+  type ExportFormat,
+} from "./layout.js";
+import { LOCK_NAME, lockDataset } from "./lock.js";
 import { readManifest, writeManifest, type Manifest, type PartitionEntry } from "./manifest.js";
 import { CampaignSpill, uniqueMessages } from "./spill.js";
 import { pauseFor, type PauseStep } from "./test-pause.js";
@@ -31,7 +40,8 @@ import { pauseFor, type PauseStep } from "./test-pause.js";
 export interface ExportOptions {
   /** --to: the dataset's folder, created if missing. */
   dir: string;
-  format: ExportFormat;
+  /** --format; without it, the format the manifest records (parquet for a new dataset). */
+  format: ExportFormat | undefined;
   concurrency: number;
   /** Recorded in the manifest. */
   msgstatVersion: string;
@@ -54,12 +64,18 @@ interface CampaignExport {
 interface Tally {
   selectors: Map<string, MessageSelector>;
   done: number;
+  /** Partitions of the campaigns read to their end, and how many of those were digested and written. */
+  partitions: number;
+  planned: number;
+  /** Campaigns whose pages are all read (or whose reading failed). */
+  read: number;
   repeats: { count: number };
 }
 
 export async function runExport(campaignIds: readonly string[], options: ExportOptions, ctx: Context): Promise<void> {
   const startedAt = new Date(ctx.now()).toISOString();
   const { dir } = options;
+  await checkTarget(dir);
   await fs.mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`--to ${dir}: cannot create it (${error.code ?? error.message})`);
   });
@@ -77,24 +93,71 @@ async function exportLocked(
   ctx: Context,
   startedAt: string,
 ): Promise<void> {
-  const { dir, format } = options;
+  const { dir } = options;
   const previous = await readManifest(dir, ctx.warn);
-  if (previous !== undefined && previous.format !== format)
-    throw new UsageError(`--to ${dir} holds a ${previous.format} dataset, not ${format}`).withHint(
-      `Add --format ${previous.format}, or export to another folder.`,
+  if (previous !== undefined && options.format !== undefined && previous.format !== options.format)
+    throw new UsageError(`--to ${dir} holds a ${previous.format} dataset, not ${options.format}`).withHint(
+      `Leave out --format (or give --format ${previous.format}), or export to another folder.`,
     );
+  const format = options.format ?? previous?.format ?? "parquet";
+  const chosen = { ...options, format };
   await removeLeftovers(dir);
   const pause = pauseFor(ctx.env, ctx.stderr);
   const staging = path.join(dir, STAGING_NAME, `run-${process.pid}-${Date.now().toString(36)}`);
-  const client = await ctx.client();
   const progress = await startProgress(ctx, "Exporting…");
-  const tally: Tally = { selectors: new Map(), done: 0, repeats: { count: 0 } };
-  let results: Array<CampaignResult<CampaignExport>>;
+  const tally: Tally = { selectors: new Map(), done: 0, partitions: 0, planned: 0, read: 0, repeats: { count: 0 } };
   try {
-    results = await forEachCampaign(
+    const results = await readCampaigns(campaignIds, chosen, previous, staging, tally, progress, pause, ctx);
+    // Repeats the paging dropped (within a few pages) and those found in a partition's spill.
+    let repeats = tally.repeats.count;
+    for (const selector of tally.selectors.values()) repeats += selector.reader.duplicatesDropped;
+    if (repeats > 0) {
+      progress.pause();
+      ctx.warn(`the service sent ${count(repeats, "message")} again in this run; each was kept once`);
+      progress.resume();
+    }
+    const plans = results.flatMap((result) => result.value?.partitions ?? []);
+    const manifest = nextManifest(previous, chosen, plans);
+    await commit(dir, format, plans, manifest, pause, (line) => progress.update(line));
+    await pause("before-manifest");
+    progress.stop();
+    const summary = summarise(results, plans, campaignIds, startedAt, ctx);
+    manifest.lastRun = summary.lastRun;
+    recordCampaigns(manifest, results, summary.lastRun.finishedAt);
+    await writeManifest(dir, manifest);
+    ctx.note(summary.line);
+    const incomplete = incompleteCampaigns(results, "", { causes: true });
+    if (incomplete) throw incomplete;
+  } finally {
+    progress.stop();
+    await fs.rm(staging, { recursive: true, force: true });
+    await fs.rmdir(path.join(dir, STAGING_NAME)).catch(() => undefined);
+  }
+}
+
+/** Phase 1: each campaign read to its end, spilled, and each changed partition encoded into staging. */
+async function readCampaigns(
+  campaignIds: readonly string[],
+  options: ExportOptions & { format: ExportFormat },
+  previous: Manifest | undefined,
+  staging: string,
+  tally: Tally,
+  progress: Awaited<ReturnType<typeof startProgress>>,
+  pause: (step: PauseStep) => Promise<void>,
+  ctx: Context,
+): Promise<Array<CampaignResult<CampaignExport>>> {
+  const { dir } = options;
+  const client = await ctx.client();
+  try {
+    return await forEachCampaign(
       campaignIds,
       async (campaignId) => {
         const spill = await CampaignSpill.create(path.join(staging, String(campaignIds.indexOf(campaignId))));
+        let pagesRead = false;
+        const readToEnd = () => {
+          if (!pagesRead) tally.read++;
+          pagesRead = true;
+        };
         try {
           const selector = new MessageSelector(client, {
             listing: { campaignId },
@@ -109,13 +172,17 @@ async function exportLocked(
               await spill.add(dateOf(instantOf(read(MESSAGE, item.message, "createdAt"))), item);
           }
           await spill.flush();
+          readToEnd();
           await pause("spilling");
-          const done = await planCampaign(campaignId, spill, previous, options, tally, ctx);
+          const encoded = path.join(staging, "encoded", String(campaignIds.indexOf(campaignId)));
+          const update = () => progress.update(progressLine(tally, campaignIds.length));
+          const done = await planCampaign(campaignId, spill, previous, { ...options, encoded, update }, tally, ctx);
           if (done.partitions.some((plan) => plan.change)) await pause("encoded");
           tally.done++;
           progress.update(progressLine(tally, campaignIds.length));
           return done;
         } finally {
+          readToEnd();
           await spill.remove();
         }
       },
@@ -132,26 +199,33 @@ async function exportLocked(
     // Interrupted, or the folder could not be written: no data file was touched; temporary files go too.
     await removeLeftovers(dir).catch(() => undefined);
     throw error;
-  } finally {
-    progress.stop();
-    await fs.rm(staging, { recursive: true, force: true });
-    await fs.rmdir(path.join(dir, STAGING_NAME)).catch(() => undefined);
   }
-  // Repeats the paging dropped (within a few pages) and those found in a partition's spill.
-  let repeats = tally.repeats.count;
-  for (const selector of tally.selectors.values()) repeats += selector.reader.duplicatesDropped;
-  if (repeats > 0) ctx.warn(`the service sent ${count(repeats, "message")} again in this run; each was kept once`);
-  const plans = results.flatMap((result) => result.value?.partitions ?? []);
-  const manifest = nextManifest(previous, options, plans);
-  await commit(dir, format, plans, manifest, pause);
-  await pause("before-manifest");
-  const summary = summarise(results, plans, campaignIds, startedAt, ctx);
-  manifest.lastRun = summary.lastRun;
-  recordCampaigns(manifest, results, summary.lastRun.finishedAt);
-  await writeManifest(dir, manifest);
-  ctx.note(summary.line);
-  const incomplete = incompleteCampaigns(results);
-  if (incomplete) throw incomplete;
+}
+
+/**
+ * Refuses a --to that is a file, a partition folder of a dataset, or a folder holding other files and
+ * no manifest: export writes only into a fresh or empty folder, or a dataset's root.
+ */
+async function checkTarget(dir: string): Promise<void> {
+  const stat = await fs.stat(dir).catch(() => undefined);
+  if (stat === undefined) return;
+  if (!stat.isDirectory())
+    throw new UsageError(`--to ${dir} is a file, not a folder`).withHint(
+      "Give a fresh or empty folder, or an existing dataset's root.",
+    );
+  if (/^(campaign_id|created_date)=/.test(path.basename(path.resolve(dir))))
+    throw new UsageError(`--to ${dir} is a partition folder of a dataset, not its root`).withHint(
+      `Give the dataset's root (the folder holding ${MANIFEST_NAME}), or a fresh or empty folder.`,
+    );
+  const entries = await fs.readdir(dir);
+  if (entries.includes(MANIFEST_NAME)) return;
+  // What a run killed before its first manifest leaves, and the lock of a run under way.
+  const ours = new Set([STAGING_NAME, LOCK_NAME]);
+  const others = entries.filter((name) => !ours.has(name) && !/^campaign_id=/.test(name));
+  if (others.length > 0)
+    throw new UsageError(`--to ${dir} holds other files and no ${MANIFEST_NAME}: not a msgstat dataset`).withHint(
+      "Give a fresh or empty folder, or an existing dataset's root.",
+    );
 }
 
 /**
@@ -163,7 +237,7 @@ async function planCampaign(
   campaignId: string,
   spill: CampaignSpill,
   previous: Manifest | undefined,
-  options: ExportOptions,
+  options: ExportOptions & { format: ExportFormat; encoded: string; update: () => void },
   tally: Tally,
   ctx: Context,
 ): Promise<CampaignExport> {
@@ -171,7 +245,9 @@ async function planCampaign(
   const plans: PartitionPlan[] = [];
   let messages = 0;
   const present = new Set<string>();
-  for (const date of [...spill.lines.keys()].sort()) {
+  const dates = [...spill.lines.keys()].sort();
+  tally.partitions += dates.length;
+  for (const [i, date] of dates.entries()) {
     const key = partitionPath({ campaignId, date });
     present.add(key);
     const digest = new PartitionDigest();
@@ -181,11 +257,16 @@ async function planCampaign(
     const plan: PartitionPlan = { key, entry };
     if (previous?.partitions[key]?.digest !== entry.digest) {
       const target = path.join(options.dir, ...key.split("/"), dataFileName(options.format));
-      plan.change = await encodePartition(spill.fileOf(date), target, options.format, ctx).catch((error: unknown) => {
-        throw cannotWrite(target, error);
+      // Encoded in staging: the partition's folder is created only when its file is renamed there (phase 2).
+      const staged = path.join(options.encoded, String(i), dataFileName(options.format));
+      const ready = await encodePartition(spill.fileOf(date), staged, options.format, ctx).catch((error: unknown) => {
+        throw cannotWrite(staged, error);
       });
+      plan.change = { temporary: ready.temporary, target };
     }
     plans.push(plan);
+    tally.planned++;
+    options.update();
   }
   const prefix = `${partitionPath({ campaignId, date: "" })}`;
   for (const key of Object.keys(previous?.partitions ?? {}))
@@ -201,7 +282,7 @@ function cannotWrite(file: string, error: unknown): unknown {
 /** The manifest after this run: partitions of campaigns read to their end as they are now, the others as they were. */
 function nextManifest(
   previous: Manifest | undefined,
-  options: ExportOptions,
+  options: ExportOptions & { format: ExportFormat },
   plans: readonly PartitionPlan[],
 ): Manifest {
   const manifest: Manifest = {
@@ -242,16 +323,21 @@ async function commit(
   plans: readonly PartitionPlan[],
   next: Manifest,
   pause: (step: PauseStep) => Promise<void>,
+  show: (line: string) => void,
 ): Promise<void> {
   const changes = plans.filter((plan) => plan.change !== undefined);
   if (changes.length === 0) return;
+  show(`Moving partitions into place… 0 of ${countText(changes.length)}`);
   const pending: Manifest = { ...next, partitions: { ...next.partitions } };
   for (const plan of changes) pending.partitions[plan.key] = { digest: null, messages: plan.entry?.messages ?? 0 };
   await writeManifest(dir, pending);
   for (const [i, plan] of changes.entries()) {
     if (i > 0) await pause("between-renames");
-    if (plan.change) await fs.rename(plan.change.temporary, plan.change.target);
-    else await removePartition(dir, plan.key, format);
+    if (plan.change) {
+      await fs.mkdir(path.dirname(plan.change.target), { recursive: true });
+      await fs.rename(plan.change.temporary, plan.change.target);
+    } else await removePartition(dir, plan.key, format);
+    show(`Moving partitions into place… ${countText(i + 1)} of ${countText(changes.length)}`);
   }
 }
 
@@ -276,9 +362,10 @@ function summarise(
   const removed = plans.filter((plan) => plan.change === null).length;
   const unchanged = plans.length - written - removed;
   const campaigns = `${countText(complete.length)} of ${count(campaignIds.length, "campaign")}`;
+  // Short enough that the usual case fits 80 columns; the partitions held are those written and unchanged.
   const line =
-    `exported ${campaigns}: ${count(messages, "message")} in ${count(plans.length - removed, "partition")}; ` +
-    `${countText(written)} written, ${countText(unchanged)} unchanged` +
+    `exported ${campaigns}, ${count(messages, "message")}: ` +
+    `${count(written, "file")} written, ${countText(unchanged)} unchanged` +
     (removed > 0 ? `, ${countText(removed)} removed` : "");
   return {
     line,
@@ -295,6 +382,9 @@ function summarise(
 }
 
 function progressLine(tally: Tally, campaigns: number): string {
+  // Once every campaign's pages are read, what is left is digesting and encoding the partitions.
+  if (tally.read === campaigns)
+    return `Writing partitions… ${countText(tally.planned)} of ${countText(tally.partitions)}`;
   let pages = 0;
   let seen = 0;
   for (const selector of tally.selectors.values()) {

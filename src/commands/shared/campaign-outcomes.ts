@@ -29,14 +29,31 @@ export function completeLine(outcomes: readonly CampaignOutcome[]): string {
 export function incompleteCampaigns(
   outcomes: readonly CampaignOutcome[],
   detail = "",
+  options: { causes?: boolean } = {},
 ): IncompleteCampaignsError | undefined {
   const failed = outcomes.filter((outcome) => outcome.state === "failed");
   if (failed.length === 0) return undefined;
   const codes = new Set(failed.map((outcome) => exitCodeOf(outcome.error)));
   const code = codes.size === 1 ? [...codes][0]! : ExitCode.failure;
-  const names = failed.map((outcome) => outcome.campaignId).join(", ");
-  return new IncompleteCampaignsError(
-    `${completeLine(outcomes)}; not read to the end: ${names}${detail === "" ? "" : `; ${detail}`}`,
-    code,
-  );
+  const names = options.causes
+    ? byCause(failed)
+    : `not read to the end: ${failed.map((outcome) => outcome.campaignId).join(", ")}`;
+  return new IncompleteCampaignsError(`${completeLine(outcomes)}; ${names}${detail === "" ? "" : `; ${detail}`}`, code);
+}
+
+/** "not found: a, b; not read to the end: c": the failed campaigns grouped by what stopped them. */
+function byCause(failed: readonly CampaignOutcome[]): string {
+  const groups = new Map<string, string[]>();
+  for (const outcome of failed) {
+    const cause = causeOf(outcome.error);
+    groups.set(cause, [...(groups.get(cause) ?? []), outcome.campaignId]);
+  }
+  return [...groups].map(([cause, ids]) => `${cause}: ${ids.join(", ")}`).join("; ");
+}
+
+function causeOf(error: ServiceError | undefined): string {
+  const code = exitCodeOf(error);
+  if (code === ExitCode.notFound) return "not found";
+  if (code === ExitCode.unauthorized) return "not authorised";
+  return "not read to the end";
 }

@@ -38,7 +38,7 @@ describe("msgstat export --format jsonl.gz", () => {
     );
     const total = [...sent.values()].reduce((sum, messages) => sum + messages.length, 0);
     expect(stderr).toBe(
-      `exported 4 of 4 campaigns: ${total.toLocaleString("en-US")} messages in ${partitions.size} partitions; ${partitions.size} written, 0 unchanged\n`,
+      `exported 4 of 4 campaigns, ${total.toLocaleString("en-US")} messages: ${partitions.size} files written, 0 unchanged\n`,
     );
     const rows = await readJsonlDataset(dir);
     const expected = [...sent].flatMap(([campaignId, messages]) =>
@@ -77,11 +77,11 @@ describe("msgstat export --format jsonl.gz", () => {
     const before = dataFiles(dir);
     const again = await exportTo(dir);
     expect(again).toMatchObject({ code: 0, stdout: "" });
-    expect(again.stderr).toMatch(/; 0 written, \d+ unchanged\n$/);
+    expect(again.stderr).toMatch(/: 0 files written, \d+ unchanged\n$/);
     expect(dataFiles(dir)).toEqual(before);
   });
 
-  it("shows progress on a terminal: campaigns done, pages, messages; then the summary", async () => {
+  it("shows progress on a terminal: campaigns done, pages, messages; the partitions written; then the summary", async () => {
     const dir = scratchFolder("export-");
     const { code, stderr } = await runCli(
       ["--base-url", sandbox.url, "export", ...CAMPAIGNS, "--to", dir, "--format", "jsonl.gz", "--concurrency", "1"],
@@ -90,8 +90,14 @@ describe("msgstat export --format jsonl.gz", () => {
     expect(code).toBe(0);
     expect(stderr).toContain("Exporting… 0 of 4 campaigns done, 1 page, 1,000 messages");
     // cmp-empty is one empty page.
-    expect(stderr).toContain("Exporting… 4 of 4 campaigns done, 5 pages, 2,440 messages");
-    expect(stderr).toMatch(/exported 4 of 4 campaigns: 2,440 messages in \d+ partitions; \d+ written, 0 unchanged\n$/);
+    expect(stderr).toContain("Exporting… 3 of 4 campaigns done, 5 pages, 2,440 messages");
+    // After the last page, the partitions as each is digested and written, then as each is moved into place.
+    const partitions = (stderr.match(/Writing partitions… (\d+) of \1\b/) ?? [])[1];
+    expect(Number(partitions)).toBeGreaterThan(4);
+    expect(stderr).toContain(`Moving partitions into place… ${partitions} of ${partitions}`);
+    expect(stderr).toMatch(
+      new RegExp(`exported 4 of 4 campaigns, 2,440 messages: ${partitions} files written, 0 unchanged\n$`),
+    );
   });
 
   it("with --quiet says nothing at all when it went well, on a terminal too", async () => {

@@ -45,7 +45,7 @@ describe("msgstat export against the live campaign", () => {
 
     const again = await exportNow();
     expect(again).toMatchObject({ code: 0, stdout: "" });
-    expect(again.stderr).toMatch(/; 1 written, \d+ unchanged\n$/);
+    expect(again.stderr).toMatch(/: 1 file written, \d+ unchanged\n$/);
     const after = dataFiles(dir);
     const rewritten = Object.keys(after).filter((name) => after[name]!.mtimeMs !== before[name]!.mtimeMs);
     expect(rewritten).toEqual([`campaign_id=cmp-live/created_date=${utcDate(changed!.createdAt)}/messages.jsonl.gz`]);

@@ -1,6 +1,6 @@
 // What a run of `msgstat export` does with what the service did since the last one: a message sent twice,
 // a day whose messages are gone, a campaign that cannot be read; and the usage errors of the command.
-import { readFileSync, existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type FaultRule, type Sandbox } from "../../../src/sandbox/index.js";
@@ -77,7 +77,7 @@ describe("msgstat export brings the dataset up to date", () => {
     try {
       const result = await exportTo(dir, ["cmp-otp-alerts"]);
       expect(result).toMatchObject({ code: 0, stdout: "" });
-      expect(result.stderr).toMatch(/; 0 written, \d+ unchanged, 1 removed\n$/);
+      expect(result.stderr).toMatch(/: 0 files written, \d+ unchanged, 1 removed\n$/);
       expect(existsSync(path.join(dir, `campaign_id=cmp-otp-alerts/created_date=${gone}`))).toBe(false);
       const rows = await readJsonlDataset(dir);
       expect(sorted(rows)).toEqual(
@@ -105,10 +105,8 @@ describe("msgstat export brings the dataset up to date", () => {
       const lines = result.stderr.split("\n");
       expect(lines[0]).toMatch(/^warning: campaign cmp-otp-alerts: not found: /);
       expect(lines.slice(-3)).toEqual([
-        expect.stringMatching(
-          /^exported 1 of 2 campaigns: 1,000 messages in \d+ partitions; \d+ written, 0 unchanged$/,
-        ),
-        "msgstat: 1 of 2 campaigns complete; not read to the end: cmp-otp-alerts",
+        expect.stringMatching(/^exported 1 of 2 campaigns, 1,000 messages: \d+ files written, 0 unchanged$/),
+        "msgstat: 1 of 2 campaigns complete; not found: cmp-otp-alerts",
         "",
       ]);
       const after = dataFiles(dir);
@@ -132,15 +130,97 @@ describe("msgstat export brings the dataset up to date", () => {
 });
 
 describe("msgstat export's usage errors", () => {
-  it("a folder of the other format is refused, exit 2", async () => {
+  it("a folder of the other format is refused when --format says the other, exit 2", async () => {
     const dir = scratchFolder("export-");
     expect((await exportTo(dir, ["cmp-otp-alerts"])).code).toBe(0);
-    const result = await runCli(["--base-url", sandbox.url, "export", "cmp-otp-alerts", "--to", dir]);
+    const result = await runCli([
+      "--base-url",
+      sandbox.url,
+      "export",
+      "cmp-otp-alerts",
+      "--to",
+      dir,
+      "--format",
+      "parquet",
+    ]);
     expect(result).toEqual({
       code: 2,
       stdout: "",
-      stderr: `msgstat: --to ${dir} holds a jsonl.gz dataset, not parquet\n  Add --format jsonl.gz, or export to another folder.\n`,
+      stderr:
+        `msgstat: --to ${dir} holds a jsonl.gz dataset, not parquet\n` +
+        "  Leave out --format (or give --format jsonl.gz), or export to another folder.\n",
     });
+  });
+
+  it("without --format, a dataset is written in the format its manifest records", async () => {
+    const dir = scratchFolder("export-");
+    expect((await exportTo(dir, ["cmp-otp-alerts"])).code).toBe(0);
+    const result = await runCli(["--base-url", sandbox.url, "export", "cmp-otp-alerts", "--to", dir]);
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result.stderr).toMatch(/^exported 1 of 1 campaign, [\d,]+ messages: 0 files written, \d+ unchanged\n$/);
+    expect(Object.keys(dataFiles(dir)).every((name) => name.endsWith("/messages.jsonl.gz"))).toBe(true);
+  });
+
+  it("--to a file is refused, exit 2", async () => {
+    const file = path.join(scratchFolder("export-"), "notes.txt");
+    writeFileSync(file, "mine\n");
+    const result = await exportTo(file, ["cmp-otp-alerts"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `msgstat: --to ${file} is a file, not a folder\n  Give a fresh or empty folder, or an existing dataset's root.\n`,
+    });
+    expect(readFileSync(file, "utf8")).toBe("mine\n");
+  });
+
+  it("a folder holding other files and no manifest is refused, exit 2; an empty one is used", async () => {
+    const dir = scratchFolder("export-");
+    writeFileSync(path.join(dir, "report.csv"), "a,b\n");
+    const result = await exportTo(dir, ["cmp-otp-alerts"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `msgstat: --to ${dir} holds other files and no msgstat-export.json: not a msgstat dataset\n` +
+        "  Give a fresh or empty folder, or an existing dataset's root.\n",
+    });
+    expect(readdirSync(dir)).toEqual(["report.csv"]);
+    const empty = scratchFolder("export-");
+    expect((await exportTo(empty, ["cmp-otp-alerts"])).code).toBe(0);
+  });
+
+  it("a partition folder of a dataset is refused, exit 2", async () => {
+    const dir = scratchFolder("export-");
+    expect((await exportTo(dir, ["cmp-otp-alerts"])).code).toBe(0);
+    const partition = path.join(dir, "campaign_id=cmp-otp-alerts");
+    const result = await exportTo(partition, ["cmp-otp-alerts"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `msgstat: --to ${partition} is a partition folder of a dataset, not its root\n` +
+        "  Give the dataset's root (the folder holding msgstat-export.json), or a fresh or empty folder.\n",
+    });
+    expect(readdirSync(partition).every((name) => name.startsWith("created_date="))).toBe(true);
+  });
+
+  it("a campaign not found is named as not found in the last line, not as read in part", async () => {
+    const dir = scratchFolder("export-");
+    const result = await exportTo(dir, ["cmp-nope", "cmp-otp-alerts"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr.split("\n").slice(-2)).toEqual([
+      "msgstat: 1 of 2 campaigns complete; not found: cmp-nope",
+      "",
+    ]);
+  });
+
+  it("a partition folder left empty (by a killed run of an older msgstat) is removed by the next run", async () => {
+    const dir = scratchFolder("export-");
+    expect((await exportTo(dir, ["cmp-otp-alerts"])).code).toBe(0);
+    const empty = path.join(dir, "campaign_id=cmp-gone", "created_date=2026-01-01");
+    mkdirSync(empty, { recursive: true });
+    expect((await exportTo(dir, ["cmp-otp-alerts"])).code).toBe(0);
+    expect(existsSync(path.join(dir, "campaign_id=cmp-gone"))).toBe(false);
   });
 
   it("without --to, exit 2", async () => {
