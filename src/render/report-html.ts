@@ -51,7 +51,8 @@ th,td{border-bottom:1px solid var(--rule);padding:4px 10px;text-align:left;verti
 thead th{background:var(--head);font-weight:600}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .id{white-space:nowrap}
-@media (max-width:600px){body{padding:12px}th,td{padding:4px 6px}table{font-size:.93em}}
+@media (max-width:600px){body{padding:12px}th,td{padding:4px 6px}table{font-size:.93em}
+svg:not(.narrow) text:not(.tick){font-size:20px}}
 tr.total th,tr.total td{font-weight:600;border-top:2px solid var(--rule)}
 figure{margin:.4em 0 1em;break-inside:avoid}
 svg{display:block;width:100%;height:auto;max-width:720px}svg.narrow{max-width:560px}
