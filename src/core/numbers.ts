@@ -63,6 +63,9 @@ export function countText(n: number): string {
   return `${n < 0 ? "-" : ""}${digits.replace(/\B(?=(\d{3})+$)/g, ",")}`;
 }
 
+/** `1 campaign`, `2 campaigns`: a count and its noun, singular for exactly one. */
+export const count = (n: number, one: string, many = `${one}s`): string => `${countText(n)} ${n === 1 ? one : many}`;
+
 /** One decimal, but never rounded into 0% or 100% when it is not exactly that. */
 export function percentText(share: number | null): string {
   if (share === null) return "–";

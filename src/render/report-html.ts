@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import type { StatsReport } from "../stats/report.js";
 import { countText, percentText } from "../core/numbers.js";
 import { INTERVAL_MS } from "../stats/time-buckets.js";
+import { inlineSafe } from "../core/text.js";
 import { contiguous } from "./stats-report.js";
 import { htmlAttribute, htmlText, jsonInScript, svgText } from "./html-escape.js";
 import {
@@ -45,13 +46,16 @@ dl.about dt{font-weight:600}dl.about dd{margin:0;overflow-wrap:anywhere}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;margin:.4em 0 1em;min-width:50%}
 caption{text-align:left;color:var(--muted);padding:2px 0;caption-side:top}
+.scroll caption{position:sticky;left:0;max-width:calc(100vw - 32px)}
 th,td{border-bottom:1px solid var(--rule);padding:4px 10px;text-align:left;vertical-align:top;overflow-wrap:break-word}
 thead th{background:var(--head);font-weight:600}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.id{white-space:nowrap}
+@media (max-width:600px){body{padding:12px}th,td{padding:4px 6px}table{font-size:.93em}
+svg:not(.narrow) text:not(.tick){font-size:20px}}
 tr.total th,tr.total td{font-weight:600;border-top:2px solid var(--rule)}
 figure{margin:.4em 0 1em;break-inside:avoid}
-svg{display:block;width:100%;height:auto;max-width:720px}
-figure.wide{overflow-x:auto}figure.wide svg{min-width:520px}
+svg{display:block;width:100%;height:auto;max-width:720px}svg.narrow{max-width:560px}
 .pair>*{min-width:0}
 @media (min-width:1000px){.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:28px;
 align-items:start}}
@@ -98,10 +102,13 @@ export function renderHtmlReport(input: ShareableReport): string {
 </head>
 <body>
 <header>
-<h1>${htmlText(title)}</h1>
+<h1>${idsWhole(htmlText(title), total)}</h1>
 <dl class="about">
 ${aboutLines(input)
-  .map(([term, value]) => `<dt>${htmlText(term)}</dt><dd>${htmlText(value)}</dd>`)
+  .map(([term, value]) => {
+    const shown = term === "Campaigns" || term === "Batch" ? idsWhole(htmlText(value), total) : htmlText(value);
+    return `<dt>${htmlText(term)}</dt><dd>${shown}</dd>`;
+  })
   .join("\n")}
 </dl>
 </header>
@@ -109,11 +116,22 @@ ${aboutLines(input)
 ${sections.join("\n")}
 </main>
 <footer>Made by msgstat ${htmlText(input.version)}. The same figures as <code>msgstat stats --json</code>,
-which this page carries too (the script element of type application/json below is data, never run).</footer>
+which this page carries too.</footer>
+<!-- The figures as data, as stats --json prints them: a script element of type application/json is never run. -->
 <script type="application/json" id="msgstat-report">${jsonInScript(carried)}</script>
 </body>
 </html>
 `;
+}
+
+/** The campaign and batch ids in escaped text, each kept on one line: a browser would break them at a hyphen. */
+function idsWhole(escaped: string, report: StatsReport): string {
+  const ids = [...(report.campaignIds ?? [report.campaignId]), ...(report.batchId === null ? [] : [report.batchId])];
+  const pattern = ids
+    .map((id) => htmlText(inlineSafe(id)).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .sort((a, b) => b.length - a.length)
+    .join("|");
+  return pattern === "" ? escaped : escaped.replace(new RegExp(pattern, "g"), (id) => `<span class="id">${id}</span>`);
 }
 
 // ---- sections ----
@@ -128,7 +146,7 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
           (column) => `<td${column.numeric ? ' class="num"' : ""}>${htmlText(column.figure(report))}</td>`,
         ).join("")
       : `<td colspan="${COMPARISON_COLUMNS.length}">not counted: ${htmlText(uncounted ?? "")}</td>`;
-    return `<tr${cls}><th scope="row">${htmlText(label)}</th>${cells}</tr>`;
+    return `<tr${cls}><th scope="row" class="id">${htmlText(label)}</th>${cells}</tr>`;
   };
   const body = [
     ...rows.map((row) => line(row.campaignId, row.report, row.uncounted)),
@@ -239,12 +257,13 @@ function failureSection(report: StatsReport): string {
       table(
         "failures",
         "Failed messages by the error of their latest failed attempt",
-        ["error code", "error type", "messages", "share"],
+        // The figures before the error type, so that a phone shows them beside the code.
+        ["error code", "messages", "share", "error type"],
         report.failures.map((row) => [
-          text(errorCodeLabel(row)),
-          text(errorTypeLabel(row)),
+          name(errorCodeLabel(row)),
           figure(row.count),
           share(row.share),
+          name(errorTypeLabel(row)),
         ]),
       ),
       horizontalBars(
@@ -267,7 +286,7 @@ function attemptSection(report: StatsReport): string {
         "Messages by their number of attempts",
         ["attempts", "messages", "share", "success", "failure"],
         buckets.map((row) => [
-          text(attemptsLabel(row.attempts)),
+          name(attemptsLabel(row.attempts)),
           figure(row.count),
           share(row.share),
           figure(row.success),
@@ -334,15 +353,16 @@ function batchSection(report: StatsReport): string {
     table(
       "batches",
       "Each batch of the campaign, then the messages in no batch",
-      ["batch id", "file", "size", "counted", "success", "failure", "delivered"],
+      // The file name last: the figures stay beside the batch id on a phone.
+      ["batch id", "size", "counted", "success", "failure", "delivered", "file"],
       report.batches.map((row) => [
-        text(batchLabel(row)),
-        text(row.fileName ?? ""),
+        name(batchLabel(row)),
         row.totalMessages === null ? text("–", true) : figure(row.totalMessages),
         figure(row.messages),
         figure(row.success),
         figure(row.failure),
         share(row.deliveryRate),
+        name(row.fileName ?? ""),
       ]),
     ),
   );
@@ -394,9 +414,12 @@ const MAX_COLUMNS = 400;
 interface CellHtml {
   html: string;
   numeric: boolean;
+  /** An id, an error code, a file name: kept on one line, never broken at its hyphens. */
+  whole?: boolean;
 }
 
 const text = (value: string, numeric = false): CellHtml => ({ html: htmlText(value), numeric });
+const name = (value: string): CellHtml => ({ html: htmlText(value), numeric: false, whole: true });
 /** A count: shown with separators, its exact value in data-value for whoever reads the page as data. */
 const figure = (value: number): CellHtml => ({
   html: `<span data-value="${value}">${countText(value)}</span>`,
@@ -415,11 +438,10 @@ function table(id: string, caption: string, headers: string[], rows: CellHtml[][
     .map(
       (cells) =>
         `<tr>${cells
-          .map((cell, i) =>
-            i === 0
-              ? `<th scope="row">${cell.html}</th>`
-              : `<td${cell.numeric ? ' class="num"' : ""}>${cell.html}</td>`,
-          )
+          .map((cell, i) => {
+            const cls = cell.numeric ? ' class="num"' : cell.whole ? ' class="id"' : "";
+            return i === 0 ? `<th scope="row"${cls}>${cell.html}</th>` : `<td${cls}>${cell.html}</td>`;
+          })
           .join("")}</tr>`,
     )
     .join("\n");
@@ -455,10 +477,10 @@ const LABEL_CHARS = 22;
 const cut = (label: string): string =>
   [...label].length > LABEL_CHARS ? `${[...label].slice(0, LABEL_CHARS - 1).join("")}…` : label;
 
-/** A chart: `wide` ones (over time, the comparison) keep a minimum width and scroll sideways on a phone. */
+/** A chart: its viewBox scales to the width it has, so the whole chart shows on a phone too. */
 function svgOpen(id: string, height: number, title: string, description: string, width = WIDTH): string {
-  const wide = width === WIDTH ? ` class="wide" tabindex="0" aria-label="${htmlAttribute(title)}"` : "";
-  return `<figure${wide}><svg id="${id}" viewBox="0 0 ${width} ${height}" role="img"
+  const narrow = width === WIDTH ? "" : ' class="narrow"';
+  return `<figure><svg id="${id}"${narrow} viewBox="0 0 ${width} ${height}" role="img"
 aria-labelledby="${id}-title ${id}-desc" xmlns="http://www.w3.org/2000/svg">
 <title id="${id}-title">${svgText(title)}</title><desc id="${id}-desc">${svgText(description)}</desc>`;
 }
@@ -525,7 +547,7 @@ function stackedBars(
   if (rows.length === 0) return "";
   const rowHeight = 26;
   const height = rows.length * rowHeight + 30;
-  const room = WIDTH - LABEL_ROOM - 20;
+  const room = BARS_WIDTH - LABEL_ROOM - 30;
   const description = `${title}: ${rows
     .map((row) => `${row.label}: ${row.parts.map((part) => `${countText(part.value)} ${part.name}`).join(", ")}`)
     .join("; ")}.`;
@@ -550,7 +572,8 @@ function stackedBars(
   const axis = [0, 0.25, 0.5, 0.75, 1]
     .map((at) => svgLabel(LABEL_ROOM + at * room, axisY, `${at * 100}%`, { cls: "muted", anchor: "middle" }))
     .join("");
-  return `${svgOpen(id, height, title, description)}\n${bars}\n${axis}\n${svgClose}${legend(rows[0]!.parts)}`;
+  const chart = `${svgOpen(id, height, title, description, BARS_WIDTH)}\n${bars}\n${axis}\n${svgClose}`;
+  return chart + legend(rows[0]!.parts);
 }
 
 /** Columns over a sequence (time buckets, histogram bins); `withFailures` draws each column's failed part. */
@@ -572,12 +595,12 @@ function columnChart(
   const barWidth = Math.max(1, step * 0.8);
   // Up to about 12 labels under the axis, evenly spaced.
   const every = Math.max(1, Math.ceil(columns.length / 12));
-  const grid = [0, 0.5, 1]
-    .map((at) => {
-      const y = top + plot * (1 - at);
+  const grid = axisTicks(most)
+    .map((tick) => {
+      const y = top + plot * (1 - tick / most);
       return (
         `<line class="grid" x1="${left}" x2="${WIDTH - 10}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}"/>` +
-        svgLabel(left - 6, y + 4, countText(Math.round(most * at)), { cls: "muted", anchor: "end" })
+        svgLabel(left - 6, y + 4, countText(tick), { cls: "muted", anchor: "end" })
       );
     })
     .join("");
@@ -607,6 +630,19 @@ function columnChart(
       ])
     : "";
   return `${svgOpen(id, height, title, description)}\n${grid}\n${bars}\n${svgClose}${key}`;
+}
+
+/**
+ * The figures a column chart's grid lines are drawn at: 0 and multiples of a round step (1, 2 or 5 times a
+ * power of ten), the largest such step that gives at least two lines above 0 up to the busiest column.
+ */
+export function axisTicks(most: number): number[] {
+  let step = 1;
+  for (let power = 1; power <= most / 2; power *= 10)
+    step = Math.max(step, ...[power, power * 2, power * 5].filter((candidate) => candidate <= most / 2));
+  const ticks: number[] = [];
+  for (let tick = 0; tick <= most; tick += step) ticks.push(tick);
+  return ticks;
 }
 
 function legend(parts: Array<{ cls: string; name: string }>): string {

@@ -26,10 +26,11 @@ import {
  * Server text for a Markdown table cell or line: controls made visible (core/text.ts), then each mark
  * that can be syntax in a line backslash-escaped, which CommonMark reads as the mark itself: `|` (a
  * cell's end, even inside code on GitHub), emphasis, code, links and images, HTML and entities, and
- * `:` and `@`, which GitHub turns into links (`https://…`, an address).
+ * `@` and a `:` before `/`, which GitHub turns into links (an address, `https://…`). A `:` elsewhere
+ * (a time, `23:29`) is no syntax in GFM and stays as it is.
  */
 export function markdownText(text: string): string {
-  return inlineSafe(text).replace(/[\\`*_[\]<>|~&!:@{}]/g, (ch) => `\\${ch}`);
+  return inlineSafe(text).replace(/[\\`*_[\]<>|~&!@{}]|:(?=\/)/g, (ch) => `\\${ch}`);
 }
 
 interface Column {

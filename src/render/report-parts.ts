@@ -3,6 +3,7 @@
 // where they land (render/html-escape.ts, render/report-markdown.ts).
 import type { StatsReport } from "../stats/report.js";
 import type { TimeToFinalRow } from "../stats/time-to-final.js";
+import { count } from "../core/numbers.js";
 import { inlineSafe } from "../core/text.js";
 import { formatWallTime, type TimeZone } from "../core/time.js";
 import { COLUMNS, type ComparisonRow } from "./stats-comparison.js";
@@ -67,8 +68,10 @@ export function histogramLabel(row: TimeToFinalRow): string {
 }
 
 export function scopeText(report: StatsReport): string {
-  if (report.campaignIds !== undefined)
-    return `${report.campaignIds.length} campaigns together (${report.campaignIds.map(inlineSafe).join(", ")})`;
+  const ids = report.campaignIds;
+  // One campaign counted of several named is that campaign, not "1 campaign together".
+  if (ids?.length === 1) return `campaign ${inlineSafe(ids[0]!)}`;
+  if (ids !== undefined) return `${count(ids.length, "campaign")} together (${ids.map(inlineSafe).join(", ")})`;
   return report.batchId === null
     ? `campaign ${inlineSafe(report.campaignId)}`
     : `batch ${inlineSafe(report.batchId)} of campaign ${inlineSafe(report.campaignId)}`;

@@ -1,7 +1,6 @@
 // -o: the format a file's extension names, and the one line that says what was written.
 import path from "node:path";
 import { UsageError } from "../../core/errors.js";
-import { countText } from "../../core/numbers.js";
 
 /** The extensions a command writes (lower-case, with the dot), each with the format it names. */
 export type FileTypes<F extends string> = Readonly<Record<string, F>>;
@@ -86,7 +85,8 @@ function formatNamed<F extends string>(
 const listOf = (items: readonly string[]) =>
   items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)!}`;
 
-export const count = (n: number, one: string, many = `${one}s`) => `${countText(n)} ${n === 1 ? one : many}`;
+/** Here too for the commands that import it from here; the rule is in core/numbers.ts. */
+export { count } from "../../core/numbers.js";
 
 /** A CSV-only flag with another format would do nothing: refused, rather than silently ignored. */
 export function requireCsv(format: string, flag: string | undefined): void {

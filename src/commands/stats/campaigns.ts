@@ -217,7 +217,8 @@ function shortReason(error: ServiceError | undefined): string {
   const code = error?.exitCode;
   const why =
     code === ExitCode.notFound ? "not found" : code === ExitCode.unauthorized ? "not authorised" : "could not be read";
-  return `${why} (see stderr)`;
+  // The HTTP status, when there was one, is what a ticket's reader can act on; stderr has the whole error.
+  return error?.status === undefined ? why : `${why} (${error.status})`;
 }
 
 /**

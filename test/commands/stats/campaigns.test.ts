@@ -194,7 +194,7 @@ describe("a campaign that cannot be read", () => {
       "Campaigns compared (2 of 3 counted; the total is of those)",
       "  campaign        messages  success  failure  not final  delivered  failed",
       "  cmp-loyalty-es       600      519       70         11      88.1%   11.9%",
-      "  cmp-nope        not counted: not found (see stderr)",
+      "  cmp-nope        not counted: not found (404)",
       "  cmp-otp-alerts        60       53        6          1      89.8%   10.2%",
       "  total                660      572       76         12      88.3%   11.7%",
     ]);

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../../src/sandbox/index.js";
+import { axisTicks } from "../../../src/render/report-html.js";
 import { markdownText } from "../../../src/render/report-markdown.js";
 import { startCampaignsServer } from "../../support/campaigns-server.js";
 import { HOSTILE_PAYLOADS } from "../../support/hostile-payloads.js";
@@ -148,6 +149,19 @@ describe("--format md", () => {
     expect(rest).toMatch(/^\n\| {2}\| {2}\|\n\|---\|---:\|\n\| Messages \| 6 \|\n/);
   });
 
+  it("one of two campaigns counted: the title names it, the other's row says why in words", async () => {
+    const result = await statsOf(["cmp-spring", "cmp-nope", "--format", "md"]);
+    expect(result.code).toBe(3);
+    expect(result.stdout.split("\n")[0]).toBe("# Delivery report: campaign cmp-spring");
+    expect(result.stdout).toContain("\n| cmp-nope | not counted: not found (404) |");
+  });
+
+  it("a filter's time reads as in the Created line: no backslash before its colon", async () => {
+    const result = await statsOf(["cmp-spring", "--since", "2026-11-19T23:29:00Z", "--format", "md"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("- **Filters:** created since 2026-11-19 23:29\n");
+  });
+
   it("keeps every payload text: no cell ends early, no link, emphasis, code or HTML starts", async () => {
     const result = await statsOf([...Object.keys(hostileCampaigns()), "--format", "md"], 80, hostileCampaigns());
     expect(result.code).toBe(0);
@@ -167,13 +181,18 @@ describe("--format md", () => {
 describe("markdownText", () => {
   it("escapes what is syntax in a line and keeps the rest", () => {
     expect(markdownText("a|b")).toBe("a\\|b");
-    expect(markdownText("[x](javascript:alert(1))")).toBe("\\[x\\](javascript\\:alert(1))");
+    expect(markdownText("[x](javascript:alert(1))")).toBe("\\[x\\](javascript:alert(1))");
     expect(markdownText("*b* _i_ `c` <u> ~s~ &amp; @me !")).toBe(
       "\\*b\\* \\_i\\_ \\`c\\` \\<u\\> \\~s\\~ \\&amp; \\@me \\!",
     );
     expect(markdownText("{{name}} back\\slash")).toBe("\\{\\{name\\}\\} back\\\\slash");
     expect(markdownText("cmp-spring-sale 86.3%")).toBe("cmp-spring-sale 86.3%");
     expect(markdownText("invoice\u202Efdp.exe\nnext")).toBe("invoice\\\\u202efdp.exe\\\\nnext");
+  });
+
+  it("escapes a colon only before a slash (a GFM autolink's https://), not in a time", () => {
+    expect(markdownText("created since 2026-11-19 23:29")).toBe("created since 2026-11-19 23:29");
+    expect(markdownText("see https://evil.example/x")).toBe("see https\\://evil.example/x");
   });
 });
 
@@ -212,6 +231,65 @@ describe("--format html", () => {
     expect(comparison).toBeGreaterThan(0);
     expect(total).toBeGreaterThan(comparison);
     expect(page).toContain('<svg id="comparison-chart"');
+  });
+
+  it("keeps ids, error codes and file names on one line; the figures come before the long text", async () => {
+    const page = (await statsOf(["cmp-spring", "cmp-autumn", "--format", "html"])).stdout;
+    expect(page).toContain(".id{white-space:nowrap}");
+    expect(page).toContain(
+      '<h1>Delivery report: 2 campaigns together (<span class="id">cmp-spring</span>, <span class="id">cmp-autumn</span>)</h1>',
+    );
+    expect(page).toContain('<tr><th scope="row" class="id">cmp-spring</th>');
+    expect(page).toContain('<th scope="row" class="id">recipient_unavailable</th>');
+    expect(page).toContain('<th scope="row" class="id">bat-1</th>');
+    expect(page).toContain('<td class="id">wave|1.csv</td></tr>');
+    const headers = (id: string) =>
+      [
+        ...new RegExp(`<table id="${id}">.*?</thead>`, "s").exec(page)![0].matchAll(/<th scope="col"[^>]*>([^<]*)/g),
+      ].map((match) => match[1]);
+    expect(headers("failures")).toEqual(["error code", "messages", "share", "error type"]);
+    expect(headers("batches")).toEqual(["batch id", "size", "counted", "success", "failure", "delivered", "file"]);
+  });
+
+  it("every chart scales to the width it has: no chart keeps a minimum width that a phone would cut", async () => {
+    const page = (await statsOf(["cmp-spring", "cmp-autumn", "--format", "html"])).stdout;
+    expect(page).not.toMatch(/min-width:5\d\dpx|class="wide"/);
+    expect(page).toContain("svg{display:block;width:100%;height:auto;");
+    expect(page).toMatch(/<svg id="comparison-chart" class="narrow" viewBox="0 0 480 /);
+  });
+
+  it("one of two campaigns counted: the title names it, the row says why in words", async () => {
+    const result = await statsOf(["cmp-spring", "cmp-nope", "--format", "html"]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain("<title>Delivery report: campaign cmp-spring</title>");
+    expect(result.stdout).toContain(
+      '<th scope="row" class="id">cmp-nope</th><td colspan="8">not counted: not found (404)</td>',
+    );
+  });
+
+  it("says in the footer what a reader needs; the note on the JSON is a comment in the source", async () => {
+    const page = (await statsOf(["cmp-spring", "--format", "html"])).stdout;
+    const footer = /<footer>(.*?)<\/footer>/s.exec(page)![1]!;
+    expect(footer).toBe(
+      "Made by msgstat 0.1.0. The same figures as <code>msgstat stats --json</code>,\nwhich this page carries too.",
+    );
+    expect(page).toContain("<!-- The figures as data");
+  });
+
+  it("draws a column chart's grid at round figures (1, 2 or 5 times a power of ten)", async () => {
+    expect(axisTicks(1)).toEqual([0, 1]);
+    expect(axisTicks(26)).toEqual([0, 10, 20]);
+    expect(axisTicks(424)).toEqual([0, 200, 400]);
+    expect(axisTicks(1632)).toEqual([0, 500, 1000, 1500]);
+    expect(axisTicks(9)).toEqual([0, 2, 4, 6, 8]);
+    const page = (await statsOf(["cmp-spring", "--format", "html"])).stdout;
+    const chart = /<svg id="over-time-chart".*?<\/svg>/s.exec(page)![0];
+    expect([...chart.matchAll(/<text class="muted"[^>]*>([^<]*)<\/text>/g)].map((match) => match[1])).toEqual([
+      "0",
+      "1",
+      "2",
+      "3",
+    ]);
   });
 
   it("-o report.md is the Markdown; .htm the page; the format flag may not contradict the extension", async () => {
