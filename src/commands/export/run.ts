@@ -12,7 +12,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { OutputError, UsageError } from "../../core/errors.js";
 import { MESSAGE, read } from "../../core/message.js";
-import { countText } from "../../core/numbers.js";
+import { count, countText } from "../../core/numbers.js";
 import { instantOf } from "../../core/time.js";
 import { SOURCED_MESSAGES } from "../../service/endpoints.js";
 import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
@@ -20,7 +20,6 @@ import { MessageSelector } from "../../service/select.js";
 import { startProgress } from "../../render/spinner.js";
 import type { Context } from "../context.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
-import { count } from "../shared/output-file.js";
 import { PartitionDigest } from "./digest.js";
 import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
 import {

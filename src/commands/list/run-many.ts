@@ -6,7 +6,7 @@
 import { IncompleteCampaignsError } from "../../core/errors.js";
 import { MESSAGE, read } from "../../core/message.js";
 import { instantOf } from "../../core/time.js";
-import { countText } from "../../core/numbers.js";
+import { count, countText } from "../../core/numbers.js";
 import { SMALL_PARTS, type MessageReading } from "../../service/endpoints.js";
 import { MergedListing, type MergedOutcome } from "../../service/fan-out.js";
 import { PagingError, repeatsLine } from "../../service/paging.js";
@@ -19,7 +19,7 @@ import type { Context } from "../context.js";
 import { completeLine, failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
-import { count, isGzipFile } from "../shared/output-file.js";
+import { isGzipFile } from "../shared/output-file.js";
 import type { ListingOptions } from "./options.js";
 import { cutShortUnasked, refuseBinaryOnTerminal, render, type ChunksOf } from "./run.js";
 

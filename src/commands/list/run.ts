@@ -17,7 +17,8 @@ import { runAgainOnce } from "../shared/advice.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow, nothingMatched } from "../shared/filters.js";
 import { nextCommand } from "../shared/next-command.js";
-import { count, isGzipFile } from "../shared/output-file.js";
+import { count } from "../../core/numbers.js";
+import { isGzipFile } from "../shared/output-file.js";
 import { explainNotFound, explainRefusedCursor } from "../shared/service-errors.js";
 import type { ListingOptions } from "./options.js";
 

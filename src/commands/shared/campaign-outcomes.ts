@@ -3,7 +3,7 @@
 // line (the last on stderr) says how many campaigns were complete. One wording for every such command.
 import { ExitCode, IncompleteCampaignsError, type ServiceError } from "../../core/errors.js";
 import type { CampaignOutcome } from "../../service/fan-out.js";
-import { count } from "./output-file.js";
+import { count } from "../../core/numbers.js";
 
 /** The stderr line for a campaign that failed: its id and the error's own words. */
 export function failedCampaignLine(outcome: CampaignOutcome): string {

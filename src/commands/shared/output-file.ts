@@ -85,9 +85,6 @@ function formatNamed<F extends string>(
 const listOf = (items: readonly string[]) =>
   items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)!}`;
 
-/** Here too for the commands that import it from here; the rule is in core/numbers.ts. */
-export { count } from "../../core/numbers.js";
-
 /** A CSV-only flag with another format would do nothing: refused, rather than silently ignored. */
 export function requireCsv(format: string, flag: string | undefined): void {
   if (flag !== undefined && format !== "csv")

@@ -3,7 +3,7 @@
 // report of the total. A campaign that cannot be counted is named and left out of the total whole;
 // the others are still reported, and the exit code says the run was incomplete.
 import { ExitCode, ThresholdError, ThresholdUncheckedError, type ServiceError } from "../../core/errors.js";
-import { countText, percentText } from "../../core/numbers.js";
+import { count as countOf, countText, percentText } from "../../core/numbers.js";
 import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
 import type { MessageSelector } from "../../service/select.js";
 import { buildTotalReport, type StatsReport } from "../../stats/report.js";
@@ -13,7 +13,7 @@ import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { describeWindow } from "../shared/filters.js";
-import { count as countOf, isGzipFile } from "../shared/output-file.js";
+import { isGzipFile } from "../shared/output-file.js";
 import type { Context } from "../context.js";
 import type { StatsOptions } from "./options.js";
 import { countTally, newTally, reportOf, shareableText, write } from "./run.js";

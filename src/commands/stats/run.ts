@@ -4,7 +4,7 @@ import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import type { Context } from "../context.js";
 import { ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
-import { countText, percentText } from "../../core/numbers.js";
+import { count as countOf, countText, percentText } from "../../core/numbers.js";
 import { PARSED_MESSAGES } from "../../service/endpoints.js";
 import { MessageSelector } from "../../service/select.js";
 import { BYTE_ORDER_MARK, csvRow } from "../../render/csv.js";
@@ -19,7 +19,7 @@ import type { ComparisonRow } from "../../render/stats-comparison.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
 import { reportTable, type TableChoice } from "../../stats/tables.js";
 import { nothingMatched } from "../shared/filters.js";
-import { count as countOf, isGzipFile } from "../shared/output-file.js";
+import { isGzipFile } from "../shared/output-file.js";
 import { explainNotFound } from "../shared/service-errors.js";
 import type { StatsOptions } from "./options.js";
 
