@@ -99,9 +99,11 @@ export interface PartSizes {
 const LARGE_PAGE_BYTES = 8 * 1024 * 1024;
 export const WHOLE_PAGES: PartSizes = { fromBytes: LARGE_PAGE_BYTES, messages: 1000, bytes: 1024 * 1024 };
 // A merge of many campaigns holds a page and a read-ahead of each at once: parsed whole, twelve of them
-// cost several times one campaign's peak RSS (bench, fan-out rows); held as bytes and parsed ~100
-// messages at a time, a page costs little more than its bytes.
-export const SMALL_PARTS: PartSizes = { fromBytes: 0, messages: 100, bytes: 256 * 1024 };
+// cost several times one campaign's peak RSS (bench, fan-out rows); held as bytes and parsed 20
+// messages at a time, a page costs little more than its bytes. Parts of 20 rather than 100: the
+// parsed parts of twelve campaigns, waiting their turn in the merge, then mostly die young instead
+// of outliving a collection (docs/bench.md, fan-out rows).
+export const SMALL_PARTS: PartSizes = { fromBytes: 0, messages: 20, bytes: 64 * 1024 };
 
 export function listingSegments(listing: ListingRef): string[] {
   return listing.batchId === undefined

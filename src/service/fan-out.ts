@@ -92,6 +92,15 @@ export function gatedClient(client: PageClient, gate: ConcurrencyGate): PageClie
 // A merged chunk is handed out at the latest at this size, so a renderer writes as the merge goes.
 const MERGED_CHUNK = 1000;
 
+/**
+ * A turn of the event loop, taken between merged chunks. Merging pages already read and writing them
+ * out is all promises and synchronous writes (stdout to a pipe or a file is written synchronously on
+ * Linux), so without it the merge never lets the sockets be read while it works: answers that arrived
+ * wait, their gate turns stay taken, and the next requests wait behind them (docs/bench.md, fan-out
+ * rows, has the before and after).
+ */
+const letInputIn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** One campaign in the merge: the chunk it is on, and the createdAt of its current message. */
 class Lane<M> {
   private readonly iterator: AsyncIterator<M[]>;
@@ -281,6 +290,7 @@ export class MergedListing<M> {
           if (await lane.fill()) heap.push(lane);
         }
         if (out.length >= MERGED_CHUNK) {
+          await letInputIn();
           yield out;
           out = [];
         }

@@ -141,6 +141,45 @@ describe("MergedListing", () => {
     expect(ids).toHaveLength(24);
     expect(server.maxInFlight).toBe(2);
   });
+  it("lets the event loop turn between merged chunks, so answers that arrived are read while it merges", async () => {
+    // Pages already in memory: the merge itself never waits on I/O. Counted: turns of the event loop
+    // (setImmediate callbacks) while it runs; promises alone never let one happen.
+    const pages = 3;
+    const inMemory = (id: string, offset: number) => ({
+      chunks: (async function* () {
+        for (let page = 0; page < pages; page++)
+          yield Array.from({ length: 1000 }, (_, i) => ({
+            id: `${id}-${page}-${i}`,
+            at: -(page * 1000 + i) * 3 - offset,
+          }));
+      })(),
+    });
+    const noRequests = { get: () => Promise.reject(new Error("no request expected")) };
+    const merged = new MergedListing<{ id: string; at: number }>(
+      noRequests,
+      ["a", "b", "c"],
+      (id) => inMemory(id, id.charCodeAt(0) - 97),
+      { concurrency: 4, limit: Number.POSITIVE_INFINITY, createdAtOf: (m) => m.at },
+    );
+    let turns = 0;
+    let merging = true;
+    const turn = () => {
+      turns++;
+      if (merging) setImmediate(turn);
+    };
+    setImmediate(turn);
+    let messages = 0;
+    let chunks = 0;
+    for await (const chunk of merged.chunks()) {
+      chunks++;
+      messages += chunk.length;
+    }
+    merging = false;
+    expect(messages).toBe(9000);
+    expect(chunks).toBeGreaterThanOrEqual(9);
+    // At least one turn for every 1,000 merged messages less the campaigns' own page ends.
+    expect(turns).toBeGreaterThanOrEqual(5);
+  });
 });
 
 describe("ConcurrencyGate", () => {
