@@ -9,7 +9,7 @@ import { inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
 import { hanging, wrapText } from "./wrap.js";
 import { drawLine, layOut, type Cell, type Slot } from "./layout.js";
-import { cutToWidth, displayWidth } from "./width.js";
+import { cutInMiddle, cutToWidth, displayWidth } from "./width.js";
 
 export interface StatsReportOptions {
   columns: number;
@@ -30,6 +30,8 @@ interface Row {
   /** Share of the bar drawn as failed (▒), for the over-time rows. */
   failedFraction?: number;
   barStyle?: Style;
+  /** The label in `width` cells, when it has a better way to be cut than at its end. */
+  fitLabel?: (width: number) => string;
 }
 
 const INDENT = "  ";
@@ -37,6 +39,8 @@ const GAP = "  ";
 const MAX_BAR = 40;
 const MIN_BAR = 6;
 const MIN_LABEL = 12;
+/** Cells a batch's file name needs to be worth showing cut: fewer, and the id stands alone. */
+const MIN_FILE = 5;
 /** Past this many, a table ends with "… and N more" (the CSV and JSON keep every row). */
 const MAX_ROWS = 15;
 /** Up to this many time buckets get a row each; more become a sparkline. */
@@ -228,12 +232,20 @@ function batchLines(report: StatsReport, width: number, palette: Palette): strin
   const idWidth = Math.max("batch id".length, ...shown.map((row) => displayWidth(inlineSafe(row.batchId ?? ""))));
   const withFile = (id: string, file: string | null) =>
     file === null || file === id ? id : `${id}${" ".repeat(idWidth - displayWidth(id))}${GAP}${file}`;
+  // A file name cut is cut in its middle: a series of uploads differs at its end (wave-1.csv, wave-2.csv).
+  const fitFile = (id: string, file: string | null) => (width: number) => {
+    const room = width - idWidth - GAP.length;
+    return file === null || file === id || room < MIN_FILE ? id : withFile(id, cutInMiddle(file, room));
+  };
   const rows = shown.map((row): Row => ({
     label: row.other
       ? "(other batches)"
       : row.batchId === null
         ? "(no batch)"
         : withFile(inlineSafe(row.batchId), row.fileName === null ? null : inlineSafe(row.fileName)),
+    ...(row.other || row.batchId === null
+      ? {}
+      : { fitLabel: fitFile(inlineSafe(row.batchId), row.fileName === null ? null : inlineSafe(row.fileName)) }),
     figures: [
       row.totalMessages === null ? "–" : count(row.totalMessages),
       count(row.messages),
@@ -247,8 +259,10 @@ function batchLines(report: StatsReport, width: number, palette: Palette): strin
   const header = {
     label: withFile("batch id", "file"),
     figures: ["size", "counted", "success", "failure", "delivered"],
+    fitLabel: fitFile("batch id", "file"),
   };
-  const lines = [palette.heading("By batch"), ...drawRows(rows, width, header, palette)];
+  // The names before the bar: the delivered column already says what the bar shows.
+  const lines = [palette.heading("By batch"), ...drawRows(rows, width, header, palette, { barAfterWholeLabels: true })];
   return [...lines, ...more(report.batches.length - shown.length, "batch", "--csv --by batch", palette)];
 }
 
@@ -368,14 +382,25 @@ function stepsBetween(from: number, to: number, interval: Interval): number {
 function drawRows(
   rows: Row[],
   width: number,
-  header?: { label: string; figures: string[] },
+  header?: { label: string; figures: string[]; fitLabel?: (width: number) => string },
   palette?: Palette,
+  options: { barAfterWholeLabels?: boolean } = {},
 ): string[] {
   const all = header ? [{ label: header.label, figures: header.figures }, ...rows] : rows;
   const figureCount = all[0]!.figures.length;
   const widest = (cell: (row: (typeof all)[number]) => string) =>
     Math.max(...all.map((row) => displayWidth(cell(row))));
-  const hasBar = rows.some((row) => row.fraction !== undefined);
+  const wholeWidth = () =>
+    INDENT.length +
+    widest((row) => row.label) +
+    Array.from({ length: figureCount }, (_, i) => GAP.length + widest((row) => row.figures[i] ?? "")).reduce(
+      (sum, cells) => sum + cells,
+      0,
+    ) +
+    GAP.length +
+    MIN_BAR;
+  const hasBar =
+    rows.some((row) => row.fraction !== undefined) && (!options.barAfterWholeLabels || wholeWidth() <= width);
   const slots: Slot[] = [
     { widths: [widest((row) => row.label)], min: MIN_LABEL, yields: true },
     ...Array.from({ length: figureCount }, (_, i): Slot => ({
@@ -386,9 +411,14 @@ function drawRows(
   ];
   const placed = layOut(slots, width - INDENT.length, GAP.length);
   const bar = placed.find(({ index }) => index === figureCount + 1);
-  const line = (row: Row | { label: string; figures: string[] }, isHeader: boolean): string => {
+  const line = (row: Row | NonNullable<typeof header>, isHeader: boolean): string => {
     const cells = placed.map(({ index }): Cell => {
-      if (index === 0) return { text: row.label, style: !isHeader && "labelStyle" in row ? row.labelStyle : undefined };
+      if (index === 0) {
+        const fitLabel = "fitLabel" in row ? row.fitLabel : undefined;
+        const room = placed.find((slot) => slot.index === 0)!.width;
+        const label = fitLabel ? fitLabel(room) : row.label;
+        return { text: label, style: !isHeader && "labelStyle" in row ? row.labelStyle : undefined };
+      }
       if (index <= figureCount) return { text: row.figures[index - 1] ?? "", align: "right" };
       return "fraction" in row && row.fraction !== undefined ? { text: drawBar(row, bar!.width) } : { text: "" };
     });

@@ -43,6 +43,26 @@ function cutWider(text: string, width: number): { text: string; width: number } 
   return { text: start.text + ELLIPSIS, width: start.width + 1 };
 }
 
+/**
+ * `text` cut to `width` cells by taking out its middle: "spring-s…ve-4.csv". For names that differ at
+ * their end (files of a series: wave-1.csv, wave-2.csv), which a cut at the end would make all alike.
+ */
+export function cutInMiddle(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  if (width <= 2) return cutToWidth(text, width);
+  const head = startWithin(text, Math.ceil((width - 1) / 2));
+  const clusters = [...graphemes.segment(text)].map(({ segment }) => segment);
+  let tail = "";
+  let tailWidth = 0;
+  for (let i = clusters.length - 1; i >= 0; i--) {
+    const cells = stringWidth(clusters[i]!);
+    if (head.width + 1 + tailWidth + cells > width) break;
+    tail = clusters[i]! + tail;
+    tailWidth += cells;
+  }
+  return head.text + ELLIPSIS + tail;
+}
+
 /** `text` followed by spaces up to `width` cells; never cut (a wider text stays as it is). */
 export function padEnd(text: string, width: number): string {
   return text + " ".repeat(Math.max(0, width - stringWidth(text)));

@@ -1,7 +1,7 @@
 // Terminal cells, as a terminal draws them. Every expected width here is written by hand (counted on the
 // glyphs a terminal shows), never computed with the code's own function.
 import { describe, expect, it } from "vitest";
-import { cutToWidth, displayWidth, padEnd, padToWidth, startWithin } from "../../src/render/width.js";
+import { cutInMiddle, cutToWidth, displayWidth, padEnd, padToWidth, startWithin } from "../../src/render/width.js";
 
 const FAMILY = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}"; // 👨‍👩‍👧‍👦: four people joined by ZWJ
 const RAINBOW_FLAG = "\u{1F3F3}\uFE0F\u200D\u{1F308}"; // 🏳️‍🌈: white flag, VS16, ZWJ, rainbow
@@ -97,5 +97,18 @@ describe("padEnd and startWithin", () => {
     expect(startWithin(`${FAMILY}ab`, 3)).toEqual({ text: `${FAMILY}a`, width: 3 });
     expect(startWithin("日本", 1)).toEqual({ text: "", width: 0 });
     expect(startWithin("日本", 1, true)).toEqual({ text: "日", width: 2 });
+  });
+});
+
+describe("cutInMiddle", () => {
+  it.each([
+    ["a text that fits stays whole", "wave-1.csv", 10, "wave-1.csv"],
+    ["the middle goes, the end stays", "spring-sale-wave-4.csv", 18, "spring-sa…ve-4.csv"],
+    ["an odd width gives the start the extra cell", "spring-sale-wave-4.csv", 11, "sprin…4.csv"],
+    ["wide characters are kept whole, the cut a cell short", "顧客リスト最終版.csv", 11, "顧客…版.csv"],
+    ["a flag is one cluster", `${FRANCE}${FRANCE}${FRANCE}${FRANCE}`, 5, `${FRANCE}…${FRANCE}`],
+    ["two cells or fewer: cut at the end", "abcdef", 2, "a…"],
+  ])("%s", (_, text, width, expected) => {
+    expect(cutInMiddle(text, width)).toBe(expected);
   });
 });
