@@ -31,6 +31,11 @@ export interface TableOptions {
   headers: boolean;
   /** With several campaigns: the campaign each message was listed under, the first column. */
   campaign?: Field;
+  /**
+   * `find` of one number: every row's recipient is the number asked for, so on a terminal its column
+   * gives its room to the error and the time (at 80 columns one of them went). Piped, it stays.
+   */
+  oneRecipient?: boolean;
 }
 
 /** One way of showing a column: header lines, and what becomes of its text. */
@@ -110,7 +115,9 @@ function defaultColumns(options: TableOptions): Column[] {
   return [
     ...(campaign ? [{ header: "CAMPAIGN", cell: (m: CheckedMessage) => text(campaign.get(m)), key: true }] : []),
     { header: "ID", cell: (m) => m.id, key: true },
-    { header: "RECIPIENT", cell: (m) => text(read(MESSAGE, m, "recipient")), key: true },
+    ...(options.oneRecipient && options.tty
+      ? []
+      : [{ header: "RECIPIENT", cell: (m: CheckedMessage) => text(read(MESSAGE, m, "recipient")), key: true }]),
     { header: "STATUS", cell: (m) => text(read(MESSAGE, m, "latestStatus")), max: 12, min: 4, status: true },
     { header: "TRIES", cell: (m) => text(attemptCount(m)), max: 5, rank: 3, optional: true },
     // Why a message failed matters more at a glance than when, how often it was tried or where it came from.

@@ -121,6 +121,7 @@ export async function render(
         wide: options.wide,
         headers: options.headers,
         campaign,
+        oneRecipient: options.recipientTest?.kind === "equals",
       });
       return;
     }

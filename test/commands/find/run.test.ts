@@ -121,6 +121,47 @@ describe("a full international number: that number's messages and no other's", (
   });
 });
 
+describe("on a terminal", () => {
+  const SCREENS: Record<number, string[]> = {
+    // The time in its short form: what is left once the error has its room.
+    80: [
+      "CAMPAIGN         ID                  STATUS   ERROR                 CREATED",
+      "                                                                    UTC",
+      "cmp-spring-sale  msg-spring-0000071  failure  server_unknown_error  05-01 00:40",
+    ],
+    160: [
+      "CAMPAIGN         ID                  STATUS   TRIES  ERROR                 CREATED (UTC)     MESSAGE",
+      "cmp-spring-sale  msg-spring-0000071  failure  2      server_unknown_error  2025-05-01 00:40  " +
+        "¡Hola Ana! Rebajas de primavera: 10% de descuento hasta el 2 May. …",
+    ],
+  };
+  const campaigns = ["cmp-spring-sale", "cmp-loyalty-es", "cmp-otp-alerts"];
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ now: FIXED_NOW });
+  });
+  afterAll(() => sandbox.close());
+  const findIn = (typed: string, options: CliOptions) =>
+    runCli(["--base-url", sandbox.url, "find", typed, ...campaigns], { now: FIXED_NOW, ...options });
+
+  it.each([80, 160])(
+    "at %i columns: one number, so no RECIPIENT column; the campaign, id, status, error and time show",
+    async (columns) => {
+      const result = await findIn("+44 800 293 5115", { tty: true, columns, env: { NO_COLOR: "1" } });
+      expect(result).toEqual({ code: 0, stdout: SCREENS[columns]!.join("\n") + "\n", stderr: "" });
+    },
+  );
+
+  it("piped, or for an ending that matches many numbers, the RECIPIENT column stays", async () => {
+    const piped = await findIn("+44 800 293 5115", { columns: 80 });
+    expect(piped.stdout.split("\n")[0]).toBe(
+      "CAMPAIGN\tID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE",
+    );
+    const ending = await findIn("*5115", { tty: true, columns: 80, env: { NO_COLOR: "1" } });
+    expect(ending.stdout.split("\n")[0]).toMatch(/^CAMPAIGN +ID +RECIPIENT +STATUS/);
+  });
+});
+
 describe("a national number", () => {
   it("without a country calling code: the numbers ending in its digits, in any country, and stderr says so", async () => {
     const result = await find(["07700 900123", "cmp-a", "cmp-b"]);
