@@ -11,7 +11,7 @@ import {
   type Range,
 } from "../core/numbers.js";
 import { TimeZone, ZONE_HINT } from "../core/time.js";
-import { isLoopback } from "../http/proxy.js";
+import { isLoopback, isLoopbackUrl } from "../http/proxy.js";
 import { splitCommand } from "./command-line.js";
 
 export type SettingName =
@@ -99,7 +99,7 @@ function schemeFor(text: string): string | undefined {
 }
 
 // isLoopback lives with the proxy routes (http/proxy.ts), which need it too.
-export { checkProxy, isLoopback };
+export { checkProxy, isLoopback, isLoopbackUrl };
 
 /** A base URL as one string for comparing: the origin and the path prefix without trailing slashes. */
 export function baseUrlIdentity(text: string): string {

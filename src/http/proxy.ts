@@ -76,6 +76,15 @@ export function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** Whether a URL's host is this machine's loopback; false for text that is no URL. */
+export function isLoopbackUrl(text: string): boolean {
+  try {
+    return isLoopback(new URL(text).hostname);
+  } catch {
+    return false;
+  }
+}
+
 function unbracket(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
 }

@@ -9,6 +9,7 @@ import { resolveSetting, resolveSettings, type Given } from "../../config/settin
 import { profileHasToken, resolveToken, withheldFrom, type TokenChoice } from "../../config/token.js";
 import { readStoredToken, removeStoredToken, saveToken } from "../../config/token-store.js";
 import type { Context } from "../context.js";
+import { isLoopbackUrl } from "../../config/keys.js";
 import { readToken } from "./read-token.js";
 
 export interface LoginOptions {
@@ -112,9 +113,12 @@ async function selectedProfileStatus(profile: Profile, given: Given, ctx: Contex
     lines.push(`token     none: ${error.message}`);
     return { lines, ready: false, missing: error.message };
   }
-  lines.push(tokenLine(profile, choice));
+  // A service on this machine (msgstat sandbox) needs a token only when one was set for it: listings
+  // work without, so the profile is ready and the line says why.
+  const local = base !== undefined && choice.token === undefined && isLoopbackUrl(base.value);
+  lines.push(local ? LOCAL_WITHOUT_TOKEN : tokenLine(profile, choice));
   if (choice.source === "file") lines.push(PLAIN_FILE_WARNING);
-  const missing = base === undefined ? "no base URL" : choice.token === undefined ? "no token" : undefined;
+  const missing = base === undefined ? "no base URL" : choice.token === undefined && !local ? "no token" : undefined;
   return { lines, ready: missing === undefined, missing };
 }
 
@@ -145,6 +149,10 @@ async function storedTokenLines(profile: Profile, ctx: Context): Promise<string[
     throw error;
   }
 }
+
+const LOCAL_WITHOUT_TOKEN =
+  "token     none, and none needed by a service on this machine such as msgstat sandbox (unless it " +
+  "was started with --token)";
 
 const PLAIN_FILE_WARNING =
   "warning   the token is stored in plain text in a file (mode 0600); an OS keyring, or a " +

@@ -7,7 +7,7 @@ import {
   updateConfigFile,
   type ConfigFile,
 } from "../../config/config-file.js";
-import { isLoopback } from "../../config/keys.js";
+import { isLoopback, isLoopbackUrl } from "../../config/keys.js";
 import { configPaths, type Env } from "../../config/paths.js";
 import { chosenProfileName, defaultProfileUnset, profileFrom } from "../../config/profile.js";
 import { removeStoredToken, saveToken } from "../../config/token-store.js";
@@ -123,14 +123,6 @@ function defaultProfileFate(config: ConfigFile, name: string): Saved["asDefault"
   const url = current["base-url"];
   const copy = own !== undefined && isDeepStrictEqual(current, own) && typeof url === "string" && isLoopbackUrl(url);
   return copy ? "kept up" : "left";
-}
-
-function isLoopbackUrl(text: string): boolean {
-  try {
-    return isLoopback(new URL(text).hostname);
-  } catch {
-    return false;
-  }
 }
 
 /** What was saved, and the next command: without --profile when the profile it picks by itself is the sandbox's. */

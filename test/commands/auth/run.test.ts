@@ -220,6 +220,18 @@ describe("auth status", () => {
     });
   });
 
+  it("a profile of a service on this machine (the sandbox) is ready without a token, and says why", async () => {
+    const config = configFolder();
+    await config.run(["config", "set", "--profile", "sandbox", "base-url", "http://127.0.0.1:8787"]);
+    expect(await config.run(["auth", "status", "--profile", "sandbox"])).toEqual({
+      code: 0,
+      stdout:
+        "sandbox\n  base-url  http://127.0.0.1:8787  (profile)\n  token     none, and none needed by a service on " +
+        "this machine such as msgstat sandbox (unless it was started with --token)\n",
+      stderr: "",
+    });
+  });
+
   it("runs the selected profile's token-command and shows its failure, exit 4", async () => {
     const config = configFolder();
     config.write({
