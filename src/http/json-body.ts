@@ -31,7 +31,7 @@ export async function readCapped(
     body.destroy();
     return { tooLarge: true };
   }
-  const whole = declared !== undefined ? Buffer.allocUnsafe(declared) : undefined;
+  const whole = declared !== undefined ? ownBuffer(declared) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -44,7 +44,34 @@ export async function readCapped(
     size += chunk.length;
   }
   if (whole !== undefined) return { bytes: size === whole.length ? whole : whole.subarray(0, size) };
-  return { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) };
+  if (chunks.length === 1) return { bytes: chunks[0]! };
+  const joined = ownBuffer(size);
+  let at = 0;
+  for (const chunk of chunks) at += chunk.copy(joined, at);
+  return { bytes: joined };
+}
+
+/** Bodies read into a buffer of their own (never one of Node's shared pool): the ones releaseBody may free. */
+const ownBodies = new WeakSet<ArrayBuffer>();
+
+function ownBuffer(size: number): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(size);
+  ownBodies.add(buffer.buffer);
+  return buffer;
+}
+
+/**
+ * Frees a body's memory now, once nothing will read its bytes again. V8 frees a buffer that outlived a
+ * collection only at a full one, which waits for much such memory to pile up: pages of a long export,
+ * already parsed and written, held tens of MB (docs/bench.md). The bytes are moved, not copied, into a
+ * throwaway clone, which the next minor collection frees; every view of them reads as empty from then
+ * on, so a read that came too late would find nothing, never other bytes.
+ */
+export function releaseBody(body: JsonBody): void {
+  const buffer = body.bytes.buffer;
+  if (!(buffer instanceof ArrayBuffer) || !ownBodies.has(buffer) || buffer.byteLength === 0) return;
+  ownBodies.delete(buffer);
+  structuredClone(buffer, { transfer: [buffer] });
 }
 
 /** A response body as read: its decoded bytes and what crossed the wire (for --verbose), or why not. */

@@ -14,7 +14,7 @@ import {
 import { JsonSource, SourcedMessage } from "../core/json-source.js";
 import { inlineSafe } from "../core/text.js";
 import type { ApiClient, TimeLeft } from "../http/client.js";
-import type { JsonBody, JsonList } from "../http/json-body.js";
+import { releaseBody, type JsonBody, type JsonList } from "../http/json-body.js";
 
 /** What listing needs of the HTTP client: a GET. The fan-out passes a gated one (fan-out.ts). */
 export type PageClient = Pick<ApiClient, "get">;
@@ -156,7 +156,10 @@ export function decodePage<M>(
   const list = inParts || reading.withSource ? body.listAt("data") : undefined;
   if (list === undefined) {
     // A page of the API, or a body that is not one (the check then says what is wrong).
-    const page = checked<CheckedPage>(MESSAGE_PAGE, body.value(), "listing");
+    const value = body.value();
+    // Parsed whole and read as parsed: nothing reads the page's bytes again.
+    releaseBody(body);
+    const page = checked<CheckedPage>(MESSAGE_PAGE, value, "listing");
     return wholePage({ data: page.data.map((message) => reading.fromParsed(message)), pageData: page.pageData }, large);
   }
   const rest = checked<CheckedPage>(MESSAGE_PAGE, list.rest, "listing");
@@ -169,8 +172,12 @@ export function decodePage<M>(
     *parts(fromEnd = false) {
       const bounds = partBounds(list, sizes);
       if (fromEnd) bounds.reverse();
-      for (const [start, end] of bounds)
-        yield partPage(rest.pageData, messagesOf(list, start, end, reading), start === 0, end === list.count);
+      for (const [k, [start, end]] of bounds.entries()) {
+        const messages = messagesOf(list, start, end, reading);
+        // The last part parsed, and the messages hold no text of their own: the bytes are done with.
+        if (k === bounds.length - 1 && !reading.withSource) releaseBody(body);
+        yield partPage(rest.pageData, messages, start === 0, end === list.count);
+      }
     },
   };
 }

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { JsonSource, needsOwnText } from "../../src/core/json-source.js";
 import { ResponseError } from "../../src/core/errors.js";
-import { inUtf8, JsonBody, jsonBodyProblem, readCapped } from "../../src/http/json-body.js";
+import { inUtf8, JsonBody, jsonBodyProblem, readCapped, releaseBody } from "../../src/http/json-body.js";
 import { arraySpans } from "../../src/http/json-spans.js";
 import { decodePage, PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 
@@ -267,5 +267,61 @@ describe("a page read element by element", () => {
   it("JSON around the array that is not valid leaves it to the whole parse", () => {
     expect(new JsonBody(Buffer.from('{"data":[],"pageData":{,}}'), TARGET).listAt("data")).toBeUndefined();
     expect(new JsonBody(Buffer.from('{"data":[],}'), TARGET).listAt("data")).toBeUndefined();
+  });
+});
+
+describe("releaseBody: a page's memory freed once its messages are parsed", () => {
+  const page = (ids: string[]) =>
+    Buffer.from(JSON.stringify({ data: ids.map((id) => ({ id })), pageData: { hasNextPage: false } }));
+
+  it("a body read into a buffer of its own is emptied, whether it came with a length or in pieces", async () => {
+    const bytes = page(["a", "b", "c"]);
+    const withLength = await readCapped(body([bytes]).stream, String(bytes.length), 1 << 20);
+    const inPieces = await readCapped(body([bytes.subarray(0, 10), bytes.subarray(10)]).stream, undefined, 1 << 20);
+    for (const read of [withLength, inPieces]) {
+      if (!("bytes" in read)) throw new Error("not read");
+      const json = new JsonBody(read.bytes, TARGET);
+      expect(json.value()).toEqual(JSON.parse(bytes.toString()));
+      releaseBody(json);
+      expect(json.bytes.length).toBe(0);
+      releaseBody(json); // twice is harmless
+    }
+  });
+
+  it("never touches a buffer it did not allocate: one shared with Node's pool, or the single chunk as it came", async () => {
+    const neighbour = Buffer.from("kept");
+    const pooled = Buffer.from(page(["a"]).toString());
+    const json = new JsonBody(pooled, TARGET);
+    releaseBody(json);
+    expect(json.bytes.toString()).toBe(page(["a"]).toString());
+    expect(neighbour.toString()).toBe("kept");
+    const single = await readCapped(body([page(["b"])]).stream, undefined, 1 << 20);
+    if (!("bytes" in single)) throw new Error("not read");
+    releaseBody(new JsonBody(single.bytes, TARGET));
+    expect(JSON.parse(single.bytes.toString())).toEqual({ data: [{ id: "b" }], pageData: { hasNextPage: false } });
+  });
+
+  it("decodePage frees a page parsed for its values, in parts or whole, and keeps one whose messages keep their text", async () => {
+    const bytes = page(["a", "b", "c"]);
+    const own = async () => {
+      const read = await readCapped(body([bytes]).stream, String(bytes.length), 1 << 20);
+      if (!("bytes" in read)) throw new Error("not read");
+      return new JsonBody(read.bytes, TARGET);
+    };
+    const whole = await own();
+    expect([...decodePage(whole, PARSED_MESSAGES).parts()].flatMap((part) => part.data.map((m) => m.id))).toEqual([
+      "a",
+      "b",
+      "c",
+    ]);
+    expect(whole.bytes.length).toBe(0);
+    const inParts = await own();
+    const parts = [...decodePage(inParts, PARSED_MESSAGES, { fromBytes: 0, messages: 2, bytes: 1 << 20 }).parts()];
+    expect(parts.map((part) => part.data.map((m) => m.id))).toEqual([["a", "b"], ["c"]]);
+    expect(inParts.bytes.length).toBe(0);
+    const sourced = await own();
+    const messages = [...decodePage(sourced, SOURCED_MESSAGES).parts()].flatMap((part) => part.data);
+    expect(sourced.bytes.length).toBe(bytes.length);
+    expect(messages.map((m) => m.source.text())).toEqual(['{"id":"a"}', '{"id":"b"}', '{"id":"c"}']);
   });
 });
