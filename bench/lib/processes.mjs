@@ -242,7 +242,11 @@ export function processes({ scratch, childEnv }) {
         const timer = setTimeout(() => done(new Error(`${what} did not answer "${line}" within a minute`)), 60_000);
         const onData = (chunk) => {
           printed += chunk;
-          const found = printed.split("\n").find((printedLine) => answer.test(printedLine));
+          // Whole lines only: a chunk may end inside one.
+          const found = printed
+            .split("\n")
+            .slice(0, -1)
+            .find((printedLine) => answer.test(printedLine));
           if (found !== undefined) done(undefined, found);
           else if (/^unknown /m.test(printed)) done(new Error(`${what} refused "${line}": ${printed.trim()}`));
         };
