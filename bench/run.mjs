@@ -3,10 +3,12 @@
 // pages, repeated, medians reported. Prints one table; writes bench/results/latest.{json,md}.
 //
 //   node bench/run.mjs [--quick]
-//   BENCH_ROWS=export,latency,link,replay,ttfr,startup,fanout,report   which sections run (default: all)
+//   BENCH_ROWS=export,latency,link,replay,ttfr,startup,fanout,parquet,dataset,report   which sections run
+//                               (default: all)
 //   BENCH_SIZES=100000,1000000  campaign sizes to export           (--quick: 2000)
 //   BENCH_REPEAT                runs of each export and floor row: default 3, and 2 for a size of a
-//                               million or more, to keep a full run near ten minutes (--quick: 1)
+//                               million or more, to keep a full run near ten minutes (--quick: 1);
+//                               runs of each dataset sequence: default 2
 //   BENCH_PEER_REPEAT=1         runs of the curl+jq row (slow; see docs/bench.md)
 //   BENCH_STARTUP_REPEAT=40     runs of each start-up row          (--quick: 3)
 //   BENCH_LATENCY_MS=20         the sandbox's --latency for the latency row
@@ -23,12 +25,24 @@
 //   BENCH_FANOUT_CONCURRENCY=4  --concurrency of the merged export, and -P of the xargs loop beside it
 //   BENCH_REPORT_SIZE=1000000   messages of the report rows: stats --format html beside stats --json
 //                               (--quick: 2000)
+//   BENCH_DATASET_SIZE=10000    messages in each of the 12 campaigns of the dataset rows (msgstat export)
+//                               (--quick: 500)
+//   BENCH_DATASET_FORMATS=parquet   the export's --format in the dataset rows: parquet, jsonl.gz or both
 //   BENCH_OUT=bench/results     where latest.json and latest.md go
 //   BENCH_BASELINE=<checkout>   another checkout of msgstat, built (its bin/msgstat.js and dist/):
 //                               each export and start-up row runs with it too, interleaved with
 //                               this build's, against the same sandbox (a before-and-after in one run)
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  existsSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,7 +53,11 @@ const FLOOR = path.join(root, "bench", "floor.mjs");
 const PEER = path.join(root, "bench", "curl-jq.sh");
 // Exports in each format, and `stats`, which reads the same listing and keeps counts only.
 const FORMATS = ["csv", "jsonl", "json", "table", "stats"];
-const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout", "parquet", "report"];
+const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout", "parquet", "dataset", "report"];
+/** The export's formats the dataset rows can run, and the one data file each partition holds. */
+const DATASET_FORMATS = { parquet: "messages.parquet", "jsonl.gz": "messages.jsonl.gz" };
+/** The issue's twelve campaigns (issue 24: "the export of 12 campaigns"). */
+const DATASET_CAMPAIGNS = 12;
 const MB = 1024; // peak RSS is measured in kB
 
 const quick = process.argv.includes("--quick");
@@ -52,10 +70,11 @@ const childEnv = {
   TZ: "UTC",
   NO_COLOR: "1",
 };
-const { rssMethod, measure, firstRow, startSandbox, startReplay, stopAll, terminalAvailable } = processes({
-  scratch,
-  childEnv,
-});
+const { rssMethod, measure, firstRow, startSandbox, startReplay, startDatasetSandbox, stopAll, terminalAvailable } =
+  processes({
+    scratch,
+    childEnv,
+  });
 const peer = detectPeer();
 const notes = [];
 const samples = new Map(); // row id -> { meta, walls: [], rss: [], extra }
@@ -81,11 +100,12 @@ function readConfig() {
   const bandwidth = process.env.BENCH_LINK_BANDWIDTH || "50mbit";
   if (!/^[0-9.]+[a-zA-Z/]+$/.test(bandwidth))
     throw new Error(`BENCH_LINK_BANDWIDTH must be a rate such as 50mbit or 2MB/s, not "${bandwidth}"`);
+  const repeat = process.env.BENCH_REPEAT ? int("BENCH_REPEAT", 3) : undefined;
   return {
     quick,
     sections: new Set(sections),
     sizes: [...new Set(sizes)],
-    repeat: process.env.BENCH_REPEAT ? int("BENCH_REPEAT", 3) : undefined,
+    repeat,
     peerRepeat: int("BENCH_PEER_REPEAT", 1),
     startupRepeat: int("BENCH_STARTUP_REPEAT", quick ? 3 : 40),
     latencyMs: int("BENCH_LATENCY_MS", 20),
@@ -107,9 +127,26 @@ function readConfig() {
       concurrency: int("BENCH_FANOUT_CONCURRENCY", 4),
     },
     reportSize: int("BENCH_REPORT_SIZE", quick ? 2000 : 1_000_000),
+    dataset: {
+      size: int("BENCH_DATASET_SIZE", quick ? 500 : 10_000),
+      formats: datasetFormatsOf(process.env.BENCH_DATASET_FORMATS),
+      // Each sequence is three runs of msgstat, two of them about as long as the first: 2 by default.
+      repeat: repeat ?? (quick ? 1 : 2),
+    },
     outDir: path.resolve(process.env.BENCH_OUT || path.join(root, "bench", "results")),
     baseline: baselineOf(process.env.BENCH_BASELINE),
   };
+}
+
+/** BENCH_DATASET_FORMATS: the export's formats to run, parquet by default. */
+function datasetFormatsOf(text) {
+  const formats = (text || "parquet").split(",").map((part) => part.trim());
+  const unknown = formats.filter((format) => !Object.hasOwn(DATASET_FORMATS, format));
+  if (unknown.length > 0 || formats.length === 0)
+    throw new Error(
+      `BENCH_DATASET_FORMATS takes ${Object.keys(DATASET_FORMATS).join(", ")}; not ${unknown.join(", ") || "nothing"}`,
+    );
+  return [...new Set(formats)];
 }
 
 /** BENCH_BASELINE's checkout, as the bin a user would run there; undefined when not set. */
@@ -244,6 +281,129 @@ async function parquetRows(size) {
   } finally {
     await sandbox.stop();
   }
+}
+
+/**
+ * The dataset rows (issue 24): `msgstat export` of twelve campaigns to a fresh folder, then a second run
+ * after 1 % of the messages changed status on the service (the newest 1 % of each campaign in one folder,
+ * 1 % spread over every day in another), then a run against the service unchanged since. Each run's data
+ * files are compared on disk with the ones before it (name, size, modification time, inode): what it
+ * rewrote and what it left, which must agree with the manifest's count, and a run against the unchanged
+ * service that rewrites any file fails the benchmark.
+ */
+async function datasetRows() {
+  const { size, formats, repeat } = config.dataset;
+  const sandbox = await startDatasetSandbox(size, DATASET_CAMPAIGNS);
+  const total = sandbox.messages;
+  const sequences = [
+    { rule: "newest", label: "second run, the newest 1 % of each campaign changed" },
+    { rule: "spread", label: "second run, 1 % spread over every day changed" },
+  ];
+  try {
+    // Not counted: dist/ into the page cache, the sandbox's code warm.
+    await exportDataset(sandbox, path.join(scratch, "dataset-warm-up"), formats[0]);
+    rmSync(path.join(scratch, "dataset-warm-up"), { recursive: true, force: true });
+    for (let rep = 0; rep < repeat; rep++) {
+      // With both formats, they take turns at going first.
+      for (const format of rep % 2 === 0 ? formats : [...formats].reverse()) {
+        for (const { rule, label } of sequences) {
+          progress(
+            `dataset, ${DATASET_CAMPAIGNS} campaigns of ${size.toLocaleString("en-US")}, --format ${format}, ${rule}, run ${rep + 1} of ${repeat}`,
+          );
+          const dir = path.join(scratch, `dataset-${rep}-${slugOf(format)}-${rule}`);
+          const meta = { section: "dataset", group: "dataset", format, size: total, campaigns: DATASET_CAMPAIGNS };
+          await sandbox.change("none");
+          const first = await datasetRun(sandbox, dir, format, "first");
+          recordDataset("first", { ...meta, label: `first run to a fresh folder` }, first);
+          const flipped = await sandbox.change(rule);
+          if (rule === "newest" && flipped !== DATASET_CAMPAIGNS * Math.ceil(size / 100))
+            throw new Error(`the dataset sandbox flips ${flipped} messages as the newest 1 %`);
+          recordDataset(rule, { ...meta, label }, await datasetRun(sandbox, dir, format, "changed"));
+          recordDataset(
+            "unchanged",
+            { ...meta, label: "again, the service unchanged since" },
+            await datasetRun(sandbox, dir, format, "unchanged"),
+          );
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }
+    }
+    const rss = sandbox.peakRssKB();
+    notes.push(
+      `Dataset: ${DATASET_CAMPAIGNS} campaigns of ${size.toLocaleString("en-US")} messages over three weeks, from bench/dataset-sandbox.mjs (the sandbox's library in a process of its own, flipping 1 % of the statuses when told)${rss === null ? "" : `, its peak RSS ${(rss / MB).toFixed(1)} MB`}.`,
+    );
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+/** The dataset rows of one format, in the order of the table. */
+const DATASET_RUNS = ["first", "newest", "spread", "unchanged"];
+const slugOf = (format) => format.replace(/\W+/g, "-");
+const datasetId = (format, run) => `dataset-${slugOf(format)}-${run}`;
+
+function recordDataset(run, meta, result) {
+  const id = datasetId(meta.format, run);
+  record(id, { ...meta, run }, result);
+  const extra = samples.get(id).extra;
+  for (const key of ["filesRewritten", "filesLeft", "datasetBytes"]) (extra[key] ??= []).push(result[key]);
+}
+
+/** `msgstat export <12 campaigns> --to <dir> --format <format>`, as a user runs it. */
+const exportDataset = (sandbox, dir, format) =>
+  msgstat(sandbox, ["export", ...sandbox.ids, "--to", dir, "--format", format]);
+
+/**
+ * One export run, with what it did to the data files, checked: every message exported, the manifest's
+ * counts equal to what changed on disk, and what the kind of run must do (`first`: every file new;
+ * `changed`: some file rewritten; `unchanged`: none).
+ */
+async function datasetRun(sandbox, dir, format, kind) {
+  const before = dataFiles(dir, format);
+  const result = await exportDataset(sandbox, dir, format);
+  const after = dataFiles(dir, format);
+  const rewritten = [...after].filter(([name, stamp]) => before.get(name) !== stamp).map(([name]) => name);
+  const removed = [...before.keys()].filter((name) => !after.has(name));
+  const left = after.size - rewritten.length;
+  const { lastRun } = JSON.parse(readFileSync(path.join(dir, "msgstat-export.json"), "utf8"));
+  const fail = (what) => {
+    throw new Error(`export --format ${format}, ${kind} run: ${what}\n${result.stderr.trim()}`);
+  };
+  if (lastRun.messages !== sandbox.messages) fail(`exported ${lastRun.messages} messages, not ${sandbox.messages}`);
+  if (
+    lastRun.partitionsWritten !== rewritten.length ||
+    lastRun.partitionsUnchanged !== left ||
+    lastRun.partitionsRemoved !== removed.length
+  )
+    fail(
+      `the manifest says ${lastRun.partitionsWritten} written, ${lastRun.partitionsUnchanged} unchanged, ${lastRun.partitionsRemoved} removed; on disk ${rewritten.length} data files changed, ${left} did not, ${removed.length} went`,
+    );
+  if (kind === "first" && (left !== 0 || after.size === 0))
+    fail(`${after.size} data files in a fresh folder, ${left} of them old`);
+  if (kind === "changed" && rewritten.length === 0) fail("1 % of the messages changed and no data file was rewritten");
+  if (kind === "unchanged" && (rewritten.length > 0 || removed.length > 0))
+    fail(
+      `the service did not change, yet ${rewritten.length + removed.length} data files did: ${[...rewritten, ...removed].slice(0, 5).join(", ")}`,
+    );
+  let datasetBytes = 0;
+  for (const stamp of after.values()) datasetBytes += Number(stamp.split(" ")[0]);
+  return { ...result, filesRewritten: rewritten.length, filesLeft: left, datasetBytes };
+}
+
+/**
+ * The data files of a dataset (`campaign_id=…/created_date=…/messages.<format>`), each with what a
+ * rewrite changes: size, modification time and inode (a rewrite renames a new file over the old one).
+ */
+function dataFiles(dir, format) {
+  const files = new Map();
+  if (!existsSync(dir)) return files;
+  const name = DATASET_FORMATS[format];
+  for (const relative of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    if (path.basename(relative) !== name || !relative.startsWith("campaign_id=")) continue;
+    const stat = statSync(path.join(dir, relative), { bigint: true });
+    files.set(relative, `${stat.size} ${stat.mtimeNs} ${stat.ino}`);
+  }
+  return files;
 }
 
 async function baselineExport(sandbox, format, meta, at) {
@@ -720,6 +880,8 @@ function labelOf(entry) {
       return `Parquet section: --format ${entry.format}${at}`;
     case "report":
       return `stats ${entry.format === "html" ? "--format html" : "--json"}${at}, report`;
+    case "dataset":
+      return `export ${entry.campaigns} × ${sizeLabel(entry.size / entry.campaigns)}, ${entry.format}: ${entry.label}`;
     case "ttfr-floor":
       return `(p) first page alone, --latency ${entry.latencyMs}`;
     case "ttfr":
@@ -754,6 +916,8 @@ function summarise() {
       bandwidth: entry.bandwidth,
       terminal: entry.terminal,
       status: entry.status,
+      run: entry.run,
+      campaigns: entry.campaigns,
       runs: entry.wallMs.length,
       wallMs: entry.wallMs,
       wallMsMedian: round(wall, 2),
@@ -889,6 +1053,12 @@ function targetsFor(rows) {
 }
 
 const ratio = (value) => `${value.toFixed(2)}×`;
+/** A count that is the same in every run, or its range. */
+const spanOf = (values) => {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  return low === high ? String(low) : `${low}–${high}`;
+};
 const kilobytes = (bytes) =>
   bytes >= 1024 * 1024 ? `${(bytes / 1024 ** 2).toFixed(2)} MB` : `${Math.round(bytes / 1024)} KB`;
 
@@ -968,6 +1138,18 @@ function comparisons(row, byId, targets) {
     if (row.format === "html" && json)
       parts.push(`${ratio(row.wallMsMedian / json.wallMsMedian)} stats --json's wall${mark("wall ÷ stats --json")}`);
     parts.push(`${row.format === "html" ? "page" : "JSON"} ${kilobytes(row.outputBytes)}${mark("page, KB")}`);
+  } else if (row.group === "dataset") {
+    const first = byId.get(datasetId(row.format, "first"));
+    if (row.run === "first") parts.push(`${spanOf(row.filesRewritten)} files written`);
+    else {
+      // The number the issue is after: how many partitions a second run rewrites.
+      parts.push(`${spanOf(row.filesRewritten)} files rewritten, ${spanOf(row.filesLeft)} left`);
+      const cpu =
+        first?.cpuMsMedian && row.cpuMsMedian ? `, ${ratio(row.cpuMsMedian / first.cpuMsMedian)} its CPU time` : "";
+      if (first) parts.push(`${ratio(row.wallMsMedian / first.wallMsMedian)} the first run's wall${cpu}`);
+    }
+    if (row.cpuMsMedian) parts.push(`CPU ${(row.cpuMsMedian / 1000).toFixed(2)} s`);
+    if (row.run === "first") parts.push(`${kilobytes(median(row.datasetBytes))} on disk`);
   } else if (row.group === "ttfr-floor") {
     parts.push("one request, to its body parsed, timed inside the parse floor (b)");
   } else if (row.group === "ttfr") {
@@ -1011,6 +1193,7 @@ const GROUPS = [
   "baseline-startup",
   "fanout",
   "parquet",
+  "dataset",
   "report",
 ];
 const INNER = [
@@ -1043,11 +1226,13 @@ function orderRows(rows) {
       row.section === "size"
         ? config.sizes.indexOf(row.size ?? row.servedSize)
         : config.sizes.length + SECTIONS.indexOf(row.section);
-    // The Parquet section: by size, CSV then Parquet at each.
+    // The Parquet section: by size, CSV then Parquet at each. The dataset section: by format, its runs in order.
     const inner =
       row.section === "parquet"
         ? config.sizes.indexOf(row.size) * 2 + (row.format === "parquet" ? 1 : 0)
-        : Math.max(INNER.indexOf(row.mode), INNER.indexOf(row.format), INNER.indexOf(row.id), 0);
+        : row.section === "dataset"
+          ? Object.keys(DATASET_FORMATS).indexOf(row.format) * 4 + DATASET_RUNS.indexOf(row.run)
+          : Math.max(INNER.indexOf(row.mode), INNER.indexOf(row.format), INNER.indexOf(row.id), 0);
     return (section * 100 + GROUPS.indexOf(row.group)) * 100 + inner;
   };
   return [...rows].sort((a, b) => order(a) - order(b));
@@ -1122,6 +1307,7 @@ async function main() {
   if (runs.has("startup")) await startupRows();
   if (runs.has("fanout")) await fanoutRows();
   if (runs.has("parquet")) for (const size of config.sizes) await parquetRows(size);
+  if (runs.has("dataset")) await datasetRows();
   if (runs.has("report")) await reportRows();
 
   const rows = summarise();

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = path.join(root, "bin", "msgstat.js");
 const REPLAY = path.join(root, "bench", "replay-server.mjs");
+const DATASET_SANDBOX = path.join(root, "bench", "dataset-sandbox.mjs");
 const PROBE = path.join(root, "bench", "lib", "peak-rss.mjs");
 const GNU_TIME = "/usr/bin/time";
 /** A message id as the sandbox writes it (`msg-spring-0000042`): how a data line is told from a header. */
@@ -184,9 +185,16 @@ export function processes({ scratch, childEnv }) {
     });
   }
 
-  /** A server in a process of its own that prints its URL (and more lines) when ready; `ready` says when it has. */
-  async function startServer(args, what, ready) {
-    const child = spawn(process.execPath, args, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  /**
+   * A server in a process of its own that prints its URL (and more lines) when ready; `ready` says when it
+   * has. With `commands`, its stdin is a pipe and `command(line, answer)` writes a line there and waits
+   * for a line of stdout that matches `answer` (the dataset sandbox's rules).
+   */
+  async function startServer(args, what, ready, { commands = false } = {}) {
+    const child = spawn(process.execPath, args, {
+      env: childEnv,
+      stdio: [commands ? "pipe" : "ignore", "pipe", "pipe"],
+    });
     const stop = async () => {
       servers.delete(stop);
       if (child.exitCode === null && child.signalCode === null) {
@@ -226,7 +234,36 @@ export function processes({ scratch, childEnv }) {
         return null;
       }
     };
-    return { lines: text.trim().split("\n"), stop, peakRssKB };
+    const lines = text.trim().split("\n");
+    /** Writes `line` to the server's stdin and resolves with the first line it prints after that matching `answer`. */
+    const command = (line, answer) =>
+      new Promise((resolve, reject) => {
+        let printed = "";
+        const timer = setTimeout(() => done(new Error(`${what} did not answer "${line}" within a minute`)), 60_000);
+        const onData = (chunk) => {
+          printed += chunk;
+          // Whole lines only: a chunk may end inside one.
+          const found = printed
+            .split("\n")
+            .slice(0, -1)
+            .find((printedLine) => answer.test(printedLine));
+          if (found !== undefined) done(undefined, found);
+          else if (/^unknown /m.test(printed)) done(new Error(`${what} refused "${line}": ${printed.trim()}`));
+        };
+        const onExit = (code) =>
+          done(new Error(`${what} exited (${code}) before answering "${line}":\n${stderr.trim()}`));
+        function done(error, found) {
+          clearTimeout(timer);
+          child.stdout.off("data", onData);
+          child.off("exit", onExit);
+          if (error) reject(error);
+          else resolve(found);
+        }
+        child.stdout.on("data", onData);
+        child.on("exit", onExit);
+        child.stdin.write(`${line}\n`);
+      });
+    return { lines, stop, peakRssKB, command };
   }
 
   /**
@@ -274,9 +311,53 @@ export function processes({ scratch, childEnv }) {
     };
   }
 
+  /**
+   * bench/dataset-sandbox.mjs: `campaigns` campaigns of `size` messages whose listings show 1 % of the
+   * messages changed when told (`change("newest" | "spread" | "none")`).
+   */
+  async function startDatasetSandbox(size, campaigns) {
+    const args = [DATASET_SANDBOX, String(size), String(campaigns)];
+    const server = await startServer(args, "the dataset sandbox", (text) => text.endsWith("\nready\n"), {
+      commands: true,
+    });
+    const ids = server.lines
+      .filter((line) => line.startsWith("campaign "))
+      .map((line) => {
+        const [, id, messages] = line.split(" ");
+        if (Number(messages) !== size)
+          throw new Error(`the dataset sandbox's ${id} has ${messages} messages, not ${size}`);
+        return id;
+      });
+    if (ids.length !== campaigns)
+      throw new Error(`the dataset sandbox serves ${ids.length} campaigns, not ${campaigns}`);
+    /** Applies a rule; for "newest", resolves with how many messages it flips. */
+    const change = async (rule) => {
+      const answer = await server.command(rule, new RegExp(`^changed ${rule}\\b`));
+      const count = /^changed newest (\d+)$/.exec(answer);
+      return count ? Number(count[1]) : undefined;
+    };
+    return {
+      url: server.lines[0].trim(),
+      ids,
+      messages: size * campaigns,
+      change,
+      stop: server.stop,
+      peakRssKB: server.peakRssKB,
+    };
+  }
+
   const stopAll = () => Promise.all([...servers].map((stop) => stop()));
 
-  return { rssMethod, measure, firstRow, startSandbox, startReplay, stopAll, terminalAvailable: has("script") };
+  return {
+    rssMethod,
+    measure,
+    firstRow,
+    startSandbox,
+    startReplay,
+    startDatasetSandbox,
+    stopAll,
+    terminalAvailable: has("script"),
+  };
 }
 
 /** One word for sh -c: quoted unless it is plainly safe. */

@@ -25,6 +25,9 @@ interface Row {
   wireBytes?: number | null;
   encoding?: string;
   outputBytes?: number;
+  filesRewritten?: number[];
+  filesLeft?: number[];
+  datasetBytes?: number[];
 }
 
 interface Results {
@@ -94,6 +97,7 @@ describe("npm run bench --quick", () => {
       ...["csv", "parquet"].map((format) => `parquet-${format}@${size}`),
       `report-json@${size}`,
       `report-html@${size}`,
+      ...["first", "newest", "spread", "unchanged"].map((run) => `dataset-parquet-${run}`),
     ];
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));
     if (!peerSkipped) expected.push(`peer-curl-jq@${size}`, `link-peer-curl-jq@${size}`);
@@ -110,16 +114,18 @@ describe("npm run bench --quick", () => {
       expect(row.wallMs.length, row.id).toBe(row.runs);
       for (const wall of row.wallMs) expect(wall, row.id).toBeGreaterThan(0);
       expect(row.wallMsMedian, row.id).toBeGreaterThan(0);
-      // The fan-out rows count the messages of one campaign (BENCH_FANOUT_SIZE) or of all of them.
+      // The fan-out rows count the messages of one campaign (BENCH_FANOUT_SIZE) or of all of them; the
+      // dataset rows those of its 12 campaigns (BENCH_DATASET_SIZE, 500 with --quick).
       if (row.size !== undefined) {
-        if (row.group !== "fanout") expect(row.size).toBe(size);
+        if (row.group === "dataset") expect(row.size).toBe(12 * 500);
+        else if (row.group !== "fanout") expect(row.size).toBe(size);
         expect(row.messagesPerSecond, row.id).toBeGreaterThan(0);
         expect(row.peakRssMBMedian, row.id).toBeGreaterThan(0);
       }
     }
     // With GNU time, every export's CPU time (user and system) is there too.
     if (results.rssMethod.startsWith("GNU time")) {
-      for (const row of results.rows.filter((r) => r.group === "export")) {
+      for (const row of results.rows.filter((r) => r.group === "export" || r.group === "dataset")) {
         expect(row.cpuMs.length, row.id).toBe(row.runs);
         expect(row.cpuMsMedian, row.id).toBeGreaterThan(0);
       }
@@ -155,6 +161,21 @@ describe("npm run bench --quick", () => {
     ]);
     for (const format of ["csv", "parquet"])
       expect(results.rows.find((row) => row.id === `parquet-${format}@${size}`)!.outputBytes).toBeGreaterThan(0);
+    // The dataset rows: what each run did to the data files, counted on disk. Twelve campaigns over three
+    // weeks; the newest 1 % of each (5 messages, hours old) lies in its newest day's partition.
+    const dataset = (run: string) => results.rows.find((row) => row.id === `dataset-parquet-${run}`)!;
+    const partitions = dataset("first").filesRewritten![0]!;
+    expect(partitions).toBeGreaterThanOrEqual(12 * 21);
+    expect(dataset("first").filesLeft).toEqual([0, 0]);
+    expect(dataset("first").datasetBytes![0]).toBeGreaterThan(0);
+    expect(dataset("newest").filesRewritten).toEqual([12]);
+    expect(dataset("newest").filesLeft).toEqual([partitions - 12]);
+    const spread = dataset("spread").filesRewritten![0]!;
+    expect(spread).toBeGreaterThan(12);
+    expect(dataset("spread").filesLeft).toEqual([partitions - spread]);
+    expect(dataset("unchanged").filesRewritten).toEqual([0, 0]);
+    expect(dataset("unchanged").filesLeft).toEqual([partitions, partitions]);
+    expect(results.targets.some((target) => target.row.startsWith("dataset-"))).toBe(false);
     expect(results.targets.length).toBeGreaterThan(0);
     for (const target of results.targets) {
       expect(ids).toContain(target.row);
@@ -175,6 +196,8 @@ describe("npm run bench --quick", () => {
       "link 50mbit 20 ms",
       ", replay",
       "first row: --csv, piped",
+      "export 12 × 500, parquet: second run, the newest 1 % of each campaign changed",
+      "12 files rewritten, ",
     ]) {
       expect(markdown).toContain(id);
       expect(stdout).toContain(id);
