@@ -34,12 +34,17 @@ const CONVERTED_TYPE: Record<Annotation, number> = { string: 0, map: 1, list: 3,
 const LOGICAL_TYPE: Record<Annotation, number> = { string: 1, map: 2, list: 3, timestamp: 8 };
 const ENCODING_PLAIN = 0;
 const ENCODING_RLE = 3;
+const ENCODING_RLE_DICTIONARY = 8;
 const CODEC_SNAPPY = 1;
 const PAGE_DATA = 0;
+const PAGE_DICTIONARY = 2;
 
 const MAGIC = Buffer.from("PAR1", "latin1");
 /** A page is closed once its levels and values reach this many bytes (at a row's end). */
-export const PAGE_BYTES = 1024 * 1024;
+export const PAGE_BYTES = 64 * 1024;
+/** A row group's pages are kept in slabs of this size, reused for the next; up to ROW_GROUP_BUFFER of them. */
+const SLAB_BYTES = 1024 * 1024;
+const ROW_GROUP_BUFFER = 32 * SLAB_BYTES;
 /** Longer min and max strings are cut to this many bytes (and marked inexact), as readers allow. */
 const STATISTICS_BYTES = 64;
 /** Strings this short are copied a character at a time when they are ASCII: a call into the encoder costs more. */
@@ -81,10 +86,56 @@ export function leafColumns(
   return leaves;
 }
 
-/** Buffers shared by every column of a file to build a page in: raw, then compressed. */
+/**
+ * Where a row group's pages wait until it is written: slabs of SLAB_BYTES (a page larger than one has a
+ * slab of its own), filled in turn and reused for the next row group, so the pages are neither an
+ * object each nor copied as a buffer that doubles grows.
+ */
+class PageStore {
+  private readonly slabs: Buffer[] = [];
+  private slab = 0;
+  private used = 0;
+
+  /** Copies a page (header, then body) in, and records where it is in `into` (slab, start, end): last, or first. */
+  add(header: Buffer, body: Buffer, bodyLength: number, into: number[], first: boolean): void {
+    const size = header.length + bodyLength;
+    let slab = this.slabs[this.slab];
+    if (slab !== undefined && this.used + size > slab.length) {
+      this.slab++;
+      this.used = 0;
+      slab = this.slabs[this.slab];
+    }
+    if (slab === undefined || size > slab.length) {
+      slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, size));
+      this.slabs[this.slab] = slab;
+    }
+    const start = this.used;
+    header.copy(slab, start);
+    body.copy(slab, start + header.length, 0, bodyLength);
+    this.used = start + size;
+    if (first) into.unshift(this.slab, start, this.used);
+    else into.push(this.slab, start, this.used);
+  }
+
+  bytes(slab: number): Buffer {
+    return this.slabs[slab]!;
+  }
+
+  /** The row group was written: the slabs are filled again from the first (those past ROW_GROUP_BUFFER given back). */
+  clear(): void {
+    this.slab = this.used = 0;
+    this.slabs.length = Math.min(this.slabs.length, ROW_GROUP_BUFFER / SLAB_BYTES);
+  }
+}
+
+/**
+ * What every column of a file shares: a page is built in `raw`, compressed into `compressed`, and kept
+ * in `pages` (with its header) until its row group is written.
+ */
 class PageScratch {
   raw = Buffer.allocUnsafe(PAGE_BYTES * 2);
   compressed = Buffer.allocUnsafe(maxCompressedLength(PAGE_BYTES * 2));
+  readonly pages = new PageStore();
 
   ensure(size: number): void {
     if (size > this.raw.length) this.raw = Buffer.allocUnsafe(size);
@@ -93,9 +144,15 @@ class PageScratch {
   }
 }
 
+/** Where a row group writes its bytes: `bytes[start, end)`, copied before the next call. */
+export type ByteOutput = (bytes: Buffer, start: number, end: number) => void | Promise<void>;
+
 /** What the footer keeps of a column chunk. */
 interface ChunkMeta {
   offset: number;
+  /** Where its dictionary page is, when it has one (then its data pages follow it). */
+  dictionaryOffset: number | undefined;
+  dataOffset: number;
   values: number;
   compressed: number;
   uncompressed: number;
@@ -110,21 +167,123 @@ interface Statistics {
   maxExact?: boolean;
 }
 
+/** Bytes that grow as values are appended to them, PLAIN-encoded. */
+class PlainBytes {
+  bytes = Buffer.allocUnsafe(1024);
+  length = 0;
+
+  /** A string: its UTF-8 length (4 bytes, little-endian), then its bytes. Returns whether it was ASCII. */
+  text(text: string): boolean {
+    const length = text.length;
+    const at = this.length;
+    if (at + 4 + length * 3 > this.bytes.length) this.grow(4 + length * 3);
+    const bytes = this.bytes;
+    let ascii = length <= SHORT_TEXT;
+    if (ascii) {
+      for (let i = 0; i < length; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= 0x80) {
+          ascii = false;
+          break;
+        }
+        bytes[at + 4 + i] = code;
+      }
+    }
+    const size = ascii ? length : bytes.write(text, at + 4);
+    bytes[at] = size;
+    bytes[at + 1] = size >>> 8;
+    bytes[at + 2] = size >>> 16;
+    bytes[at + 3] = size >>> 24;
+    this.length = at + 4 + size;
+    return size === length;
+  }
+
+  /** A safe integer, as INT64 (two's complement, little-endian). */
+  int64(value: number): void {
+    const at = this.length;
+    if (at + 8 > this.bytes.length) this.grow(8);
+    const bytes = this.bytes;
+    const low = value >>> 0;
+    const high = Math.floor(value / 0x100000000) | 0;
+    bytes[at] = low;
+    bytes[at + 1] = low >>> 8;
+    bytes[at + 2] = low >>> 16;
+    bytes[at + 3] = low >>> 24;
+    bytes[at + 4] = high;
+    bytes[at + 5] = high >>> 8;
+    bytes[at + 6] = high >>> 16;
+    bytes[at + 7] = high >>> 24;
+    this.length = at + 8;
+  }
+
+  byte(value: number): void {
+    if (this.length + 1 > this.bytes.length) this.grow(1);
+    this.bytes[this.length++] = value;
+  }
+
+  /** Bytes [start, end) of a buffer. */
+  copy(from: Uint8Array, start: number, end: number): void {
+    if (this.length + end - start > this.bytes.length) this.grow(end - start);
+    this.bytes.set(from.subarray(start, end), this.length);
+    this.length += end - start;
+  }
+
+  /**
+   * Empties it; a buffer grown past `keep` bytes (by a huge value, or a row group of them) is given back
+   * rather than held for the rest of the file.
+   */
+  clear(keep = PAGE_BYTES * 4): void {
+    this.length = 0;
+    if (this.bytes.length > keep) this.bytes = Buffer.allocUnsafe(1024);
+  }
+
+  private grow(more: number): void {
+    const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + more));
+    this.bytes.copy(larger, 0, 0, this.length);
+    this.bytes = larger;
+  }
+}
+
+/**
+ * A string column's chunk starts with a dictionary: each distinct value once (PLAIN, in the
+ * dictionary page), each value an index into it. It is given up (for PLAIN values, for the rest of
+ * the chunk) once it holds DICTIONARY_TRIAL values or more and they are more than a tenth of the
+ * values seen, or more than DICTIONARY_BYTES: ids, texts, times and mostly distinct values (order
+ * numbers, links) would cost a lookup each for little; a status, a template or a key pays (docs/parquet.md).
+ */
+const DICTIONARY_TRIAL = 256;
+const DICTIONARY_SHARE = 10;
+const DICTIONARY_BYTES = 1024 * 1024;
+
 /**
  * One leaf column's data in the row group being written: the page being filled (levels one byte
- * each, values PLAIN-encoded), the pages already compressed, and the chunk's statistics. The walk
- * appends to it with `absent` (a NULL, or an empty or missing list or struct above) and `text`,
- * `int64`, `boolean` (a value, at the column's deepest definition level).
+ * each, values PLAIN-encoded or dictionary indices), the pages already compressed, and the chunk's
+ * statistics. The walk appends to it with `absent` (a NULL, or an empty or missing list or struct
+ * above) and `text`, `int64`, `boolean` (a value, at the column's deepest definition level).
  */
 export class ColumnData {
   private definitions: Uint8Array;
   private repetitions: Uint8Array;
   private levels = 0;
-  private values = Buffer.allocUnsafe(1024);
-  private valueBytes = 0;
+  private readonly values = new PlainBytes();
   private nulls = 0;
 
-  private pages: Buffer[] = [];
+  /** The chunk's dictionary, while it is used; its values, PLAIN, with where each starts. */
+  private dictionary: Map<string, number> | undefined;
+  private readonly dictionaryValues = new PlainBytes();
+  private dictionaryStarts: number[] = [];
+  private indices = new Uint32Array(0);
+  private indexCount = 0;
+  /** The dictionary grew past its limits: the page is closed at the row's end, and the chunk goes on PLAIN. */
+  private givingUp = false;
+  private lastText: string | undefined;
+  private lastIndex = 0;
+  /** The chunk has pages of dictionary indices (so a dictionary page goes first). */
+  private dictionaryPages = 0;
+  private textValues = 0;
+
+  /** Where this chunk's pages are in the row group's PageStore: slab, start and end, each. */
+  private pageRanges: number[] = [];
   private chunkValues = 0;
   private chunkNulls = 0;
   private compressedBytes = 0;
@@ -141,6 +300,18 @@ export class ColumnData {
   ) {
     this.definitions = new Uint8Array(leaf.maxDefinition > 0 ? 1024 : 0);
     this.repetitions = new Uint8Array(leaf.maxRepetition > 0 ? 1024 : 0);
+    this.startChunk();
+  }
+
+  private startChunk(): void {
+    if (this.leaf.type !== "BYTE_ARRAY") return;
+    this.dictionary = new Map();
+    this.dictionaryValues.clear();
+    this.dictionaryStarts = [];
+    if (this.indices.length === 0) this.indices = new Uint32Array(1024);
+    this.dictionaryPages = this.textValues = 0;
+    this.lastText = undefined;
+    this.givingUp = false;
   }
 
   /** NULL: no value, the levels say how far down the path was there. */
@@ -151,66 +322,83 @@ export class ColumnData {
 
   text(repetition: number, text: string): void {
     this.level(repetition, this.leaf.maxDefinition);
-    const length = text.length;
-    const at = this.valueBytes;
-    if (at + 4 + length * 3 > this.values.length) this.growValues(4 + length * 3);
-    const values = this.values;
-    let ascii = length <= SHORT_TEXT;
-    if (ascii) {
-      for (let i = 0; i < length; i++) {
-        const code = text.charCodeAt(i);
-        if (code >= 0x80) {
-          ascii = false;
-          break;
-        }
-        values[at + 4 + i] = code;
-      }
+    const dictionary = this.dictionary;
+    if (dictionary === undefined) {
+      const ascii = this.values.text(text);
+      if (this.leaf.statistics) this.textStatistics(text, ascii);
+      return;
     }
-    const bytes = ascii ? length : values.write(text, at + 4);
-    values[at] = bytes;
-    values[at + 1] = bytes >>> 8;
-    values[at + 2] = bytes >>> 16;
-    values[at + 3] = bytes >>> 24;
-    this.valueBytes = at + 4 + bytes;
-    if (this.leaf.statistics) this.textStatistics(text, bytes === length);
+    this.textValues++;
+    // The value before, again (a campaign's id, its template): known without hashing the string.
+    let index = text === this.lastText ? this.lastIndex : dictionary.get(text);
+    if (index === undefined) index = this.addToDictionary(dictionary, text);
+    this.lastText = text;
+    this.lastIndex = index;
+    if (this.indexCount === this.indices.length) this.indices = grown(this.indices, this.indexCount);
+    this.indices[this.indexCount++] = index;
+  }
+
+  private addToDictionary(dictionary: Map<string, number>, text: string): number {
+    const index = dictionary.size;
+    dictionary.set(text, index);
+    this.dictionaryStarts.push(this.dictionaryValues.length);
+    const ascii = this.dictionaryValues.text(text);
+    if (this.leaf.statistics) this.textStatistics(text, ascii);
+    const many = index >= DICTIONARY_TRIAL && index * DICTIONARY_SHARE > this.textValues;
+    if (many || this.dictionaryValues.length > DICTIONARY_BYTES) this.givingUp = true;
+    return index;
   }
 
   /** A safe integer, as INT64 (two's complement, little-endian). */
   int64(repetition: number, value: number): void {
     this.level(repetition, this.leaf.maxDefinition);
-    const at = this.valueBytes;
-    if (at + 8 > this.values.length) this.growValues(8);
-    const values = this.values;
-    const low = value >>> 0;
-    const high = Math.floor(value / 0x100000000) | 0;
-    values[at] = low;
-    values[at + 1] = low >>> 8;
-    values[at + 2] = low >>> 16;
-    values[at + 3] = low >>> 24;
-    values[at + 4] = high;
-    values[at + 5] = high >>> 8;
-    values[at + 6] = high >>> 16;
-    values[at + 7] = high >>> 24;
-    this.valueBytes = at + 8;
+    this.values.int64(value);
     if (this.leaf.statistics) this.numberStatistics(value);
   }
 
   /** A boolean: held one byte each, packed into bits when the page is written. */
   boolean(repetition: number, value: boolean): void {
     this.level(repetition, this.leaf.maxDefinition);
-    if (this.valueBytes + 1 > this.values.length) this.growValues(1);
-    this.values[this.valueBytes++] = value ? 1 : 0;
+    this.values.byte(value ? 1 : 0);
     if (this.leaf.statistics) this.numberStatistics(value ? 1 : 0);
   }
 
   /** The bytes of the page being filled (levels and values, before compression). */
   get pending(): number {
-    return this.levels + this.valueBytes;
+    const levelArrays = (this.leaf.maxDefinition > 0 ? 1 : 0) + (this.leaf.maxRepetition > 0 ? 1 : 0);
+    return this.levels * levelArrays + this.values.length + this.indexCount * 4;
   }
 
-  /** The bytes of the pages already compressed in this row group. */
+  /** The bytes of the pages already compressed in this row group, and of its dictionary. */
   get held(): number {
-    return this.compressedBytes;
+    return this.compressedBytes + this.dictionaryValues.length;
+  }
+
+  /** A row ended: closes the page when it is full, or when the dictionary is given up. */
+  endRow(): void {
+    if (this.givingUp) this.giveUpDictionary();
+    else if (this.pending >= PAGE_BYTES) this.closePage();
+  }
+
+  /**
+   * From here on PLAIN: the page of indices so far is closed, or when it is the chunk's first, made
+   * PLAIN values instead (a column that needs no dictionary then has none).
+   */
+  private giveUpDictionary(): void {
+    this.givingUp = false;
+    if (this.dictionaryPages === 0) {
+      const starts = this.dictionaryStarts;
+      const end = this.dictionaryValues.length;
+      for (let i = 0; i < this.indexCount; i++) {
+        const index = this.indices[i]!;
+        this.values.copy(this.dictionaryValues.bytes, starts[index]!, starts[index + 1] ?? end);
+      }
+      this.indexCount = 0;
+      this.dictionaryValues.clear();
+      this.dictionaryStarts = [];
+    } else this.closePage();
+    this.dictionary = undefined;
+    if (this.pending >= PAGE_BYTES) this.closePage();
   }
 
   private level(repetition: number, definition: number): void {
@@ -224,12 +412,6 @@ export class ColumnData {
       this.repetitions[at] = repetition;
     }
     this.levels = at + 1;
-  }
-
-  private growValues(more: number): void {
-    const larger = Buffer.allocUnsafe(Math.max(this.values.length * 2, this.valueBytes + more));
-    this.values.copy(larger, 0, 0, this.valueBytes);
-    this.values = larger;
   }
 
   private numberStatistics(value: number): void {
@@ -255,56 +437,92 @@ export class ColumnData {
   closePage(): void {
     if (this.levels === 0) return;
     const { leaf, scratch } = this;
+    // A page of NULLs only is PLAIN, with no values: a dictionary page of nothing is not written.
+    const indexed = this.dictionary !== undefined && this.indexCount > 0;
     const levelBytes = (leaf.maxDefinition > 0 ? 1 : 0) + (leaf.maxRepetition > 0 ? 1 : 0);
-    const valueBytes = leaf.type === "BOOLEAN" ? Math.ceil(this.valueBytes / 8) : this.valueBytes;
+    const valueBytes = indexed ? this.indexCount * 3 + 16 : this.values.length;
     scratch.ensure(levelBytes * (this.levels * 2 + 16) + valueBytes);
     const raw = scratch.raw;
     let size = 0;
     if (leaf.maxRepetition > 0) size = levelStream(this.repetitions, this.levels, leaf.maxRepetition, raw, size);
     if (leaf.maxDefinition > 0) size = levelStream(this.definitions, this.levels, leaf.maxDefinition, raw, size);
-    if (leaf.type === "BOOLEAN") size = packBits(this.values, this.valueBytes, raw, size);
-    else size += this.values.copy(raw, size, 0, this.valueBytes);
-    const compressedSize = snappyCompress(raw, 0, size, scratch.compressed);
-    const header = new CompactWriter()
-      .i32(1, PAGE_DATA)
-      .i32(2, size)
-      .i32(3, compressedSize)
-      .struct(5)
-      .i32(1, this.levels)
-      .i32(2, ENCODING_PLAIN)
-      .i32(3, ENCODING_RLE)
-      .i32(4, ENCODING_RLE)
-      .end()
-      .end()
-      .written();
-    const page = Buffer.allocUnsafe(header.length + compressedSize);
-    header.copy(page, 0);
-    scratch.compressed.copy(page, header.length, 0, compressedSize);
-    this.pages.push(page);
-    this.compressedBytes += page.length;
-    this.uncompressedBytes += header.length + size;
+    if (indexed) {
+      // The indices: their bit width in a byte, then the hybrid encoding.
+      const bitWidth = Math.max(1, 32 - Math.clz32(this.dictionary!.size - 1));
+      raw[size++] = bitWidth;
+      size = encodeHybrid(this.indices, this.indexCount, bitWidth, raw, size);
+      this.dictionaryPages++;
+    } else if (leaf.type === "BOOLEAN") size = packBits(this.values.bytes, this.values.length, raw, size);
+    else size += this.values.bytes.copy(raw, size, 0, this.values.length);
+    const encoding = indexed ? ENCODING_RLE_DICTIONARY : ENCODING_PLAIN;
+    this.addPage(raw, size, (header) =>
+      header.struct(5).i32(1, this.levels).i32(2, encoding).i32(3, ENCODING_RLE).i32(4, ENCODING_RLE).end(),
+    );
     this.chunkValues += this.levels;
     this.chunkNulls += this.nulls;
-    this.levels = this.valueBytes = this.nulls = 0;
-    // A huge value grew the buffer: give the memory back rather than hold it for the rest of the file.
-    if (this.values.length > PAGE_BYTES * 4) this.values = Buffer.allocUnsafe(1024);
+    this.levels = this.nulls = this.indexCount = 0;
+    this.values.clear();
   }
 
-  /** The chunk's pages, to be written at `offset`, and what the footer keeps of them; ready for the next row group. */
-  closeChunk(offset: number): { pages: Buffer[]; meta: ChunkMeta } {
+  /** Compresses `raw[0, size)` into a page with the header `describe` completes, kept in the row group's pages. */
+  private addPage(
+    raw: Buffer,
+    size: number,
+    describe: (header: CompactWriter) => CompactWriter,
+    dictionary = false,
+  ): void {
+    const { scratch } = this;
+    const compressedSize = snappyCompress(raw, 0, size, scratch.compressed);
+    const header = describe(
+      new CompactWriter()
+        .i32(1, dictionary ? PAGE_DICTIONARY : PAGE_DATA)
+        .i32(2, size)
+        .i32(3, compressedSize),
+    )
+      .end()
+      .written();
+    // The dictionary page goes first in the chunk: it is added last, and put first.
+    scratch.pages.add(header, scratch.compressed, compressedSize, this.pageRanges, dictionary);
+    this.compressedBytes += header.length + compressedSize;
+    this.uncompressedBytes += header.length + size;
+  }
+
+  /**
+   * Closes the chunk, which is to be written at `offset`: its pages' places in the shared buffer, in
+   * the order they are written, and what the footer keeps of them; ready for the next row group.
+   */
+  closeChunk(offset: number): { ranges: number[]; meta: ChunkMeta } {
     this.closePage();
-    const pages = this.pages;
+    let dictionaryOffset: number | undefined;
+    let dataOffset = offset;
+    if (this.dictionaryPages > 0) {
+      const values = this.dictionaryValues;
+      this.scratch.ensure(values.length);
+      const count = this.dictionaryStarts.length;
+      this.addPage(
+        values.bytes,
+        values.length,
+        (header) => header.struct(7).i32(1, count).i32(2, ENCODING_PLAIN).end(),
+        true,
+      );
+      dictionaryOffset = offset;
+      dataOffset = offset + this.pageRanges[2]! - this.pageRanges[1]!;
+    }
+    const ranges = this.pageRanges;
     const meta: ChunkMeta = {
       offset,
+      dictionaryOffset,
+      dataOffset,
       values: this.chunkValues,
       compressed: this.compressedBytes,
       uncompressed: this.uncompressedBytes,
       statistics: this.leaf.statistics ? this.statistics() : undefined,
     };
-    this.pages = [];
+    this.pageRanges = [];
     this.chunkValues = this.chunkNulls = this.compressedBytes = this.uncompressedBytes = 0;
     this.min = this.max = undefined;
-    return { pages, meta };
+    this.startChunk();
+    return { ranges, meta };
   }
 
   private statistics(): Statistics {
@@ -324,9 +542,9 @@ export class ColumnData {
   }
 }
 
-function grown(levels: Uint8Array, used: number): Uint8Array {
-  const larger = new Uint8Array(levels.length * 2);
-  larger.set(levels.subarray(0, used));
+function grown<T extends Uint8Array | Uint32Array>(array: T, used: number): T {
+  const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
+  larger.set(array.subarray(0, used));
   return larger;
 }
 
@@ -378,12 +596,13 @@ function levelStream(levels: Uint8Array, count: number, max: number, output: Buf
  * group would start a run of 8. The last group is padded with zeros (the page says how many there are).
  */
 export function encodeHybrid(
-  levels: Uint8Array,
+  levels: Uint8Array | Uint32Array,
   count: number,
   bitWidth: number,
   output: Uint8Array,
   at: number,
 ): number {
+  const valueBytes = (bitWidth + 7) >>> 3;
   let i = 0;
   while (i < count) {
     const value = levels[i]!;
@@ -391,7 +610,7 @@ export function encodeHybrid(
     while (end < count && levels[end] === value) end++;
     if (end - i >= 8) {
       at = writeVarint(output, at, (end - i) * 2);
-      output[at++] = value;
+      for (let byte = 0; byte < valueBytes; byte++) output[at++] = (value >>> (8 * byte)) & 0xff;
       i = end;
       continue;
     }
@@ -413,7 +632,7 @@ export function encodeHybrid(
   return at;
 }
 
-function runOfEight(levels: Uint8Array, at: number, count: number): boolean {
+function runOfEight(levels: Uint8Array | Uint32Array, at: number, count: number): boolean {
   if (at + 8 > count) return false;
   const value = levels[at];
   for (let i = at + 1; i < at + 8; i++) if (levels[i] !== value) return false;
@@ -455,14 +674,14 @@ export class ParquetFile {
   private written = 0;
   private rows = 0;
   private readonly rowGroups: RowGroupMeta[] = [];
+  private readonly scratch = new PageScratch();
 
   constructor(
     private readonly schema: readonly SchemaElement[],
     readonly leaves: readonly LeafColumn[],
     private readonly createdBy: string,
   ) {
-    const scratch = new PageScratch();
-    this.columns = leaves.map((leaf) => new ColumnData(leaf, scratch));
+    this.columns = leaves.map((leaf) => new ColumnData(leaf, this.scratch));
   }
 
   /** A row is complete: closes the pages that reached PAGE_BYTES; returns the bytes the row group holds. */
@@ -470,7 +689,7 @@ export class ParquetFile {
     this.rows++;
     let held = 0;
     for (const column of this.columns) {
-      if (column.pending >= PAGE_BYTES) column.closePage();
+      column.endRow();
       held += column.held + column.pending;
     }
     return held;
@@ -480,35 +699,35 @@ export class ParquetFile {
     return this.rows;
   }
 
-  /** The row group's bytes, column after column (preceded by "PAR1" for the first). */
-  rowGroup(): Buffer[] {
-    const parts: Buffer[] = [];
-    if (this.written === 0) this.add(parts, MAGIC);
+  /** Writes the row group, column after column (after "PAR1" for the first). */
+  async writeRowGroup(out: ByteOutput): Promise<void> {
+    if (this.written === 0) await this.add(out, MAGIC, 0, MAGIC.length);
     const group: RowGroupMeta = { offset: this.written, rows: this.rows, chunks: [] };
+    const pages = this.scratch.pages;
     for (const column of this.columns) {
-      const { pages, meta } = column.closeChunk(this.written);
-      for (const page of pages) this.add(parts, page);
+      const { ranges, meta } = column.closeChunk(this.written);
+      for (let i = 0; i < ranges.length; i += 3)
+        await this.add(out, pages.bytes(ranges[i]!), ranges[i + 1]!, ranges[i + 2]!);
       group.chunks.push(meta);
     }
+    pages.clear();
     this.rowGroups.push(group);
     this.rows = 0;
-    return parts;
   }
 
-  /** The footer (after "PAR1" when no row group was written): the schema, and where each row group's chunks lie. */
-  footer(): Buffer[] {
-    const parts: Buffer[] = [];
-    if (this.written === 0) this.add(parts, MAGIC);
+  /** Writes the footer (after "PAR1" when no row group was written): the schema, and where each row group's chunks lie. */
+  async writeFooter(out: ByteOutput): Promise<void> {
+    if (this.written === 0) await this.add(out, MAGIC, 0, MAGIC.length);
     const metadata = Buffer.from(this.fileMetaData());
     const length = Buffer.alloc(4);
     length.writeUInt32LE(metadata.length);
-    parts.push(metadata, length, MAGIC);
-    return parts;
+    for (const part of [metadata, length, MAGIC]) await this.add(out, part, 0, part.length);
   }
 
-  private add(parts: Buffer[], bytes: Buffer): void {
-    parts.push(bytes);
-    this.written += bytes.length;
+  private async add(out: ByteOutput, bytes: Buffer, start: number, end: number): Promise<void> {
+    this.written += end - start;
+    const writing = out(bytes, start, end);
+    if (writing) await writing;
   }
 
   private fileMetaData(): Buffer {
@@ -521,7 +740,7 @@ export class ParquetFile {
         .structList(
           4,
           this.rowGroups.map((group, ordinal) => ({ group, ordinal })),
-          ({ group, ordinal }, writer) => this.writeRowGroup(writer, group, ordinal),
+          ({ group, ordinal }, writer) => this.describeRowGroup(writer, group, ordinal),
         )
         .binary(6, this.createdBy)
         // Every column's min and max compare by its type's order (bytes unsigned, integers signed).
@@ -531,7 +750,7 @@ export class ParquetFile {
     );
   }
 
-  private writeRowGroup(writer: CompactWriter, group: RowGroupMeta, ordinal: number): void {
+  private describeRowGroup(writer: CompactWriter, group: RowGroupMeta, ordinal: number): void {
     const uncompressed = group.chunks.reduce((sum, chunk) => sum + chunk.uncompressed, 0);
     const compressed = group.chunks.reduce((sum, chunk) => sum + chunk.compressed, 0);
     writer
@@ -560,18 +779,22 @@ function writeSchemaElement(element: SchemaElement, writer: CompactWriter): void
   writer.end().end();
 }
 
+const PLAIN_ENCODINGS = [ENCODING_PLAIN, ENCODING_RLE];
+const DICTIONARY_ENCODINGS = [ENCODING_PLAIN, ENCODING_RLE, ENCODING_RLE_DICTIONARY];
+
 function writeColumnChunk(writer: CompactWriter, chunk: ChunkMeta, leaf: LeafColumn): void {
   writer
     .i64(2, chunk.offset)
     .struct(3)
     .i32(1, PHYSICAL_TYPE[leaf.type])
-    .i32List(2, [ENCODING_PLAIN, ENCODING_RLE])
+    .i32List(2, chunk.dictionaryOffset === undefined ? PLAIN_ENCODINGS : DICTIONARY_ENCODINGS)
     .binaryList(3, leaf.path)
     .i32(4, CODEC_SNAPPY)
     .i64(5, chunk.values)
     .i64(6, chunk.uncompressed)
     .i64(7, chunk.compressed)
-    .i64(9, chunk.offset);
+    .i64(9, chunk.dataOffset);
+  if (chunk.dictionaryOffset !== undefined) writer.i64(11, chunk.dictionaryOffset);
   const statistics = chunk.statistics;
   if (statistics !== undefined) {
     writer.struct(12).i64(3, statistics.nulls);
