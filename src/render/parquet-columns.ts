@@ -163,7 +163,10 @@ class BooleanNode extends FieldNode {
   }
 }
 
-/** A map of strings: each entry a key and a value; a value of another type NULL, and then the whole map kept in `extra`. */
+/**
+ * A map of strings: each entry a key and a value; a value of another type NULL, and then the whole map
+ * kept in `extra`.
+ */
 class TextMapNode extends FieldNode {
   readonly leaves: ColumnData[];
   /** The repetition level of an entry after the first. */

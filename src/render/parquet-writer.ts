@@ -548,7 +548,10 @@ function grown<T extends Uint8Array | Uint32Array>(array: T, used: number): T {
   return larger;
 }
 
-/** Whether `a` sorts before `b` by UTF-8 bytes. UTF-16 order is the same unless both differ first at a surrogate or above. */
+/**
+ * Whether `a` sorts before `b` by UTF-8 bytes. UTF-16 order is the same unless both differ first at a
+ * surrogate or above, which takes two strings that are not ASCII.
+ */
 function precedes(a: string, aAscii: boolean, b: string, bAscii: boolean): boolean {
   if (aAscii || bAscii) return a < b;
   return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8")) < 0;
@@ -715,7 +718,7 @@ export class ParquetFile {
     this.rows = 0;
   }
 
-  /** Writes the footer (after "PAR1" when no row group was written): the schema, and where each row group's chunks lie. */
+  /** Writes the footer (after "PAR1" when no row group was written): the schema, where each row group's chunks lie. */
   async writeFooter(out: ByteOutput): Promise<void> {
     if (this.written === 0) await this.add(out, MAGIC, 0, MAGIC.length);
     const metadata = Buffer.from(this.fileMetaData());

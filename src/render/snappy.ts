@@ -110,7 +110,7 @@ function emitLiteral(input: Uint8Array, from: number, to: number, output: Uint8A
   return at + length;
 }
 
-/** A copy of `length` bytes from `offset` back, as copies of at most 64 (each at least 4 when it can be 1 byte of offset). */
+/** A copy of `length` bytes from `offset` back, as copies of at most 64 (each of at least 4, for a 1-byte offset). */
 function emitCopy(output: Uint8Array, at: number, offset: number, length: number): number {
   while (length >= 68) {
     at = emitCopy2(output, at, offset, 64);
