@@ -369,6 +369,8 @@ function isCalendarDate([, year, month, day]: RegExpExecArray): boolean {
 /** createdAt as an instant; undefined when absent or unreadable. */
 export function instantOf(timestamp: unknown): number | undefined {
   if (typeof timestamp !== "string") return undefined;
+  const common = commonInstant(timestamp);
+  if (common !== undefined) return common;
   // The reference promises a numeric offset. A date-time without one is read as UTC: Date.parse would read it in
   // the zone of the machine msgstat runs on, so the same data would sort, filter and show differently by where
   // it is read (and reading it in --tz would make the instant change with how it is shown).
@@ -377,3 +379,69 @@ export function instantOf(timestamp: unknown): number | undefined {
 }
 
 const WITHOUT_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
+const [DASH, COLON, DOT, PLUS, T, Z] = ["-", ":", ".", "+", "T", "Z"].map((char) => char.charCodeAt(0));
+
+/**
+ * The reference's own form, `2026-11-27T11:46:45.572+05:30` (or with `Z`, or without milliseconds),
+ * read field by field: Date.parse costs about 250 ns a time, and a Parquet export reads about ten
+ * timestamps a message. Undefined for any other form or a field out of its plain range (day 1 to 31,
+ * hour 0 to 23, ...), which Date.parse then reads; the instant is Date.parse's (a test holds it).
+ */
+function commonInstant(text: string): number | undefined {
+  const length = text.length;
+  if (length < 20 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH || text.charCodeAt(10) !== T)
+    return undefined;
+  if (text.charCodeAt(13) !== COLON || text.charCodeAt(16) !== COLON) return undefined;
+  const century = twoDigits(text, 0);
+  const ofCentury = twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  const fraction = text.charCodeAt(19) === DOT;
+  const tens = fraction ? twoDigits(text, 20) : 0;
+  const ones = fraction ? oneDigit(text, 22) : 0;
+  const at = fraction ? 23 : 19;
+  const sign = text.charCodeAt(at);
+  let offset = 0;
+  if (sign === PLUS || sign === DASH) {
+    if (length !== at + 6 || text.charCodeAt(at + 3) !== COLON) return undefined;
+    const hours = twoDigits(text, at + 1);
+    const minutes = twoDigits(text, at + 4);
+    if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return undefined;
+    offset = (sign === PLUS ? 1 : -1) * (hours * 60 + minutes) * 60_000;
+  } else if (sign !== Z || length !== at + 1) return undefined;
+  // Date.UTC, like this, would read years 0 to 99 as 19xx: those are left to Date.parse.
+  if (century < 1 || ofCentury < 0 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || tens < 0 || ones < 0)
+    return undefined;
+  const time = ((hour * 60 + minute) * 60 + second) * 1000 + tens * 10 + ones;
+  return daysSinceEpoch(century * 100 + ofCentury, month, day) * DAY_MS + time - offset;
+}
+
+/** The digit at `at`, or -1 when it is not one. */
+function oneDigit(text: string, at: number): number {
+  const digit = text.charCodeAt(at) - 48;
+  return digit >= 0 && digit <= 9 ? digit : -1;
+}
+
+/** The number of two digits at `at`, or -100 when either is not a digit. */
+function twoDigits(text: string, at: number): number {
+  const high = text.charCodeAt(at) - 48;
+  const low = text.charCodeAt(at + 1) - 48;
+  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -100;
+}
+
+/**
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar (a day past its month's end runs
+ * on into the next, as Date.UTC's does), by counting from 1 March: then the leap day is a year's last.
+ */
+function daysSinceEpoch(year: number, month: number, day: number): number {
+  const shifted = month <= 2 ? year - 1 : year;
+  const era = Math.floor(shifted / 400);
+  const ofEra = shifted - era * 400;
+  const ofYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146_097 + ofEra * 365 + Math.floor(ofEra / 4) - Math.floor(ofEra / 100) + ofYear - 719_468;
+}

@@ -1,6 +1,7 @@
 // The Parquet columns of a message, derived from the message shape (core/message.ts) as --fields is, so
-// a field the shape gains is a column at once: the schema, and each message turned into the row the
-// writer takes. The rule for what does not fit (msgstat's tolerance: a message always passes):
+// a field the shape gains is a column at once: the schema, and the walk that writes each message
+// straight into its columns' data (parquet-writer.ts), once, with no row object. The rule for what
+// does not fit (msgstat's tolerance: a message always passes):
 // - a field of the declared kind goes to its typed column: strings, integers (INT64), booleans,
 //   timestamps as an instant (TIMESTAMP(MILLIS), adjusted to UTC) with the server's text beside it in
 //   `<name>Text`, objects as structs, lists as lists of structs, `values` as a map of strings, and what
@@ -10,63 +11,364 @@
 //   the value itself kept in the `extra` of the object it belongs to; a timestamp text that is no
 //   readable time: NULL as an instant, its text kept in `<name>Text`;
 // - a key msgstat does not know: kept in its object's `extra` (each struct has one), as JSON text.
-import { stringifyAtAnyDepth } from "../core/json-stringify.js";
-import { isPlainObject, MESSAGE, ownValue, type Shape } from "../core/message.js";
-import { instantOf } from "../core/time.js";
+//
+// Levels, in Parquet's terms: each node knows the definition level its parent reached when present
+// (`parent`), so a NULL, a missing struct or an empty list writes that level to every leaf below it.
+import * as json from "../core/json-stringify.js";
+import * as shapes from "../core/message.js";
+import { MESSAGE, type Shape } from "../core/message.js";
+import * as time from "../core/time.js";
+import type { ColumnData, SchemaElement } from "./parquet-writer.js";
 
-/** A Parquet schema element as the writer takes it (the Thrift SchemaElement's fields, snake_case). */
-export interface SchemaElement {
-  name: string;
-  type?: "BOOLEAN" | "INT64" | "BYTE_ARRAY";
-  repetition_type?: "REQUIRED" | "OPTIONAL" | "REPEATED";
-  converted_type?: "UTF8" | "LIST" | "MAP" | "JSON";
-  logical_type?: { type: "TIMESTAMP"; isAdjustedToUTC: boolean; unit: "MILLIS" };
-  num_children?: number;
-}
+// The walk calls these a few times a value. Held here, once: in the bundle (scripts/build.mjs), each
+// use of another module's function is first two getter calls on that module's exports, which were a
+// tenth of the walk's time at 100,000 messages.
+const { stringifyAtAnyDepth } = json;
+const { isPlainObject, ownValue } = shapes;
+const { instantOf } = time;
 
 /** The column beside each timestamp that keeps the server's text: `createdAt` and `createdAtText`. */
 export const TEXT_SUFFIX = "Text";
 /** Each struct's (and the message's) column of what msgstat does not know, or could not type. */
 export const EXTRA = "extra";
 
-const optional = (name: string, rest: Omit<SchemaElement, "name" | "repetition_type">): SchemaElement => ({
+const text = (name: string): SchemaElement => ({
   name,
-  repetition_type: "OPTIONAL",
-  ...rest,
+  type: "BYTE_ARRAY",
+  repetition: "OPTIONAL",
+  annotation: "string",
 });
-const text = (name: string) => optional(name, { type: "BYTE_ARRAY", converted_type: "UTF8" });
 /** JSON text: a string column (every reader takes it; DuckDB's json functions read it as it is). */
 const jsonText = text;
 
-/** The elements for one field of an object, depth first (a timestamp is two columns). */
+type Extra = Record<string, unknown>;
+
+/**
+ * Where the values that fit no typed column go: an object without a prototype, so a key such as
+ * `__proto__` (JSON.parse makes it an own property) stays a key.
+ */
+function keep(extra: Extra | undefined, key: string, value: unknown): Extra {
+  const into = extra ?? (Object.create(null) as Extra);
+  into[key] = value;
+  return into;
+}
+
+const absent = (value: unknown) => value === undefined || value === null;
+
+/** Hands out the file's leaf columns in schema order, as the nodes are built depth first. */
+class Leaves {
+  private next = 0;
+  constructor(private readonly columns: readonly ColumnData[]) {}
+
+  take(): ColumnData {
+    return this.columns[this.next++]!;
+  }
+}
+
+/** The column data of every leaf below a node (what a NULL there writes to). */
+abstract class FieldNode {
+  abstract readonly leaves: ColumnData[];
+
+  /** Writes `value`; returns whether it must also be kept in `extra` (it did not fit). */
+  abstract write(value: unknown, repetition: number): boolean;
+
+  /** NULL at `definition` in every leaf below. */
+  absentAt(repetition: number, definition: number): void {
+    for (const leaf of this.leaves) leaf.absent(repetition, definition);
+  }
+}
+
+class TextNode extends FieldNode {
+  readonly leaves: ColumnData[];
+  constructor(
+    private readonly column: ColumnData,
+    private readonly parent: number,
+  ) {
+    super();
+    this.leaves = [column];
+  }
+
+  write(value: unknown, repetition: number): boolean {
+    if (typeof value === "string") this.column.text(repetition, value);
+    else this.column.absent(repetition, this.parent);
+    return typeof value !== "string" && !absent(value);
+  }
+}
+
+/** `any` (metadata), and a map of anything: JSON text. */
+class JsonNode extends TextNode {
+  override write(value: unknown, repetition: number): boolean {
+    return super.write(absent(value) ? null : stringifyAtAnyDepth(value), repetition);
+  }
+}
+
+class TimestampNode extends FieldNode {
+  readonly leaves: ColumnData[];
+  constructor(
+    private readonly instant: ColumnData,
+    private readonly text: ColumnData,
+    private readonly parent: number,
+  ) {
+    super();
+    this.leaves = [instant, text];
+  }
+
+  write(value: unknown, repetition: number): boolean {
+    if (typeof value !== "string") {
+      this.instant.absent(repetition, this.parent);
+      this.text.absent(repetition, this.parent);
+      return !absent(value);
+    }
+    const at = instantOf(value);
+    if (at === undefined) this.instant.absent(repetition, this.parent);
+    else this.instant.int64(repetition, at);
+    this.text.text(repetition, value);
+    return false;
+  }
+}
+
+class IntegerNode extends FieldNode {
+  readonly leaves: ColumnData[];
+  constructor(
+    private readonly column: ColumnData,
+    private readonly parent: number,
+  ) {
+    super();
+    this.leaves = [column];
+  }
+
+  write(value: unknown, repetition: number): boolean {
+    const fits = Number.isSafeInteger(value);
+    if (fits) this.column.int64(repetition, value as number);
+    else this.column.absent(repetition, this.parent);
+    return !fits && !absent(value);
+  }
+}
+
+class BooleanNode extends FieldNode {
+  readonly leaves: ColumnData[];
+  constructor(
+    private readonly column: ColumnData,
+    private readonly parent: number,
+  ) {
+    super();
+    this.leaves = [column];
+  }
+
+  write(value: unknown, repetition: number): boolean {
+    const fits = typeof value === "boolean";
+    if (fits) this.column.boolean(repetition, value);
+    else this.column.absent(repetition, this.parent);
+    return !fits && !absent(value);
+  }
+}
+
+/**
+ * A map of strings: each entry a key and a value; a value of another type NULL, and then the whole map
+ * kept in `extra`.
+ */
+class TextMapNode extends FieldNode {
+  readonly leaves: ColumnData[];
+  /** The repetition level of an entry after the first. */
+  private readonly entry: number;
+
+  constructor(
+    private readonly keys: ColumnData,
+    private readonly values: ColumnData,
+    private readonly parent: number,
+    repetition: number,
+  ) {
+    super();
+    this.leaves = [keys, values];
+    this.entry = repetition + 1;
+  }
+
+  write(value: unknown, repetition: number): boolean {
+    if (!isPlainObject(value)) {
+      this.absentAt(repetition, this.parent);
+      return !absent(value);
+    }
+    const present = this.parent + 1;
+    let allText = true;
+    let first = true;
+    for (const key of Object.keys(value)) {
+      const level = first ? repetition : this.entry;
+      first = false;
+      this.keys.text(level, key);
+      const entry = value[key];
+      if (typeof entry === "string") this.values.text(level, entry);
+      else {
+        this.values.absent(level, present + 1);
+        allText = false;
+      }
+    }
+    if (first) this.absentAt(repetition, present);
+    return !allText;
+  }
+}
+
+/** A list: each object element as its struct, or for a list of anything else, each element as JSON text. */
+class ListNode extends FieldNode {
+  readonly leaves: ColumnData[];
+  private readonly struct: StructNode | undefined;
+  private readonly json: ColumnData | undefined;
+  /** The repetition level of an element after the first. */
+  private readonly later: number;
+
+  constructor(
+    of: Shape,
+    leaves: Leaves,
+    private readonly parent: number,
+    repetition: number,
+  ) {
+    super();
+    // The list is there at parent + 1, its repeated group at + 2, the element at + 3.
+    if (of.kind === "object") this.struct = new StructNode(of, leaves, parent + 2, repetition + 1);
+    else this.json = leaves.take();
+    this.leaves = this.struct?.leaves ?? [this.json!];
+    this.later = repetition + 1;
+  }
+
+  write(value: unknown, repetition: number): boolean {
+    if (!Array.isArray(value)) {
+      this.absentAt(repetition, this.parent);
+      return !absent(value);
+    }
+    const list = value as unknown[];
+    if (list.length === 0) {
+      this.absentAt(repetition, this.parent + 1);
+      return false;
+    }
+    let allFit = true;
+    for (let i = 0; i < list.length; i++) {
+      const level = i === 0 ? repetition : this.later;
+      const element = list[i];
+      if (this.struct === undefined) this.writeJson(element, level);
+      else if (isPlainObject(element)) this.struct.writeObject(element, level);
+      else {
+        // An element that is no object (null too) is a NULL element, and the list is kept whole in `extra`.
+        this.absentAt(level, this.parent + 2);
+        allFit = false;
+      }
+    }
+    return !allFit;
+  }
+
+  private writeJson(element: unknown, level: number): void {
+    const json = stringifyAtAnyDepth(element);
+    if (json === undefined) this.json!.absent(level, this.parent + 2);
+    else this.json!.text(level, json);
+  }
+}
+
+/** An object of a known shape (and the message itself): its fields typed, and `extra` for the rest. */
+class StructNode extends FieldNode {
+  readonly leaves: ColumnData[];
+  private readonly names: string[];
+  private readonly fields: FieldNode[];
+  private readonly extra: ColumnData;
+  private readonly known: Readonly<Record<string, unknown>>;
+  /** The level of its fields' parent: the struct's own when there (the message's root has none of its own). */
+  private readonly present: number;
+
+  /** `parent`: the level of what holds it, which the struct, when there, is one more than. */
+  constructor(
+    shape: Shape,
+    leaves: Leaves,
+    private readonly parent: number,
+    repetition: number,
+    root = false,
+  ) {
+    super();
+    this.present = root ? parent : parent + 1;
+    const fields = shape.fields ?? {};
+    this.names = Object.keys(fields);
+    this.fields = this.names.map((name) => fieldNode(fields[name]!, leaves, this.present, repetition));
+    this.extra = leaves.take();
+    this.leaves = [...this.fields.flatMap((field) => field.leaves), this.extra];
+    this.known = fields;
+  }
+
+  write(value: unknown, repetition: number): boolean {
+    if (!isPlainObject(value)) {
+      this.absentAt(repetition, this.parent);
+      return !absent(value);
+    }
+    this.writeObject(value, repetition);
+    return false;
+  }
+
+  writeObject(value: Readonly<Record<string, unknown>>, repetition: number): void {
+    let extra: Extra | undefined;
+    let present = 0;
+    for (let i = 0; i < this.names.length; i++) {
+      const name = this.names[i]!;
+      const field = ownValue(value, name);
+      if (field !== undefined) present++;
+      if (this.fields[i]!.write(field, repetition)) extra = keep(extra, name, field);
+    }
+    if (hasMoreKeys(value, present))
+      for (const key of Object.keys(value)) if (!Object.hasOwn(this.known, key)) extra = keep(extra, key, value[key]);
+    if (extra === undefined) this.extra.absent(repetition, this.present);
+    else this.extra.text(repetition, stringifyAtAnyDepth(extra));
+  }
+}
+
+/** Whether an object has keys beyond the `known` many of its shape's it has (counted without a list of them). */
+function hasMoreKeys(value: object, known: number): boolean {
+  let keys = 0;
+  for (const _key in value) keys++;
+  return keys > known;
+}
+
+function fieldNode(shape: Shape, leaves: Leaves, parent: number, repetition: number): FieldNode {
+  switch (shape.kind) {
+    case "string":
+      return new TextNode(leaves.take(), parent);
+    case "timestamp":
+      return new TimestampNode(leaves.take(), leaves.take(), parent);
+    case "integer":
+      return new IntegerNode(leaves.take(), parent);
+    case "boolean":
+      return new BooleanNode(leaves.take(), parent);
+    case "any":
+      return new JsonNode(leaves.take(), parent);
+    case "map":
+      if (shape.of?.kind !== "string") return new JsonNode(leaves.take(), parent);
+      return new TextMapNode(leaves.take(), leaves.take(), parent, repetition);
+    case "list":
+      return new ListNode(shape.of!, leaves, parent, repetition);
+    case "object":
+      return new StructNode(shape, leaves, parent, repetition);
+  }
+}
+
+/** The schema elements of one field of an object, depth first (a timestamp is two columns). */
 function fieldElements(name: string, shape: Shape): SchemaElement[] {
   switch (shape.kind) {
     case "string":
       return [text(name)];
     case "timestamp":
-      return [
-        optional(name, { type: "INT64", logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" } }),
-        text(name + TEXT_SUFFIX),
-      ];
+      return [{ name, type: "INT64", repetition: "OPTIONAL", annotation: "timestamp" }, text(name + TEXT_SUFFIX)];
     case "integer":
-      return [optional(name, { type: "INT64" })];
+      return [{ name, type: "INT64", repetition: "OPTIONAL" }];
     case "boolean":
-      return [optional(name, { type: "BOOLEAN" })];
+      return [{ name, type: "BOOLEAN", repetition: "OPTIONAL" }];
     case "any":
       return [jsonText(name)];
     case "map":
       if (shape.of?.kind !== "string") return [jsonText(name)];
       return [
-        optional(name, { converted_type: "MAP", num_children: 1 }),
-        { name: "key_value", repetition_type: "REPEATED", num_children: 2 },
-        { name: "key", repetition_type: "REQUIRED", type: "BYTE_ARRAY", converted_type: "UTF8" },
+        { name, repetition: "OPTIONAL", annotation: "map", children: 1 },
+        { name: "key_value", repetition: "REPEATED", children: 2 },
+        { name: "key", type: "BYTE_ARRAY", repetition: "REQUIRED", annotation: "string" },
         text("value"),
       ];
     case "list": {
       const element = shape.of?.kind === "object" ? objectElements("element", shape.of) : [jsonText("element")];
       return [
-        optional(name, { converted_type: "LIST", num_children: 1 }),
-        { name: "list", repetition_type: "REPEATED", num_children: 1 },
+        { name, repetition: "OPTIONAL", annotation: "list", children: 1 },
+        { name: "list", repetition: "REPEATED", children: 1 },
         ...element,
       ];
     }
@@ -82,7 +384,7 @@ function objectElements(name: string, shape: Shape): SchemaElement[] {
   const fields = Object.entries(shape.fields ?? {});
   const count = fields.reduce((sum, [, of]) => sum + columnsOf(of), 1);
   return [
-    optional(name, { num_children: count }),
+    { name, repetition: "OPTIONAL", children: count },
     ...fields.flatMap(([field, of]) => fieldElements(field, of)),
     jsonText(EXTRA),
   ];
@@ -99,117 +401,19 @@ export const MESSAGE_COLUMNS: readonly string[] = [
 /** The whole schema: the root, then every column depth first. `id` is required, as the response check makes it. */
 export function messageSchema(): SchemaElement[] {
   const columns = Object.entries(MESSAGE.fields).flatMap(([name, shape]) => fieldElements(name, shape));
-  columns[0] = { ...columns[0]!, repetition_type: "REQUIRED" };
+  columns[0] = { ...columns[0]!, repetition: "REQUIRED" };
   columns.push(jsonText(EXTRA));
-  return [{ name: "msgstat_message", num_children: MESSAGE_COLUMNS.length }, ...columns];
+  return [{ name: "msgstat_message", children: MESSAGE_COLUMNS.length }, ...columns];
 }
 
-type Row = Record<string, unknown>;
-type Extra = Record<string, unknown>;
+/** Whether a leaf column (by its path) is a top-level one: the flat columns, which get min and max statistics. */
+export const isFlatColumn = (path: readonly string[]) => path.length === 1;
 
 /**
- * Where the values that fit no typed column go: an object without a prototype, so a key such as
- * `__proto__` (JSON.parse makes it an own property) stays a key.
+ * The walk for `columns` (the leaf columns of messageSchema(), in order): writes one message into
+ * them, a row.
  */
-function keep(extra: Extra | undefined, key: string, value: unknown): Extra {
-  const into = extra ?? (Object.create(null) as Extra);
-  into[key] = value;
-  return into;
-}
-
-/**
- * One value of a field into `row`: its typed column (and text column), or NULL with the value kept in
- * `extra`. Returns `extra`, created when something had to go there.
- */
-function convertField(row: Row, name: string, shape: Shape, value: unknown, extra: Extra | undefined) {
-  const absent = value === undefined || value === null;
-  switch (shape.kind) {
-    case "string":
-      row[name] = typeof value === "string" ? value : null;
-      return absent || typeof value === "string" ? extra : keep(extra, name, value);
-    case "timestamp": {
-      const sent = typeof value === "string" ? value : null;
-      row[name] = sent === null ? null : (instantOf(sent) ?? null);
-      row[name + TEXT_SUFFIX] = sent;
-      return absent || sent !== null ? extra : keep(extra, name, value);
-    }
-    case "integer":
-      row[name] = Number.isSafeInteger(value) ? BigInt(value as number) : null;
-      return absent || row[name] !== null ? extra : keep(extra, name, value);
-    case "boolean":
-      row[name] = typeof value === "boolean" ? value : null;
-      return absent || typeof value === "boolean" ? extra : keep(extra, name, value);
-    case "any":
-      row[name] = absent ? null : stringifyAtAnyDepth(value);
-      return extra;
-    case "map":
-      if (shape.of?.kind !== "string") {
-        row[name] = absent ? null : stringifyAtAnyDepth(value);
-        return extra;
-      }
-      return convertMap(row, name, value, extra);
-    case "list":
-      return convertList(row, name, shape.of!, value, extra);
-    case "object":
-      row[name] = isPlainObject(value) ? convertObject(shape, value) : null;
-      return absent || row[name] !== null ? extra : keep(extra, name, value);
-  }
-}
-
-/** A map of strings: its entries, a value that is not a string as NULL, and then the whole map kept in `extra` too. */
-function convertMap(row: Row, name: string, value: unknown, extra: Extra | undefined): Extra | undefined {
-  if (!isPlainObject(value)) {
-    row[name] = null;
-    return value === undefined || value === null ? extra : keep(extra, name, value);
-  }
-  const entries: Array<{ key: string; value: string | null }> = [];
-  let allText = true;
-  for (const key of Object.keys(value)) {
-    const entry = value[key];
-    if (typeof entry === "string") entries.push({ key, value: entry });
-    else {
-      entries.push({ key, value: null });
-      allText = false;
-    }
-  }
-  row[name] = entries;
-  return allText ? extra : keep(extra, name, value);
-}
-
-/** A list: each object element as its struct; an element of another kind NULL, the whole list kept in `extra`. */
-function convertList(row: Row, name: string, of: Shape, value: unknown, extra: Extra | undefined): Extra | undefined {
-  if (!Array.isArray(value)) {
-    row[name] = null;
-    return value === undefined || value === null ? extra : keep(extra, name, value);
-  }
-  const list = value as unknown[];
-  const elements: unknown[] = new Array(list.length);
-  let allFit = true;
-  for (let i = 0; i < list.length; i++) {
-    const element = list[i];
-    if (of.kind === "object" && isPlainObject(element)) elements[i] = convertObject(of, element);
-    else if (of.kind !== "object") elements[i] = element === undefined ? null : stringifyAtAnyDepth(element);
-    else {
-      elements[i] = null;
-      allFit = false;
-    }
-  }
-  row[name] = elements;
-  return allFit ? extra : keep(extra, name, value);
-}
-
-/** An object of a known shape as its struct: its fields typed, and `extra` for the rest. */
-function convertObject(shape: Shape, value: Readonly<Record<string, unknown>>): Row {
-  const fields = shape.fields ?? {};
-  const row: Row = {};
-  let extra: Extra | undefined;
-  for (const name in fields) extra = convertField(row, name, fields[name]!, ownValue(value, name), extra);
-  for (const key of Object.keys(value)) if (!Object.hasOwn(fields, key)) extra = keep(extra, key, value[key]);
-  row[EXTRA] = extra === undefined ? null : stringifyAtAnyDepth(extra);
-  return row;
-}
-
-/** A message as the row of its top-level columns (named as MESSAGE_COLUMNS). */
-export function messageRow(message: Readonly<Record<string, unknown>>): Row {
-  return convertObject(MESSAGE, message);
+export function messageWriter(columns: readonly ColumnData[]): (message: Readonly<Record<string, unknown>>) => void {
+  const root = new StructNode(MESSAGE, new Leaves(columns), 0, 0, true);
+  return (message) => root.writeObject(message, 0);
 }

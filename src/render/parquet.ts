@@ -1,34 +1,35 @@
 // Parquet: one row a message, typed and nested columns (parquet-columns.ts), snappy-compressed, written
-// as pages arrive: a row group every ROW_GROUP_MESSAGES messages, handed to the sink and flushed, so
-// memory holds one row group, never the listing. hyparquet-writer (pure JavaScript: no native build, no
-// download at install) is loaded only here, when Parquet is asked for; why that library, measured, is in
-// docs/parquet.md.
+// as pages arrive: each message is walked once into its columns' bytes, and a row group is handed to
+// the sink and flushed as soon as it is full, so memory holds one row group (compressed, but for each
+// column's page being filled), never the listing. The encoder is msgstat's own (parquet-writer.ts,
+// which says why), loaded only here, when Parquet is asked for.
 import type { CheckedMessage } from "../core/message.js";
 import type { Chunks } from "./chunks.js";
-import { MESSAGE_COLUMNS, messageRow, messageSchema } from "./parquet-columns.js";
+import { isFlatColumn, messageSchema, messageWriter } from "./parquet-columns.js";
+import { leafColumns, ParquetFile } from "./parquet-writer.js";
 import type { Sink } from "./sink.js";
 
 /**
- * Messages in a row group, by measurement (docs/parquet.md): at 100,000 messages, groups of 1,000, 2,000,
- * 5,000 and 10,000 peaked at 171, 181, 222 and 279 MB for files of 21.2, 20.4, 19.8 and 19.7 MB, with the
- * least CPU time at 2,000 to 5,000. A group's rows are held until it is written.
+ * Messages in a row group, at most. Readers prefer large groups (DuckDB splits its work by them), and
+ * the group is what memory holds: at 100,000 sandbox messages, groups of 10,000, 16,384 and 32,768
+ * peaked at about 163, 169 and 180 MB, against 137 MB for the CSV export (docs/parquet.md).
  */
-export const ROW_GROUP_MESSAGES = 2_000;
-
+export const ROW_GROUP_MESSAGES = 20_000;
 /**
- * Columns written without min/max statistics: the structs, lists and the map. A reader prunes row groups
- * by the flat columns (createdAt, latestStatus, campaignId); statistics cost time for every leaf (all of
- * them: 8 % of the writer's CPU time at 100,000 messages) and those inside would prune little.
+ * A row group is closed sooner when it holds this many bytes (compressed pages, and the pages being
+ * filled): messages of very long texts would otherwise make a row group as large as the listing.
+ * Sandbox messages make about 4 MB a full group.
  */
-const NESTED = new Set(
-  messageSchema()
-    .filter((element) => element.num_children !== undefined)
-    .map((e) => e.name),
-);
+export const ROW_GROUP_BYTES = 16 * 1024 * 1024;
+
+/** How much of a row group the sink is given before it is told to write it out. */
+const FLUSH_BYTES = 64 * 1024;
 
 export interface ParquetOptions {
   /** Messages per row group (a test makes several groups of a small listing). */
   rowGroupMessages?: number;
+  /** Bytes per row group, at most (a test makes a row group close for its size). */
+  rowGroupBytes?: number;
 }
 
 /**
@@ -41,38 +42,35 @@ export async function renderParquet(
   sink: Sink,
   options: ParquetOptions = {},
 ): Promise<void> {
-  const { ByteWriter, ParquetWriter } = await import("hyparquet-writer");
-  const groupSize = options.rowGroupMessages ?? ROW_GROUP_MESSAGES;
+  const groupMessages = options.rowGroupMessages ?? ROW_GROUP_MESSAGES;
+  const groupBytes = options.rowGroupBytes ?? ROW_GROUP_BYTES;
+  const schema = messageSchema();
+  const file = new ParquetFile(schema, leafColumns(schema, isFlatColumn), "msgstat");
+  const write = messageWriter(file.columns);
 
-  // The writer's buffer is handed to the sink at each row group's end (and at the footer), then reused.
-  const bytes = new ByteWriter();
-  const handOver = async (): Promise<void> => {
-    const writing = sink.writeBytes(Buffer.from(bytes.buffer, 0, bytes.index), 0, bytes.index);
-    bytes.index = 0;
+  // The sink copies what it is given, so the row group's buffer is reused at once. It writes out on its
+  // own only at a line's end (text formats): here it is told to every FLUSH_BYTES, so that it never
+  // holds a copy of a whole row group.
+  let unflushed = 0;
+  const out = async (bytes: Buffer, start: number, end: number) => {
+    const writing = sink.writeBytes(bytes, start, end);
     if (writing) await writing;
+    unflushed += end - start;
+    if (unflushed < FLUSH_BYTES) return;
+    unflushed = 0;
     await sink.flush();
   };
-  const output = Object.assign(bytes, { flush: handOver, finish: handOver });
-
-  const writer = new ParquetWriter({ writer: output, schema: messageSchema(), codec: "SNAPPY", createdBy: "msgstat" });
-  let columns = MESSAGE_COLUMNS.map((): unknown[] => []);
-  let rows = 0;
-  const writeGroup = async () => {
-    await writer.write({
-      columnData: MESSAGE_COLUMNS.map((name, i) => ({ name, data: columns[i]!, statistics: !NESTED.has(name) })),
-      rowGroupSize: rows,
-    });
-    columns = MESSAGE_COLUMNS.map((): unknown[] => []);
-    rows = 0;
-  };
-
   for await (const chunk of chunks) {
     for (const message of chunk) {
-      const row = messageRow(message);
-      for (let i = 0; i < MESSAGE_COLUMNS.length; i++) columns[i]!.push(row[MESSAGE_COLUMNS[i]!]);
-      if (++rows === groupSize) await writeGroup();
+      write(message);
+      const held = file.endRow();
+      if (file.rowsInGroup === groupMessages || held >= groupBytes) {
+        await file.writeRowGroup(out);
+        await sink.flush();
+      }
     }
   }
-  if (rows > 0) await writeGroup();
-  await writer.finish();
+  if (file.rowsInGroup > 0) await file.writeRowGroup(out);
+  await file.writeFooter(out);
+  await sink.flush();
 }

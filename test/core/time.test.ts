@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   calendarWindow,
   formatWallTime,
+  instantOf,
   isoInZone,
   parseTimeBound,
   spanText,
@@ -274,4 +275,56 @@ describe("calendar words for --since and --until (issue 21)", () => {
       expect(parseTimeBound(text, "since", SUNDAY, UTC)).toBeUndefined();
     },
   );
+});
+
+describe("instantOf: the reference's form read without Date.parse, to the same instant", () => {
+  // What instantOf is defined as: Date.parse, a date-time without an offset read as UTC.
+  const parsed = (text: string) => {
+    const at = Date.parse(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(text) ? `${text}Z` : text);
+    return Number.isNaN(at) ? undefined : at;
+  };
+
+  it("every month and day (0 to 32), edge hours, minutes, seconds and offsets, with and without milliseconds", () => {
+    const texts: string[] = [];
+    for (const year of ["0099", "0100", "1969", "1970", "2024", "2025", "2026", "2100", "9999"])
+      for (let month = 0; month <= 13; month++)
+        for (let day = 0; day <= 32; day++)
+          for (const time of ["00:00:00", "23:59:59", "24:00:00", "12:60:00", "12:00:60", "7:00:00", "12:3a:00"])
+            for (const fraction of ["", ".000", ".572", ".5", ".5721", ".x00", ".5x2", ".57x"])
+              for (const offset of [
+                "Z",
+                "z",
+                "+00:00",
+                "-00:00",
+                "+05:30",
+                "-23:59",
+                "+24:00",
+                "+05:60",
+                "+0530",
+                "",
+              ]) {
+                const date = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+                texts.push(`${date}T${time}${fraction}${offset}`);
+              }
+    expect(texts.length).toBeGreaterThan(500_000);
+    const differing = texts.filter((text) => instantOf(text) !== parsed(text));
+    expect(differing).toEqual([]);
+    // The grid holds readable times and others: both ways were checked.
+    expect(texts.filter((text) => instantOf(text) === undefined).length).toBeGreaterThan(100_000);
+    expect(instantOf("2026-11-27T11:46:45.572+05:30")).toBe(Date.parse("2026-11-27T06:16:45.572Z"));
+  });
+
+  it("other forms still go to Date.parse: spaces, lower case, short texts, other types", () => {
+    for (const text of [
+      "2026-11-27 11:46:45Z",
+      "2026-11-27t11:46:45Z",
+      "2026-11-27T11:46",
+      "2026-11-27",
+      "yesterday",
+      "",
+    ])
+      expect(instantOf(text)).toBe(parsed(text));
+    expect(instantOf(1746100800000)).toBeUndefined();
+    expect(instantOf(null)).toBeUndefined();
+  });
 });

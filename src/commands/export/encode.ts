@@ -31,7 +31,7 @@ interface Encoder {
 export const ENCODERS: Record<ExportFormat, Encoder> = {
   "jsonl.gz": { version: "jsonl.gz-1", gzip: true, render: (chunks, sink) => renderJsonl(chunks, sink) },
   // render/parquet.ts: the columns of `messages --format parquet`, from the parsed messages.
-  parquet: { version: "parquet-1", gzip: false, render: (chunks, sink) => renderParquet(parsed(chunks), sink) },
+  parquet: { version: "parquet-2", gzip: false, render: (chunks, sink) => renderParquet(parsed(chunks), sink) },
 };
 
 const CHUNK = 1000;
