@@ -71,8 +71,7 @@ export function defineAuth(auth: Command, run: Run): void {
     examples: [
       {
         command: "msgstat auth status",
-        comment: "each profile's URL and token source; no token yet",
-        exitCode: 4,
+        comment: "each profile's URL and token source (the sandbox's needs none)",
       },
       {
         command: "msgstat auth status --token s3cret-token-1234",
