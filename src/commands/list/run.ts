@@ -63,7 +63,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
 export function refuseBinaryOnTerminal(options: ListingOptions, ctx: Context): void {
   if (options.format === "parquet" && options.outputFile === undefined && ctx.stdoutIsTTY)
     throw new UsageError("Parquet is binary, and stdout is a terminal").withHint(
-      "Write it to a file with -o (-o messages.parquet), or pipe it to a program that reads it.",
+      "Write it to a file: -o messages.parquet (a reader needs the whole file).",
     );
 }
 

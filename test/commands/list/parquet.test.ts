@@ -220,7 +220,7 @@ describe("refused before any request (exit 2)", () => {
       stdout: "",
       stderr:
         "msgstat: Parquet is binary, and stdout is a terminal\n" +
-        "  Write it to a file with -o (-o messages.parquet), or pipe it to a program that reads it.\n",
+        "  Write it to a file: -o messages.parquet (a reader needs the whole file).\n",
       urls: [],
     });
   });
