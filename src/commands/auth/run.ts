@@ -150,9 +150,8 @@ async function storedTokenLines(profile: Profile, ctx: Context): Promise<string[
   }
 }
 
-const LOCAL_WITHOUT_TOKEN =
-  "token     none, and none needed by a service on this machine such as msgstat sandbox (unless it " +
-  "was started with --token)";
+// Within 80 columns as printed (indented by two): a token line is not wrapped.
+const LOCAL_WITHOUT_TOKEN = "token     none: a service on this machine (msgstat sandbox) needs none";
 
 const PLAIN_FILE_WARNING =
   "warning   the token is stored in plain text in a file (mode 0600); an OS keyring, or a " +

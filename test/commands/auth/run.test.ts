@@ -226,8 +226,8 @@ describe("auth status", () => {
     expect(await config.run(["auth", "status", "--profile", "sandbox"])).toEqual({
       code: 0,
       stdout:
-        "sandbox\n  base-url  http://127.0.0.1:8787  (profile)\n  token     none, and none needed by a service on " +
-        "this machine such as msgstat sandbox (unless it was started with --token)\n",
+        "sandbox\n  base-url  http://127.0.0.1:8787  (profile)\n" +
+        "  token     none: a service on this machine (msgstat sandbox) needs none\n",
       stderr: "",
     });
   });
