@@ -78,16 +78,19 @@ abstract class FieldNode {
   }
 }
 
-class TextNode extends FieldNode {
+/** A field of one column: a NULL there is `parent`'s definition level. */
+abstract class LeafNode extends FieldNode {
   readonly leaves: ColumnData[];
   constructor(
-    private readonly column: ColumnData,
-    private readonly parent: number,
+    protected readonly column: ColumnData,
+    protected readonly parent: number,
   ) {
     super();
     this.leaves = [column];
   }
+}
 
+class TextNode extends LeafNode {
   write(value: unknown, repetition: number): boolean {
     if (typeof value === "string") this.column.text(repetition, value);
     else this.column.absent(repetition, this.parent);
@@ -127,16 +130,7 @@ class TimestampNode extends FieldNode {
   }
 }
 
-class IntegerNode extends FieldNode {
-  readonly leaves: ColumnData[];
-  constructor(
-    private readonly column: ColumnData,
-    private readonly parent: number,
-  ) {
-    super();
-    this.leaves = [column];
-  }
-
+class IntegerNode extends LeafNode {
   write(value: unknown, repetition: number): boolean {
     const fits = Number.isSafeInteger(value);
     if (fits) this.column.int64(repetition, value as number);
@@ -145,16 +139,7 @@ class IntegerNode extends FieldNode {
   }
 }
 
-class BooleanNode extends FieldNode {
-  readonly leaves: ColumnData[];
-  constructor(
-    private readonly column: ColumnData,
-    private readonly parent: number,
-  ) {
-    super();
-    this.leaves = [column];
-  }
-
+class BooleanNode extends LeafNode {
   write(value: unknown, repetition: number): boolean {
     const fits = typeof value === "boolean";
     if (fits) this.column.boolean(repetition, value);
