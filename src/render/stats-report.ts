@@ -233,19 +233,19 @@ function batchLines(report: StatsReport, width: number, palette: Palette): strin
   const withFile = (id: string, file: string | null) =>
     file === null || file === id ? id : `${id}${" ".repeat(idWidth - displayWidth(id))}${GAP}${file}`;
   // A file name cut is cut in its middle: a series of uploads differs at its end (wave-1.csv, wave-2.csv).
-  const fitFile = (id: string, file: string | null) => (width: number) => {
-    const room = width - idWidth - GAP.length;
-    return file === null || file === id || room < MIN_FILE ? id : withFile(id, cutInMiddle(file, room));
-  };
+  const named = (id: string, file: string | null): Pick<Row, "label" | "fitLabel"> => ({
+    label: withFile(id, file),
+    fitLabel: (width) => {
+      const room = width - idWidth - GAP.length;
+      return file === null || file === id || room < MIN_FILE ? id : withFile(id, cutInMiddle(file, room));
+    },
+  });
   const rows = shown.map((row): Row => ({
-    label: row.other
-      ? "(other batches)"
+    ...(row.other
+      ? { label: "(other batches)" }
       : row.batchId === null
-        ? "(no batch)"
-        : withFile(inlineSafe(row.batchId), row.fileName === null ? null : inlineSafe(row.fileName)),
-    ...(row.other || row.batchId === null
-      ? {}
-      : { fitLabel: fitFile(inlineSafe(row.batchId), row.fileName === null ? null : inlineSafe(row.fileName)) }),
+        ? { label: "(no batch)" }
+        : named(inlineSafe(row.batchId), row.fileName === null ? null : inlineSafe(row.fileName))),
     figures: [
       row.totalMessages === null ? "–" : count(row.totalMessages),
       count(row.messages),
@@ -256,11 +256,7 @@ function batchLines(report: StatsReport, width: number, palette: Palette): strin
     fraction: row.deliveryRate ?? undefined,
     barStyle: (text) => palette.bar("success", text),
   }));
-  const header = {
-    label: withFile("batch id", "file"),
-    figures: ["size", "counted", "success", "failure", "delivered"],
-    fitLabel: fitFile("batch id", "file"),
-  };
+  const header = { ...named("batch id", "file"), figures: ["size", "counted", "success", "failure", "delivered"] };
   // The names before the bar: the delivered column already says what the bar shows.
   const lines = [palette.heading("By batch"), ...drawRows(rows, width, header, palette, { barAfterWholeLabels: true })];
   return [...lines, ...more(report.batches.length - shown.length, "batch", "--csv --by batch", palette)];
@@ -390,33 +386,31 @@ function drawRows(
   const figureCount = all[0]!.figures.length;
   const widest = (cell: (row: (typeof all)[number]) => string) =>
     Math.max(...all.map((row) => displayWidth(cell(row))));
-  const wholeWidth = () =>
+  const labelWidth = widest((row) => row.label);
+  const figureWidths = Array.from({ length: figureCount }, (_, i) => widest((row) => row.figures[i] ?? ""));
+  const withWholeLabels =
     INDENT.length +
-    widest((row) => row.label) +
-    Array.from({ length: figureCount }, (_, i) => GAP.length + widest((row) => row.figures[i] ?? "")).reduce(
-      (sum, cells) => sum + cells,
-      0,
-    ) +
+    labelWidth +
+    figureWidths.reduce((sum, cells) => sum + GAP.length + cells, 0) +
     GAP.length +
     MIN_BAR;
   const hasBar =
-    rows.some((row) => row.fraction !== undefined) && (!options.barAfterWholeLabels || wholeWidth() <= width);
+    rows.some((row) => row.fraction !== undefined) && (!options.barAfterWholeLabels || withWholeLabels <= width);
   const slots: Slot[] = [
-    { widths: [widest((row) => row.label)], min: MIN_LABEL, yields: true },
+    { widths: [labelWidth], min: MIN_LABEL, yields: true },
     ...Array.from({ length: figureCount }, (_, i): Slot => ({
-      widths: [widest((row) => row.figures[i] ?? "")],
+      widths: [figureWidths[i]!],
       rank: i + 1,
     })),
     ...(hasBar ? [{ widths: [MAX_BAR], min: MIN_BAR, rank: figureCount + 1 }] : []),
   ];
   const placed = layOut(slots, width - INDENT.length, GAP.length);
   const bar = placed.find(({ index }) => index === figureCount + 1);
+  const labelRoom = placed.find(({ index }) => index === 0)!.width;
   const line = (row: Row | NonNullable<typeof header>, isHeader: boolean): string => {
     const cells = placed.map(({ index }): Cell => {
       if (index === 0) {
-        const fitLabel = "fitLabel" in row ? row.fitLabel : undefined;
-        const room = placed.find((slot) => slot.index === 0)!.width;
-        const label = fitLabel ? fitLabel(room) : row.label;
+        const label = row.fitLabel ? row.fitLabel(labelRoom) : row.label;
         return { text: label, style: !isHeader && "labelStyle" in row ? row.labelStyle : undefined };
       }
       if (index <= figureCount) return { text: row.figures[index - 1] ?? "", align: "right" };
