@@ -55,7 +55,7 @@ export async function runManyListings(
   const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile) });
   const progress = await startProgress(ctx, "Loading messages…", toTerminal || options.outputFile !== undefined);
   const tally: Tally = { selectors: [], printed: 0 };
-  const campaign: Field = { name: "campaignId", get: (message) => (message as Tagged)[CAMPAIGN] };
+  const campaign: Field = { name: "campaignId", get: (message) => (message as CampaignTagged)[CAMPAIGN] };
   let merged: MergedListing<unknown> | undefined;
   const chunksOf: ChunksOf = <M>(reading: MessageReading<M>) => {
     const listing = new MergedListing<M>(
@@ -117,13 +117,13 @@ export async function runManyListings(
  * cost a merge more CPU time (its entries are work for every collection too; the commit says by how much).
  */
 const CAMPAIGN = Symbol("campaignId");
-type Tagged = { [CAMPAIGN]?: string };
+type CampaignTagged = { [CAMPAIGN]?: string };
 
 /** The merged stream as a renderer takes it: each message noted with its campaign, then handed on alone. */
 async function* untagged<M>(listing: MergedListing<M>, reading: MessageReading<M>, tally: Tally): AsyncGenerator<M[]> {
   for await (const chunk of listing.chunks()) {
     const items = chunk.map(({ campaignId, item }) => {
-      (reading.messageOf(item) as Tagged)[CAMPAIGN] = campaignId;
+      (reading.messageOf(item) as CampaignTagged)[CAMPAIGN] = campaignId;
       return item;
     });
     tally.printed += items.length;
