@@ -25,3 +25,13 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 export const systemTimer: Timer = { now: () => Date.now(), sleep };
+
+/**
+ * Resolves in the next turn of the event loop, once pending I/O has had its callbacks. Work that runs
+ * as one chain of promises (a page parsed and rendered, a merge) never lets Node's own callbacks in
+ * without it: Node's http client hands a request its socket in a process.nextTick callback, which runs
+ * only once the microtask queue is empty, and sockets are read only between turns.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

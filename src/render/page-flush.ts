@@ -2,6 +2,7 @@
 // not already there, so the first rows of a slow listing (or a filter that keeps few) show as soon as
 // their page is parsed. When pages arrive faster than they are written, the sink's large writes stay
 // large: a flush happens only when the renderer would otherwise sit idle with text in hand.
+import { nextTurn } from "../core/timer.js";
 import type { Sink } from "./sink.js";
 
 export interface PageBoundaryHooks {
@@ -39,11 +40,8 @@ export async function* flushAtPageBoundaries<M>(
  * a turn in between, and a check that held each part's promise would hold every part's messages.
  */
 function settlesAtOnce(promise: Promise<unknown>): Promise<boolean> {
-  return Promise.race([promise.then(settled, settled), nextTurn()]);
+  return Promise.race([promise.then(settled, settled), nextTurn().then(unsettled)]);
 }
 
 const settled = (): boolean => true;
-
-function nextTurn(): Promise<boolean> {
-  return new Promise((resolve) => setImmediate(resolve, false));
-}
+const unsettled = (): boolean => false;

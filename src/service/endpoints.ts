@@ -122,13 +122,17 @@ export async function fetchPage<M>(
   reading: MessageReading<M>,
   parts: PartSizes = WHOLE_PAGES,
 ): Promise<FetchedPage<M>> {
-  const body = await client.get(listingSegments(listing), {
+  return decodePage(await fetchPageBody(client, listing, query), reading, parts);
+}
+
+/** A page's body, not yet parsed: a page read ahead is held as its bytes until it is wanted. */
+export function fetchPageBody(client: PageClient, listing: ListingRef, query: PageQuery): Promise<JsonBody> {
+  return client.get(listingSegments(listing), {
     limit: String(query.limit),
     after: query.after,
     before: query.before,
     search: query.search,
   });
-  return decodePage(body, reading, parts);
 }
 
 /** One message, with the text it was parsed from (one message costs next to nothing to keep it). */

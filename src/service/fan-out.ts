@@ -4,6 +4,7 @@
 // per campaign (stats, where order does not matter). Either way a campaign that cannot be read does
 // not stop the others: its outcome says why, and the caller decides what that means for the run.
 import { ServiceError } from "../core/errors.js";
+import { nextTurn } from "../core/timer.js";
 import type { PageClient } from "./endpoints.js";
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -99,7 +100,7 @@ const MERGED_CHUNK = 1000;
  * wait, their gate turns stay taken, and the next requests wait behind them (docs/bench.md, fan-out
  * rows, has the before and after).
  */
-const letInputIn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const letInputIn = nextTurn;
 
 /** One campaign in the merge: the chunk it is on, and the createdAt of its current message. */
 class Lane<M> {

@@ -2,9 +2,12 @@
 // one arrives (its cursor is known then), so fetching overlaps with rendering; it is requested only
 // when the consumer is sure to want it, so `--limit 20` costs one request.
 import { ServiceError } from "../core/errors.js";
+import { nextTurn } from "../core/timer.js";
 import { inlineSafe } from "../core/text.js";
+import type { JsonBody } from "../http/json-body.js";
 import {
-  fetchPage,
+  decodePage,
+  fetchPageBody,
   type PageClient,
   type FetchedPage,
   type ListingRef,
@@ -77,22 +80,27 @@ export class PageReader {
 
   /** The pages, each message handed out as `reading` says: as parsed, or with its text (for JSON output). */
   async *pages<M>(reading: MessageReading<M>): AsyncGenerator<PageRead<M>> {
-    let pending: Promise<FetchedPage<M>> | undefined = this.request(
+    let pending: Promise<JsonBody> | undefined = this.request(
       this.plan.cursor,
       this.nextPageSize(this.plan.remaining()),
-      reading,
     );
     while (pending) {
-      const page: FetchedPage<M> = await this.guard(pending);
+      // Parsed only now: a page read ahead while the one before it was handed out waited as its bytes,
+      // not as a second parsed page beside the first.
+      const page = await this.guard(pending.then((body) => decodePage(body, reading, this.plan.parts)));
       pending = undefined;
       this.pagesRead++;
       const next = this.nextCursor(page);
       const remainingBefore = this.plan.remaining();
       // A page too large to parse whole is too large to have another in flight beside it.
       if (next !== undefined && page.size < remainingBefore && !page.large) {
-        pending = this.request(next, this.nextPageSize(remainingBefore - page.size), reading);
+        pending = this.request(next, this.nextPageSize(remainingBefore - page.size));
         // Surfaced when awaited; avoids an unhandled rejection if the consumer stops first.
         pending.catch(() => undefined);
+        // The request is sent before the page is handed out: a consumer rendering it in one chain of
+        // promises would otherwise hold the request back until it is done, and the server's work on
+        // the next page would wait on the rendering instead of overlapping it (docs/bench.md).
+        await nextTurn();
       }
       const ids = new Set<string>();
       for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids, reading), page: part };
@@ -104,7 +112,7 @@ export class PageReader {
           : (read(PAGE_DATA, page.pageData, "startCursor") ?? this.resumeCursor);
       if (next === undefined) return;
       if (!pending && this.plan.remaining() > 0) {
-        pending = this.request(next, this.nextPageSize(this.plan.remaining()), reading);
+        pending = this.request(next, this.nextPageSize(this.plan.remaining()));
       }
     }
   }
@@ -129,15 +137,14 @@ export class PageReader {
     return Math.max(1, Math.min(this.plan.pageSize, stillWanted));
   }
 
-  private request<M>(cursor: string | undefined, limit: number, reading: MessageReading<M>): Promise<FetchedPage<M>> {
+  private request(cursor: string | undefined, limit: number): Promise<JsonBody> {
     const forward = this.plan.direction === "forward";
-    return fetchPage(
-      this.client,
-      this.listing,
-      { limit, after: forward ? cursor : undefined, before: forward ? undefined : cursor, search: this.plan.search },
-      reading,
-      this.plan.parts,
-    );
+    return fetchPageBody(this.client, this.listing, {
+      limit,
+      after: forward ? cursor : undefined,
+      before: forward ? undefined : cursor,
+      search: this.plan.search,
+    });
   }
 
   private async guard<M>(pending: Promise<FetchedPage<M>>): Promise<FetchedPage<M>> {

@@ -1,0 +1,119 @@
+// The read-ahead of PageReader: the next page is on its way while the consumer works on the current one,
+// and waits as its bytes until it is wanted. Real HTTP over loopback; the first test's server runs on a
+// thread of its own, so that it sees a request while this thread is busy.
+import { Worker } from "node:worker_threads";
+import { describe, expect, it, onTestFinished } from "vitest";
+import type { CheckedMessage } from "../../src/core/message.js";
+import { ApiClient } from "../../src/http/client.js";
+import { PARSED_MESSAGES, type MessageReading, type PageClient } from "../../src/service/endpoints.js";
+import { PageReader } from "../../src/service/paging.js";
+import { messageAt, startPageServer } from "../support/page-server.js";
+import { waitFor } from "../support/wait-for.js";
+
+const NOW = Date.parse("2025-05-01T12:00:00.000Z");
+const PAGES = 3;
+const PER_PAGE = 2;
+
+/** Page i of PAGES, PER_PAGE messages each, newest first; `after=c<i>` asks for page i + 1. */
+function pageBody(i: number): string {
+  const data = Array.from({ length: PER_PAGE }, (_, k) => messageAt(`m${i * PER_PAGE + k}`, NOW, i * PER_PAGE + k));
+  return JSON.stringify({ data, pageData: { hasNextPage: i < PAGES - 1, endCursor: `c${i}` } });
+}
+
+const pageOf = (url: URL): number => {
+  const after = url.searchParams.get("after");
+  return after === null ? 0 : Number(after.slice(1)) + 1;
+};
+
+const allIds = Array.from({ length: PAGES * PER_PAGE }, (_, k) => `m${k}`);
+
+function clientOf(url: string): ApiClient {
+  return new ApiClient({
+    baseUrl: new URL(url),
+    headers: [],
+    timeoutMs: 10_000,
+    retries: 0,
+    retryBaseMs: 1,
+    warn: () => undefined,
+  });
+}
+
+function readerOf(client: PageClient): PageReader {
+  return new PageReader(
+    client,
+    { campaignId: "cmp" },
+    { direction: "forward", pageSize: PER_PAGE, exact: false, remaining: () => Infinity },
+  );
+}
+
+// The listing server on a thread of its own: it counts the requests it received in `requests[0]` and
+// wakes whoever waits on it.
+const THREADED_SERVER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { createServer } = require("node:http");
+const { requests, pages } = workerData;
+const server = createServer((request, response) => {
+  Atomics.add(requests, 0, 1);
+  Atomics.notify(requests, 0);
+  const after = new URL(request.url, "http://localhost").searchParams.get("after");
+  const body = pages[after === null ? 0 : Number(after.slice(1)) + 1];
+  response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  response.end(body);
+});
+server.keepAliveTimeout = 0;
+server.listen(0, "127.0.0.1", () => parentPort.postMessage("http://127.0.0.1:" + server.address().port));
+`;
+
+async function startThreadedServer(): Promise<{ url: string; requests: Int32Array }> {
+  const requests = new Int32Array(new SharedArrayBuffer(4));
+  const pages = Array.from({ length: PAGES }, (_, i) => pageBody(i));
+  const worker = new Worker(THREADED_SERVER, { eval: true, workerData: { requests, pages } });
+  onTestFinished(() => worker.terminate().then(() => undefined));
+  const url = await new Promise<string>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  return { url, requests };
+}
+
+describe("the read-ahead", () => {
+  it("asks for the next page before handing out the current one: a consumer that never yields does not hold the request back", async () => {
+    const server = await startThreadedServer();
+    const ids: string[] = [];
+    let waited: string | undefined;
+    for await (const { messages } of readerOf(clientOf(server.url)).pages(PARSED_MESSAGES)) {
+      // This thread is blocked here, as by a renderer busy with the page and never giving Node a turn:
+      // the server, on its own thread, sees the second request only if it was sent before the page
+      // came out ("not-equal" when it already had, "ok" when it came during the wait).
+      waited ??= Atomics.wait(server.requests, 0, 1, 60_000);
+      ids.push(...messages.map((message) => message.id));
+    }
+    expect(waited).not.toBe("timed-out");
+    expect(ids).toEqual(allIds);
+    expect(Atomics.load(server.requests, 0)).toBe(PAGES);
+  });
+
+  it("holds the page read ahead as its bytes until it is wanted, then parses it", async () => {
+    const server = await startPageServer((url) => pageBody(pageOf(url)));
+    const api = clientOf(server.url);
+    let bodies = 0;
+    const client: PageClient = { get: (...args) => api.get(...args).then((body) => (bodies++, body)) };
+    let parsed = 0;
+    const counting: MessageReading<CheckedMessage> = {
+      ...PARSED_MESSAGES,
+      fromParsed: (message) => (parsed++, message),
+      fromList: (message) => (parsed++, message),
+    };
+    const parsedAtEachPage: number[] = [];
+    const ids: string[] = [];
+    for await (const { messages } of readerOf(client).pages(counting)) {
+      const page = ids.length / PER_PAGE;
+      if (page < PAGES - 1) await waitFor(() => bodies === page + 2, `the body of page ${page + 2}`);
+      parsedAtEachPage.push(parsed);
+      ids.push(...messages.map((message) => message.id));
+    }
+    // Each time, the next page's body had arrived; only the pages handed out were parsed.
+    expect(parsedAtEachPage).toEqual([2, 4, 6]);
+    expect(ids).toEqual(allIds);
+  });
+});
