@@ -27,10 +27,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export const systemTimer: Timer = { now: () => Date.now(), sleep };
 
 /**
- * Resolves in the next turn of the event loop, once pending I/O has had its callbacks. Work that runs
- * as one chain of promises (a page parsed and rendered, a merge) never lets Node's own callbacks in
- * without it: Node's http client hands a request its socket in a process.nextTick callback, which runs
- * only once the microtask queue is empty, and sockets are read only between turns.
+ * Resolves in a later turn of the event loop (setImmediate): after the pending process.nextTick
+ * callbacks and promises, and the I/O callbacks of the current turn. Work that runs as one chain of
+ * promises (a merge, a page rendered) lets sockets be read only when it takes such a turn.
  */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

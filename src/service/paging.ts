@@ -1,8 +1,8 @@
 // Cursor paging as an async generator of pages. The next page is requested as soon as the current
-// one arrives (its cursor is known then), so fetching overlaps with rendering; it is requested only
-// when the consumer is sure to want it, so `--limit 20` costs one request.
+// one is parsed (its cursor is known then), and sent before the current one is handed out, so
+// fetching overlaps with rendering; it waits as its bytes, parsed only when it is wanted. It is
+// requested only when the consumer is sure to want it, so `--limit 20` costs one request.
 import { ServiceError } from "../core/errors.js";
-import { nextTurn } from "../core/timer.js";
 import { inlineSafe } from "../core/text.js";
 import type { JsonBody } from "../http/json-body.js";
 import {
@@ -97,10 +97,13 @@ export class PageReader {
         pending = this.request(next, this.nextPageSize(remainingBefore - page.size));
         // Surfaced when awaited; avoids an unhandled rejection if the consumer stops first.
         pending.catch(() => undefined);
-        // The request is sent before the page is handed out: a consumer rendering it in one chain of
-        // promises would otherwise hold the request back until it is done, and the server's work on
-        // the next page would wait on the rendering instead of overlapping it (docs/bench.md).
-        await nextTurn();
+        // On a kept-alive connection, Node's http client writes the request in a process.nextTick
+        // callback, which runs only once the microtask queue is empty: a consumer rendering the page
+        // in one chain of promises would hold the request back until it is done, and the server's
+        // work on the next page would wait on the rendering instead of overlapping it (docs/bench.md).
+        // A tick queued after that one lets it run first; a turn of the event loop would too, but the
+        // page-boundary flush takes one turn to tell whether the next page is already there.
+        await afterPendingTicks();
       }
       const ids = new Set<string>();
       for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids, reading), page: part };
@@ -224,4 +227,9 @@ export function repeatsLine(dropped: number): string {
     `the service sent ${dropped} ${dropped === 1 ? "message" : "messages"} again (an id already ` +
     `seen in the last ${DEDUPE_WINDOW_PAGES} pages)`
   );
+}
+
+/** Resolves once the process.nextTick callbacks queued so far have run. */
+function afterPendingTicks(): Promise<void> {
+  return new Promise((resolve) => process.nextTick(resolve));
 }

@@ -5,6 +5,8 @@ import { Worker } from "node:worker_threads";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { CheckedMessage } from "../../src/core/message.js";
 import { ApiClient } from "../../src/http/client.js";
+import { flushAtPageBoundaries } from "../../src/render/page-flush.js";
+import type { Sink } from "../../src/render/sink.js";
 import { PARSED_MESSAGES, type MessageReading, type PageClient } from "../../src/service/endpoints.js";
 import { PageReader } from "../../src/service/paging.js";
 import { messageAt, startPageServer } from "../support/page-server.js";
@@ -85,7 +87,7 @@ describe("the read-ahead", () => {
       // This thread is blocked here, as by a renderer busy with the page and never giving Node a turn:
       // the server, on its own thread, sees the second request only if it was sent before the page
       // came out ("not-equal" when it already had, "ok" when it came during the wait).
-      waited ??= Atomics.wait(server.requests, 0, 1, 60_000);
+      waited ??= Atomics.wait(server.requests, 0, 1, 10_000);
       ids.push(...messages.map((message) => message.id));
     }
     expect(waited).not.toBe("timed-out");
@@ -115,5 +117,33 @@ describe("the read-ahead", () => {
     // Each time, the next page's body had arrived; only the pages handed out were parsed.
     expect(parsedAtEachPage).toEqual([2, 4, 6]);
     expect(ids).toEqual(allIds);
+  });
+
+  it("hands out a page read ahead that has arrived within the page-boundary check, so the output is not flushed there", async () => {
+    const server = await startPageServer((url) => pageBody(pageOf(url)));
+    const api = clientOf(server.url);
+    let bodies = 0;
+    const client: PageClient = { get: (...args) => api.get(...args).then((body) => (bodies++, body)) };
+    let flushes = 0;
+    const sink: Sink = {
+      write: () => undefined,
+      writeBytes: () => undefined,
+      flush: () => (flushes++, Promise.resolve()),
+      finish: () => Promise.resolve(),
+      discard: () => Promise.resolve(),
+    };
+    const reader = readerOf(client);
+    async function* chunks() {
+      for await (const { messages } of reader.pages(PARSED_MESSAGES)) yield messages;
+    }
+    let pages = 0;
+    for await (const chunk of flushAtPageBoundaries(chunks(), sink)) {
+      expect(chunk).toHaveLength(PER_PAGE);
+      pages++;
+      if (pages < PAGES) await waitFor(() => bodies === pages + 1, `the body of page ${pages + 1}`);
+    }
+    expect(pages).toBe(PAGES);
+    // Each time the next page was there: a flush (a partial write to the pipe) would have been wasted.
+    expect(flushes).toBe(0);
   });
 });
