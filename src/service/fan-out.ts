@@ -100,8 +100,8 @@ const MERGED_CHUNK = 1000;
  * answers that arrived wait, their gate turns stay taken, and the next requests wait behind them. A
  * page's body comes in many socket reads, each needing a turn: a turn every 1,000 messages (the chunk)
  * left the merge idle at every page boundary, waiting on bodies half read; every 50, the latency-bound
- * rows went from 2.98x and 3.47x one campaign's rate to 3.37x and 3.54x in runs taken in turn (docs/bench.md,
- * fan-out rows). A turn costs a few microseconds.
+ * rows went from 2.98x and 3.47x one campaign's rate to 3.37x and 3.54x in runs taken in turn
+ * (docs/bench.md, fan-out rows). A turn costs a few microseconds.
  */
 export const INPUT_TURN_EVERY = 50;
 

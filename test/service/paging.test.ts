@@ -48,6 +48,15 @@ function readerOf(client: PageClient): PageReader {
   );
 }
 
+/** The listing served over loopback, through a client that counts the bodies it has read whole. */
+async function countedListing(): Promise<{ client: PageClient; bodies: () => number }> {
+  const server = await startPageServer((url) => pageBody(pageOf(url)));
+  const api = clientOf(server.url);
+  let bodies = 0;
+  const client: PageClient = { get: (...args) => api.get(...args).then((body) => (bodies++, body)) };
+  return { client, bodies: () => bodies };
+}
+
 // The listing server on a thread of its own: it counts the requests it received in `requests[0]` and
 // wakes whoever waits on it.
 const THREADED_SERVER = `
@@ -96,10 +105,7 @@ describe("the read-ahead", () => {
   });
 
   it("holds the page read ahead as its bytes until it is wanted, then parses it", async () => {
-    const server = await startPageServer((url) => pageBody(pageOf(url)));
-    const api = clientOf(server.url);
-    let bodies = 0;
-    const client: PageClient = { get: (...args) => api.get(...args).then((body) => (bodies++, body)) };
+    const { client, bodies } = await countedListing();
     let parsed = 0;
     const counting: MessageReading<CheckedMessage> = {
       ...PARSED_MESSAGES,
@@ -110,7 +116,7 @@ describe("the read-ahead", () => {
     const ids: string[] = [];
     for await (const { messages } of readerOf(client).pages(counting)) {
       const page = ids.length / PER_PAGE;
-      if (page < PAGES - 1) await waitFor(() => bodies === page + 2, `the body of page ${page + 2}`);
+      if (page < PAGES - 1) await waitFor(() => bodies() === page + 2, `the body of page ${page + 2}`);
       parsedAtEachPage.push(parsed);
       ids.push(...messages.map((message) => message.id));
     }
@@ -120,10 +126,7 @@ describe("the read-ahead", () => {
   });
 
   it("hands out a page read ahead that has arrived within the page-boundary check, so the output is not flushed there", async () => {
-    const server = await startPageServer((url) => pageBody(pageOf(url)));
-    const api = clientOf(server.url);
-    let bodies = 0;
-    const client: PageClient = { get: (...args) => api.get(...args).then((body) => (bodies++, body)) };
+    const { client, bodies } = await countedListing();
     let flushes = 0;
     const sink: Sink = {
       write: () => undefined,
@@ -140,7 +143,7 @@ describe("the read-ahead", () => {
     for await (const chunk of flushAtPageBoundaries(chunks(), sink)) {
       expect(chunk).toHaveLength(PER_PAGE);
       pages++;
-      if (pages < PAGES) await waitFor(() => bodies === pages + 1, `the body of page ${pages + 1}`);
+      if (pages < PAGES) await waitFor(() => bodies() === pages + 1, `the body of page ${pages + 1}`);
     }
     expect(pages).toBe(PAGES);
     // Each time the next page was there: a flush (a partial write to the pipe) would have been wasted.
