@@ -28,7 +28,7 @@ export function wrapText(
       line = "";
       used = 0;
     };
-    for (const token of paragraph.split(/( +)/)) {
+    for (const token of words(paragraph)) {
       if (token === "") continue;
       const width = displayWidth(token);
       if (used + width <= room()) {
@@ -54,6 +54,20 @@ export function wrapText(
     lines.push(line.trimEnd());
   }
   return lines;
+}
+
+/**
+ * The paragraph's words and the spaces between them, a number and the percent sign after it ("1 %", as
+ * msgstat writes a rate) taken as one word: a line never starts with a lone "%".
+ */
+function words(paragraph: string): string[] {
+  const tokens = paragraph.split(/( +)/);
+  // tokens alternate word, spaces, word: i is a run of spaces.
+  for (let i = tokens.length - 2; i > 0; i -= 2) {
+    if (/\d$/.test(tokens[i - 1]!) && tokens[i + 1]!.startsWith("%"))
+      tokens.splice(i - 1, 3, tokens[i - 1]! + tokens[i]! + tokens[i + 1]!);
+  }
+  return tokens;
 }
 
 /** The longest start of `word` that fits in `width` cells (at least one grapheme cluster, so the wrap moves on). */

@@ -24,6 +24,14 @@ describe("wrapText", () => {
     expect(wrapText("日本", 1)).toEqual(["日", "本"]);
   });
 
+  it("keeps a number and the percent sign after it on one line", () => {
+    // "the newest 1" fits 12 cells; a line of its own starting with "%" would not say what it is.
+    expect(wrapText("the newest 1 % of each", 12)).toEqual(["the newest", "1 % of each"]);
+    expect(wrapText("rate 12.5 %, then 3  %", 9)).toEqual(["rate", "12.5 %,", "then 3  %"]);
+    // A percent sign after a word is an ordinary word.
+    expect(wrapText("a b % c", 3)).toEqual(["a b", "% c"]);
+  });
+
   it("keeps the first line shorter for a label, and indents the rest", () => {
     expect(hanging(wrapText("один два три", 5, 8), "> ", "  ")).toBe("> один\n  два три");
   });
