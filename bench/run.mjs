@@ -1317,13 +1317,17 @@ async function main() {
   const durationS = round((performance.now() - began) / 1000, 1);
   const info = machine();
   const heading = `${info.cpus} × ${info.cpuModel}, ${info.memoryGB} GB, ${info.platform}, Node ${info.node}; ${startedAt.toISOString()}; ${durationS} s; load average ${loadBefore.map((v) => v.toFixed(2)).join(" ")} before`;
-  const summary = `Targets met: ${met} of ${targets.length}.${targets
-    .filter((t) => !t.met)
-    .map(
-      (t) =>
-        ` Missed: ${labelOf(samples.get(t.row))}, ${t.text} ${t.value} (${t.kind === "max" ? "≤" : "≥"} ${t.limit}).`,
-    )
-    .join("")}`;
+  // A run of sections without targets (BENCH_ROWS=dataset) says so, not "Targets met: 0 of 0".
+  const summary =
+    targets.length === 0
+      ? "No targets in these rows."
+      : `Targets met: ${met} of ${targets.length}.${targets
+          .filter((t) => !t.met)
+          .map(
+            (t) =>
+              ` Missed: ${labelOf(samples.get(t.row))}, ${t.text} ${t.value} (${t.kind === "max" ? "≤" : "≥"} ${t.limit}).`,
+          )
+          .join("")}`;
   const footer = [summary, `Peak RSS: ${rssMethod.describe}.`, ...notes].join("\n");
 
   const results = {
