@@ -4,7 +4,8 @@
 // the last of two equal keys, and -0 stringifies as 0. Writing the bytes as sent keeps all of it, and
 // costs a copy where JSON.stringify and encoding its text again cost more than parsing the page (CPU
 // profile of --jsonl, docs/bench.md). A source points into the page's bytes: it holds them as long
-// as one of its messages is held.
+// as one of its messages is held, or until a listing frees the page once its messages are written
+// (service/paging.ts, freeEachPage).
 import type { CheckedMessage } from "./message.js";
 import { stringifyAtAnyDepth } from "./json-stringify.js";
 
@@ -29,7 +30,17 @@ export class JsonSource {
 
   /** The text, decoded (an invalid UTF-8 sequence becomes U+FFFD, as when the body was parsed). */
   text(): string {
+    this.checkHeld();
     return this.bytes.toString("utf8", this.start, this.end);
+  }
+
+  /**
+   * Throws if the bytes were freed (their page released before this message was written): they would
+   * read as empty, and the message would be written as nothing, silently. Only a bug in msgstat does that.
+   */
+  checkHeld(): void {
+    if (this.end > this.bytes.length)
+      throw new Error("internal error: a message's text was freed before it was written");
   }
 }
 

@@ -83,6 +83,11 @@ export interface FetchedPage<M> {
    * one part after another (from the end when `fromEnd`), each with only the cursors that are true of it.
    */
   parts(fromEnd?: boolean): Iterable<PagePart<M>>;
+  /**
+   * The consumer holds none of the page's messages any more: their text's bytes are freed now, not at a
+   * full collection (see releaseBody). A message's text read after this reads as empty.
+   */
+  release(): void;
 }
 
 /** When a page is parsed a part at a time while its bytes are held, and how large a part is. */
@@ -164,15 +169,21 @@ export function decodePage<M>(
     // Parsed whole and read as parsed: nothing reads the page's bytes again.
     releaseBody(body);
     const page = checked<CheckedPage>(MESSAGE_PAGE, value, "listing");
-    return wholePage({ data: page.data.map((message) => reading.fromParsed(message)), pageData: page.pageData }, large);
+    return wholePage(
+      { data: page.data.map((message) => reading.fromParsed(message)), pageData: page.pageData },
+      large,
+      body,
+    );
   }
   const rest = checked<CheckedPage>(MESSAGE_PAGE, list.rest, "listing");
-  if (!inParts) return wholePage({ data: messagesOf(list, 0, list.count, reading), pageData: rest.pageData }, large);
+  if (!inParts)
+    return wholePage({ data: messagesOf(list, 0, list.count, reading), pageData: rest.pageData }, large, body);
   return {
     pageData: rest.pageData,
     size: list.count,
     inParts: true,
     large,
+    release: () => releaseBody(body),
     *parts(fromEnd = false) {
       const bounds = partBounds(list, sizes);
       if (fromEnd) bounds.reverse();
@@ -186,8 +197,15 @@ export function decodePage<M>(
   };
 }
 
-function wholePage<M>(page: PagePart<M>, large: boolean): FetchedPage<M> {
-  return { pageData: page.pageData, size: page.data.length, inParts: false, large, parts: () => [page] };
+function wholePage<M>(page: PagePart<M>, large: boolean, body: JsonBody): FetchedPage<M> {
+  return {
+    pageData: page.pageData,
+    size: page.data.length,
+    inParts: false,
+    large,
+    parts: () => [page],
+    release: () => releaseBody(body),
+  };
 }
 
 /** Messages start..end of a list, parsed and checked. */

@@ -32,6 +32,13 @@ export interface PagingPlan {
   remaining: () => number;
   /** How pages are parsed: whole (the default), or in small parts while their bytes are held (merges). */
   parts?: PartSizes;
+  /**
+   * The consumer holds none of a page's messages once it asks for the next (a renderer writing each page
+   * as it comes): the page's bytes, which the messages of JSON output point into, are freed then rather
+   * than at a full collection, which lets twenty pages or so pile up (docs/bench.md). Not for a consumer
+   * that keeps messages longer: a merge, a walk back.
+   */
+  freeEachPage?: boolean;
 }
 
 export interface PageRead<M> {
@@ -108,6 +115,7 @@ export class PageReader {
       const ids = new Set<string>();
       for (const part of this.partsOf(page)) yield { messages: this.dropRepeats(part.data, ids, reading), page: part };
       this.rememberIds(ids);
+      if (this.plan.freeEachPage) page.release();
       // The consumer asked for more: the page just yielded is complete.
       this.resumeCursor =
         this.plan.direction === "forward"

@@ -32,6 +32,8 @@ export interface Selection {
   onPage?: () => void;
   /** How pages are parsed (endpoints.ts): whole unless said. */
   parts?: PartSizes;
+  /** The consumer is done with a chunk's messages once it asks for the next one (PagingPlan.freeEachPage). */
+  doneWithEachChunk?: boolean;
 }
 
 export interface SelectionOutcome {
@@ -89,6 +91,8 @@ export class MessageSelector {
       exact: !this.filtered,
       remaining: () => this.selection.limit - this.outcome.printed,
       parts: selection.parts,
+      // A walk back holds its pages until it has them all, then hands them out.
+      freeEachPage: selection.doneWithEachChunk === true && !this.backward,
     });
   }
 

@@ -7,7 +7,13 @@ import type { CheckedMessage } from "../../src/core/message.js";
 import { ApiClient } from "../../src/http/client.js";
 import { flushAtPageBoundaries } from "../../src/render/page-flush.js";
 import type { Sink } from "../../src/render/sink.js";
-import { PARSED_MESSAGES, type MessageReading, type PageClient } from "../../src/service/endpoints.js";
+import type { SourcedMessage } from "../../src/core/json-source.js";
+import {
+  PARSED_MESSAGES,
+  SOURCED_MESSAGES,
+  type MessageReading,
+  type PageClient,
+} from "../../src/service/endpoints.js";
 import { PageReader } from "../../src/service/paging.js";
 import { messageAt, startPageServer } from "../support/page-server.js";
 import { waitFor } from "../support/wait-for.js";
@@ -40,11 +46,11 @@ function clientOf(url: string): ApiClient {
   });
 }
 
-function readerOf(client: PageClient): PageReader {
+function readerOf(client: PageClient, freeEachPage = false): PageReader {
   return new PageReader(
     client,
     { campaignId: "cmp" },
-    { direction: "forward", pageSize: PER_PAGE, exact: false, remaining: () => Infinity },
+    { direction: "forward", pageSize: PER_PAGE, exact: false, remaining: () => Infinity, freeEachPage },
   );
 }
 
@@ -148,5 +154,36 @@ describe("the read-ahead", () => {
     expect(pages).toBe(PAGES);
     // Each time the next page was there: a flush (a partial write to the pipe) would have been wasted.
     expect(flushes).toBe(0);
+  });
+});
+
+const idIn = (item: SourcedMessage): string => (JSON.parse(item.source.text()) as { id: string }).id;
+
+describe("freeing a page's bytes (freeEachPage)", () => {
+  /** Each page's messages with their text, and whether each page's text was still there at each step. */
+  async function readWithText(freeEachPage: boolean) {
+    const { client } = await countedListing();
+    const pages: SourcedMessage[][] = [];
+    const textWhileHandedOut: string[] = [];
+    for await (const { messages } of readerOf(client, freeEachPage).pages(SOURCED_MESSAGES)) {
+      textWhileHandedOut.push(...messages.map((item) => idIn(item)));
+      pages.push(messages);
+    }
+    return { pages, textWhileHandedOut };
+  }
+
+  it("frees a page's bytes once the next page is asked for: its messages' text is there while they are handed out", async () => {
+    const { pages, textWhileHandedOut } = await readWithText(true);
+    expect(textWhileHandedOut).toEqual(allIds);
+    // Every page was freed when the consumer asked for the one after it (the last when it asked past it).
+    for (const page of pages) for (const item of page) expect(item.source.bytes.length).toBe(0);
+    // Reading a freed message's text is a loud error, never an empty message.
+    expect(() => pages[0]![0]!.source.text()).toThrow(/freed before it was written/);
+  });
+
+  it("leaves them to the collector without it: a consumer may keep the messages", async () => {
+    const { pages, textWhileHandedOut } = await readWithText(false);
+    expect(textWhileHandedOut).toEqual(allIds);
+    expect(pages.flat().map((item) => idIn(item))).toEqual(allIds);
   });
 });

@@ -3,7 +3,7 @@
 // listing server whose cursors name messages: `after=mK` starts after message K, `before=mK` ends before it.
 import { describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/http/client.js";
-import { PARSED_MESSAGES } from "../../src/service/endpoints.js";
+import { PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 import { MessageSelector, type Selection } from "../../src/service/select.js";
 import { messageAt, startPageServer, type PageServer } from "../support/page-server.js";
 
@@ -227,5 +227,38 @@ describe("backward, from --before", () => {
       pageSize: 3,
     });
     expect(got).toEqual(ids(6, 9));
+  });
+});
+
+describe("the pages' bytes, for a consumer done with each chunk once it asks for the next", () => {
+  /** Each chunk's ids read from its messages' text when handed out, and the chunks kept to look at after. */
+  async function selectWithText(server: PageServer, selection: Partial<Selection>) {
+    const selector = new MessageSelector(clientOf(server), {
+      listing: { campaignId: "cmp" },
+      limit: 50,
+      pageSize: 2,
+      doneWithEachChunk: true,
+      ...selection,
+    });
+    const textIds: string[] = [];
+    const chunks = [];
+    for await (const chunk of selector.chunks(SOURCED_MESSAGES)) {
+      textIds.push(...chunk.map((item) => (JSON.parse(item.source.text()) as { id: string }).id));
+      chunks.push(chunk);
+    }
+    return { textIds, chunks };
+  }
+
+  it("forward: each page is freed once the next is asked for", async () => {
+    const server = await serve(listingOf(6));
+    const { textIds, chunks } = await selectWithText(server, {});
+    expect(textIds).toEqual(ids(0, 1, 2, 3, 4, 5));
+    expect(chunks.flat().every((item) => item.source.bytes.length === 0)).toBe(true);
+  });
+
+  it("a walk back holds every page until it hands them out, newest first: none is freed under it", async () => {
+    const server = await serve(listingOf(10));
+    const { textIds } = await selectWithText(server, { before: "m8", limit: 5 });
+    expect(textIds).toEqual(ids(3, 4, 5, 6, 7));
   });
 });

@@ -40,6 +40,8 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
     listing,
     ...options,
     onPage: () => progress.update(progressText("Loading messages…", selector)),
+    // Every renderer writes a chunk out before it asks for the next.
+    doneWithEachChunk: true,
   });
   try {
     const select: ChunksOf = (reading) => withProgress(selector.chunks(reading), progress, sink, toTerminal);

@@ -4,6 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPageServer } from "../../support/page-server.js";
 import { runCli } from "../../support/run-cli.js";
 
 const MESSAGE =
@@ -84,5 +85,70 @@ describe("numbers and strings exactly as sent", () => {
     expect(code).toBe(0);
     expect(stdout).not.toMatch(/Infinity|∞/);
     expect((JSON.parse(stdout) as { totals: { messages: number } }).totals.messages).toBe(2);
+  });
+});
+
+describe("over several pages, each freed once its messages are written", () => {
+  // Bodies with a Content-Length are read into buffers of their own, the ones a listing frees as it goes
+  // (service/paging.ts, freeEachPage): every message must still come out as its own text.
+  const texts = Array.from(
+    { length: 6 },
+    (_, k) => `{"id":"m${k}","createdAt":"2026-11-20T10:0${9 - k}:00.000+00:00","n":900719925474099${k},"x":1e400}`,
+  );
+  /** Pages of two, newest first: `after=mK` starts after message K, `before=mK` ends before it. */
+  async function pagedServer(): Promise<string> {
+    const server = await startPageServer((requested) => {
+      const after = requested.searchParams.get("after");
+      const before = requested.searchParams.get("before");
+      const start =
+        after !== null ? Number(after.slice(1)) + 1 : before !== null ? Math.max(0, Number(before.slice(1)) - 2) : 0;
+      const end = before !== null ? Number(before.slice(1)) : Math.min(texts.length, start + 2);
+      const pageData = JSON.stringify({
+        hasNextPage: end < texts.length,
+        hasPreviousPage: start > 0,
+        startCursor: `m${start}`,
+        endCursor: `m${end - 1}`,
+      });
+      return `{"data":[${texts.slice(start, end).join(",")}],"pageData":${pageData}}`;
+    });
+    return server.url;
+  }
+
+  it("--jsonl --all and --json --all: every message as sent, in order", async () => {
+    const base = await pagedServer();
+    const jsonl = await runCli(["--base-url", base, "messages", "c", "--all", "--jsonl", "--page-size", "2"]);
+    expect(jsonl).toEqual({ code: 0, stdout: `${texts.join("\n")}\n`, stderr: "" });
+    const json = await runCli(["--base-url", base, "messages", "c", "--all", "--json", "--page-size", "2"]);
+    expect(json).toEqual({ code: 0, stdout: `[\n${texts.join(",\n")}\n]\n`, stderr: "" });
+  });
+
+  it("--json on a terminal, indented from each message's own text", async () => {
+    const base = await pagedServer();
+    const { code, stdout } = await runCli(
+      ["--base-url", base, "messages", "c", "--all", "--json", "--page-size", "2"],
+      {
+        tty: true,
+      },
+    );
+    expect(code).toBe(0);
+    for (let k = 0; k < texts.length; k++) expect(stdout).toContain(`"n": 900719925474099${k},`);
+  });
+
+  it("--before, a walk back over pages it holds until the end: the messages before the cursor, as sent", async () => {
+    const base = await pagedServer();
+    const result = await runCli([
+      "--base-url",
+      base,
+      "messages",
+      "c",
+      "--before",
+      "m5",
+      "-n",
+      "5",
+      "--jsonl",
+      "--page-size",
+      "2",
+    ]);
+    expect(result).toEqual({ code: 0, stdout: `${texts.slice(0, 5).join("\n")}\n`, stderr: "" });
   });
 });
