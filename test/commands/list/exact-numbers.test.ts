@@ -3,7 +3,7 @@
 // breaks between tokens may change), its escapes included.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { startPageServer } from "../../support/page-server.js";
 import { runCli } from "../../support/run-cli.js";
 
@@ -132,6 +132,19 @@ describe("over several pages, each freed once its messages are written", () => {
     );
     expect(code).toBe(0);
     for (let k = 0; k < texts.length; k++) expect(stdout).toContain(`"n": 900719925474099${k},`);
+  });
+
+  it("a listing frees each of its pages (three of two messages) as it goes, a walk back none", async () => {
+    // releaseBody hands a freed page's memory to a throwaway structuredClone (src/http/json-body.ts).
+    const clone = vi.spyOn(globalThis, "structuredClone");
+    const freed = () => clone.mock.calls.filter(([, options]) => options?.transfer !== undefined).length;
+    onTestFinished(() => clone.mockRestore());
+    const base = await pagedServer();
+    await runCli(["--base-url", base, "messages", "c", "--all", "--jsonl", "--page-size", "2"]);
+    expect(freed()).toBe(3);
+    clone.mockClear();
+    await runCli(["--base-url", base, "messages", "c", "--before", "m5", "-n", "5", "--jsonl", "--page-size", "2"]);
+    expect(freed()).toBe(0);
   });
 
   it("--before, a walk back over pages it holds until the end: the messages before the cursor, as sent", async () => {
