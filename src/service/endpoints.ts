@@ -85,7 +85,7 @@ export interface FetchedPage<M> {
   parts(fromEnd?: boolean): Iterable<PagePart<M>>;
   /**
    * The consumer holds none of the page's messages any more: their text's bytes are freed now, not at a
-   * full collection (see releaseBody). A message's text read after this reads as empty.
+   * full collection (see releaseBody). A message's text read after this throws (JsonSource.checkHeld).
    */
   release(): void;
 }
