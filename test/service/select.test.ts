@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ApiClient } from "../../src/http/client.js";
 import { PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 import { MessageSelector, type Selection } from "../../src/service/select.js";
-import { messageAt, startPageServer, type PageServer } from "../support/page-server.js";
+import { cursorPages, messageAt, startPageServer, type PageServer } from "../support/page-server.js";
 
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 const HOUR = 3_600_000;
@@ -17,29 +17,7 @@ function listingOf(count: number, status = (k: number): string => (k % 3 === 0 ?
 
 /** Serves `messages` newest first, honouring limit, after and before as the reference describes them. */
 function serve(messages: readonly Record<string, unknown>[]): Promise<PageServer> {
-  return startPageServer((url) => {
-    const limit = Number(url.searchParams.get("limit") ?? 50);
-    const after = url.searchParams.get("after");
-    const before = url.searchParams.get("before");
-    let start = 0;
-    let end = Math.min(messages.length, limit);
-    if (after !== null) {
-      start = Number(after.slice(1)) + 1;
-      end = Math.min(messages.length, start + limit);
-    } else if (before !== null) {
-      end = Number(before.slice(1));
-      start = Math.max(0, end - limit);
-    }
-    const data = messages.slice(start, end);
-    return {
-      data,
-      pageData: {
-        hasNextPage: end < messages.length,
-        hasPreviousPage: start > 0,
-        ...(data.length > 0 ? { startCursor: `m${start}`, endCursor: `m${end - 1}` } : {}),
-      },
-    };
-  });
+  return startPageServer(cursorPages(messages.map((message) => JSON.stringify(message))));
 }
 
 function clientOf(server: PageServer): ApiClient {

@@ -59,6 +59,34 @@ export function chainedPages(pages: readonly unknown[][]): (url: URL) => PageBod
   };
 }
 
+/**
+ * A listing of these messages' texts, newest first, as the reference pages it: `limit` honoured (50
+ * unless asked), `after=mK` starts after message K, `before=mK` ends before it. The texts are sent as
+ * they are, so a number JSON.parse would round reaches the client as written.
+ */
+export function cursorPages(texts: readonly string[]): (url: URL) => PageBody {
+  return (url) => {
+    const limit = Number(url.searchParams.get("limit") ?? 50);
+    const after = url.searchParams.get("after");
+    const before = url.searchParams.get("before");
+    let start = 0;
+    let end = Math.min(texts.length, limit);
+    if (after !== null) {
+      start = Number(after.slice(1)) + 1;
+      end = Math.min(texts.length, start + limit);
+    } else if (before !== null) {
+      end = Number(before.slice(1));
+      start = Math.max(0, end - limit);
+    }
+    const pageData = {
+      hasNextPage: end < texts.length,
+      hasPreviousPage: start > 0,
+      ...(end > start ? { startCursor: `m${start}`, endCursor: `m${end - 1}` } : {}),
+    };
+    return `{"data":[${texts.slice(start, end).join(",")}],"pageData":${JSON.stringify(pageData)}}`;
+  };
+}
+
 /** A minimal message as the reference shows it, created `hoursBefore` hours before `now`. */
 export function messageAt(
   id: string,

@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
-import { startPageServer } from "../../support/page-server.js";
+import { cursorPages, startPageServer } from "../../support/page-server.js";
 import { runCli } from "../../support/run-cli.js";
 
 const MESSAGE =
@@ -95,23 +95,9 @@ describe("over several pages, each freed once its messages are written", () => {
     { length: 6 },
     (_, k) => `{"id":"m${k}","createdAt":"2026-11-20T10:0${9 - k}:00.000+00:00","n":900719925474099${k},"x":1e400}`,
   );
-  /** Pages of two, newest first: `after=mK` starts after message K, `before=mK` ends before it. */
+  /** The messages newest first, in pages of what is asked (`--page-size 2` below). */
   async function pagedServer(): Promise<string> {
-    const server = await startPageServer((requested) => {
-      const after = requested.searchParams.get("after");
-      const before = requested.searchParams.get("before");
-      const start =
-        after !== null ? Number(after.slice(1)) + 1 : before !== null ? Math.max(0, Number(before.slice(1)) - 2) : 0;
-      const end = before !== null ? Number(before.slice(1)) : Math.min(texts.length, start + 2);
-      const pageData = JSON.stringify({
-        hasNextPage: end < texts.length,
-        hasPreviousPage: start > 0,
-        startCursor: `m${start}`,
-        endCursor: `m${end - 1}`,
-      });
-      return `{"data":[${texts.slice(start, end).join(",")}],"pageData":${pageData}}`;
-    });
-    return server.url;
+    return (await startPageServer(cursorPages(texts))).url;
   }
 
   it("--jsonl --all and --json --all: every message as sent, in order", async () => {
