@@ -14,10 +14,9 @@ type Writer<M> = (item: M, sink: Sink) => void | Promise<void>;
 
 /** A message on one line: its own bytes (laid out on one line if the server broke lines). */
 function writeSourceLine(source: JsonSource, sink: Sink): void | Promise<void> {
+  if (!source.oneLine) return sink.write(oneLineJson(source.text()));
   source.checkHeld();
-  return source.oneLine
-    ? sink.writeBytes(source.bytes, source.start, source.end)
-    : sink.write(oneLineJson(source.text()));
+  return sink.writeBytes(source.bytes, source.start, source.end);
 }
 
 /**

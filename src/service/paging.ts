@@ -36,7 +36,7 @@ export interface PagingPlan {
    * The consumer holds none of a page's messages once it asks for the next (a renderer writing each page
    * as it comes): the page's bytes, which the messages of JSON output point into, are freed then rather
    * than at a full collection, which lets twenty pages or so pile up (docs/bench.md). Not for a consumer
-   * that keeps messages longer: a merge, a walk back.
+   * that keeps messages longer, as a walk back does.
    */
   freeEachPage?: boolean;
 }
