@@ -37,8 +37,9 @@ function checked(text: string): string {
 
 /** Reads one line from a terminal in raw mode, echoing nothing. Ctrl-C interrupts, Ctrl-D ends. */
 function promptHidden(stdin: ReturnType<NonNullable<Io["stdin"]>>, io: Io, question: string): Promise<string> {
-  io.stderr.write(question);
+  // Echo off first: a key typed as soon as the prompt shows must not be echoed.
   stdin.setRawMode?.(true);
+  io.stderr.write(question);
   return new Promise<string>((resolve, reject) => {
     let typed = "";
     const finish = (outcome: () => void) => {
