@@ -212,7 +212,7 @@ async function report(error: unknown, run: Run): Promise<number> {
     return interrupted.exitCode;
   }
   if (error instanceof MsgstatError) {
-    advise(error);
+    advise(error, run.credentials);
     writeErrorLines(io, "msgstat: ", error.message, error.hints);
     if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;

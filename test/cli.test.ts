@@ -353,16 +353,37 @@ describe("HTTP failures as exit codes", () => {
     expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 3, stdout: "" });
   });
 
-  it.each<[string, string[], Record<string, string>, string]>([
-    ["no token", [], {}, "Missing Authorization: Bearer <token>."],
-    ["a wrong --token", ["--token", "wrong"], {}, "Invalid bearer token."],
-    ["a wrong MSGSTAT_TOKEN", [], { MSGSTAT_TOKEN: "wrong" }, "Invalid bearer token."],
-  ])("%s: exit 4 and what to check", async (_name, args, env, said) => {
+  it.each<[string, string[], Record<string, string>, string, () => string]>([
+    [
+      "no token",
+      [],
+      {},
+      "Missing Authorization: Bearer <token>.",
+      () =>
+        `No token was sent: store one with msgstat auth login --base-url ${locked.url} (it asks for it), or set ` +
+        `MSGSTAT_TOKEN.`,
+    ],
+    ["a wrong --token", ["--token", "wrong"], {}, "Invalid bearer token.", () => "Check the token given with --token."],
+    [
+      "a wrong MSGSTAT_TOKEN",
+      [],
+      { MSGSTAT_TOKEN: "wrong" },
+      "Invalid bearer token.",
+      () => "Check the token in MSGSTAT_TOKEN: it is sent before the profile's.",
+    ],
+    [
+      "a wrong -H Authorization",
+      ["-H", "Authorization: Bearer wrong"],
+      {},
+      "Invalid bearer token.",
+      () => "Check the headers given with -H: no token was sent.",
+    ],
+  ])("%s: exit 4 and what to do", async (_name, args, env, said, advice) => {
     const result = await cli(locked, ["messages", "cmp-spring-sale", ...args], { env });
     expect(result).toEqual({
       code: 4,
       stdout: "",
-      stderr: `msgstat: not authorised: GET ${locked.url}/campaigns/cmp-spring-sale/messages?limit=50 answered HTTP 401: ${said} (unauthorized)\n  Check the token (msgstat auth status says which is used) or the headers given with -H.\n`,
+      stderr: `msgstat: not authorised: GET ${locked.url}/campaigns/cmp-spring-sale/messages?limit=50 answered HTTP 401: ${said} (unauthorized)\n  ${advice()}\n`,
     });
   });
 

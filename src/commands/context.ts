@@ -8,7 +8,7 @@ import { ApiClient } from "../http/client.js";
 import type { TimeZone } from "../core/time.js";
 import { sleep, type Timer } from "../core/timer.js";
 import { profileSettingsOrNone } from "../config/profile.js";
-import { clientSettings } from "./shared/client-config.js";
+import { clientSettings, type Credentials } from "./shared/client-config.js";
 import { globalOptionsOf } from "./shared/global-options.js";
 import { chosenQuiet } from "./shared/quiet.js";
 import { chosenTimeZone } from "./shared/time-zone.js";
@@ -90,6 +90,8 @@ export interface Run {
   verbose: boolean;
   /** The client, once a command asked for it: cli.ts closes it when the run ends. */
   client?: ApiClient;
+  /** What the client's requests carry: cli.ts advises on a 401 or 403 by it. */
+  credentials?: Credentials;
   /** The command whose command line commander found wrong, for cli.ts to say what was wrong with it. */
   parserFailedIn?: AnyCommand;
   /** The command's help with every option (msgstat help <command>), where --help shows the most used. */
@@ -136,12 +138,13 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     always,
     client: async () => {
       if (run.client) return run.client;
-      const settings = await clientSettings(globalOptionsOf(command, { defaults: false }), {
+      const { credentials, ...settings } = await clientSettings(globalOptionsOf(command, { defaults: false }), {
         env: io.env,
         signal: io.signal,
         note,
         log,
       });
+      run.credentials = credentials;
       run.client = new ApiClient({
         ...settings,
         network: { ...settings.network, lookup: io.lookup },

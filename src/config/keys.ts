@@ -371,5 +371,10 @@ export function checkProfileHeader(name: string, value: string): Checked {
 /** Keys of the config file that people do not set: `auth login` and `auth logout` manage where the token is. */
 export const TOKEN_STORE_KEY = "token-store";
 export type TokenStore = "keyring" | "file";
+/**
+ * token-store's value for a profile saved for a service that takes no token (`sandbox --save-profile` without
+ * --token): msgstat then knows, rather than guesses from the URL, that requests rightly go without one.
+ */
+export const NO_TOKEN = "none";
 
 export const ALL_KEY_NAMES = [...SETTING_KEYS.map((key) => key.name), "headers", "headers.<Name>"];

@@ -13,6 +13,7 @@ import {
 import {
   ALL_KEY_NAMES,
   checkProfileHeader,
+  NO_TOKEN,
   settingKey,
   TOKEN_STORE_KEY,
   type SettingName,
@@ -33,6 +34,8 @@ export interface Profile {
   headers: Array<[string, string]>;
   /** Where `auth login` put its token, if it did. */
   tokenStore?: TokenStore;
+  /** Saved for a service that takes no token (token-store "none"): requests to its base-url go without one. */
+  takesNoToken?: boolean;
 }
 
 export function chosenProfileName(flag: string | undefined, env: Env): { name: string; chosenBy: Source } {
@@ -147,8 +150,9 @@ function readEntry(profile: Profile, key: string, value: unknown): void {
       `Remove it from the file and store the token with: msgstat auth login --profile ${profile.name}`,
     );
   if (key === TOKEN_STORE_KEY) {
-    if (value !== "keyring" && value !== "file") throw fail('must be "keyring" or "file" (msgstat auth login sets it)');
-    profile.tokenStore = value;
+    if (value === NO_TOKEN) profile.takesNoToken = true;
+    else if (value === "keyring" || value === "file") profile.tokenStore = value;
+    else throw fail('must be "keyring", "file" or "none" (msgstat auth login or sandbox --save-profile sets it)');
     return;
   }
   if (key === "headers") {

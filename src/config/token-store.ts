@@ -4,7 +4,7 @@
 import { updateConfigFile } from "./config-file.js";
 import { readCredentials, updateCredentials } from "./credentials-file.js";
 import { openKeyring, reasonOf } from "./keyring.js";
-import type { TokenStore } from "./keys.js";
+import { NO_TOKEN, TOKEN_STORE_KEY, type TokenStore } from "./keys.js";
 import type { Env } from "./paths.js";
 import type { Profile } from "./profile.js";
 
@@ -61,10 +61,11 @@ export async function saveToken(profile: Profile, baseUrl: string, token: string
   profile.config = await updateConfigFile(profile.paths.configFile, (config) => {
     const entries = (config.profiles[profile.name] ??= {});
     entries["base-url"] = baseUrl;
-    entries["token-store"] = stored.store;
+    entries[TOKEN_STORE_KEY] = stored.store;
   });
   profile.exists = true;
   profile.tokenStore = stored.store;
+  profile.takesNoToken = false;
   profile.values["base-url"] = baseUrl;
   return stored;
 }
@@ -120,7 +121,8 @@ export async function removeStoredToken(profile: Profile, io: StoreIo): Promise<
   });
   profile.config = await updateConfigFile(profile.paths.configFile, (config) => {
     const entries = config.profiles[profile.name];
-    if (!entries || !("token-store" in entries)) return false;
+    // "none" is not a token: the profile was saved for a service that takes none, and still is.
+    if (!entries || !(TOKEN_STORE_KEY in entries) || entries[TOKEN_STORE_KEY] === NO_TOKEN) return false;
     delete entries["token-store"];
   });
   profile.tokenStore = undefined;

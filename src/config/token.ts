@@ -18,6 +18,8 @@ export interface TokenChoice {
   where?: string;
   /** Why the profile's token is not used for this base URL. */
   withheld?: string;
+  /** No token, as the profile was saved: for a service that takes none (token-store "none"), and this is its URL. */
+  takesNone?: boolean;
 }
 
 /** Whether the profile has a token of its own (a token-command or a stored one). */
@@ -35,7 +37,7 @@ export async function resolveToken(given: Given, env: Env, settings: Settings, i
   if (env.MSGSTAT_TOKEN !== undefined && env.MSGSTAT_TOKEN !== "")
     return checkedToken(env.MSGSTAT_TOKEN, "environment", "MSGSTAT_TOKEN");
   const { profile } = settings;
-  if (!profileHasToken(profile)) return {};
+  if (!profileHasToken(profile)) return takesNoToken(profile, settings.baseUrl) ? { takesNone: true } : {};
   const withheld = withheldFrom(profile, settings.baseUrl);
   if (withheld !== undefined) return { withheld };
   const command = profile.values["token-command"];
@@ -52,6 +54,17 @@ export async function resolveToken(given: Given, env: Env, settings: Settings, i
       `Store it again: msgstat auth login --profile ${profile.name}`,
     );
   return { token: stored.token, source: stored.store, where: stored.where };
+}
+
+/** The profile was saved for a service that takes no token, and the base URL in use is that service's. */
+function takesNoToken(profile: Profile, baseUrl: Resolved<string> | undefined): boolean {
+  const own = profile.values["base-url"];
+  return (
+    profile.takesNoToken === true &&
+    typeof own === "string" &&
+    baseUrl !== undefined &&
+    baseUrlIdentity(baseUrl.value) === baseUrlIdentity(own)
+  );
 }
 
 /** Why the profile's own token must not go to this base URL, if it must not. */

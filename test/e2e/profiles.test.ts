@@ -81,8 +81,17 @@ describe("profiles, end to end with the built bin", () => {
           "try: msgstat messages cmp-spring-sale\n",
       );
       // The platform's config folder (env-paths): on Linux ~/.config/msgstat.
-      expect(readConfig(home)).toEqual({
-        profiles: { sandbox: { "base-url": sandbox.url }, default: { "base-url": sandbox.url } },
+      // Without --token the profile says the service takes none, so auth status need not guess it.
+      const saved = { "base-url": sandbox.url, "token-store": "none" };
+      expect(readConfig(home)).toEqual({ profiles: { sandbox: saved, default: saved } });
+      expect(await runBin(["auth", "status"], { env })).toEqual({
+        code: 0,
+        stdout:
+          `default (selected)\n  base-url  ${sandbox.url}  (profile)\n` +
+          "  token     none: requests go without one (saved by msgstat sandbox, no --token)\n" +
+          `sandbox\n  base-url  ${sandbox.url}  (profile)\n` +
+          "  token     none: requests go without one (saved by msgstat sandbox, no --token)\n",
+        stderr: "",
       });
       const searched = await runBin(["messages", "cmp-spring-sale", "--search", "11", "-n", "3"], { env });
       expect(searched.code).toBe(0);
@@ -111,9 +120,8 @@ describe("profiles, end to end with the built bin", () => {
           `saved as profile "sandbox", and as the default profile, as before\n` +
           "try: msgstat messages cmp-spring-sale\n",
       );
-      expect(readConfig(home)).toEqual({
-        profiles: { sandbox: { "base-url": again.url }, default: { "base-url": again.url } },
-      });
+      const saved = { "base-url": again.url, "token-store": "none" };
+      expect(readConfig(home)).toEqual({ profiles: { sandbox: saved, default: saved } });
       expect((await runBin(["messages", "cmp-spring-sale", "-n", "1"], { env })).code).toBe(0);
     } finally {
       expect(await again.stop()).toBe(0);
@@ -132,7 +140,7 @@ describe("profiles, end to end with the built bin", () => {
           "try: msgstat --profile sandbox messages cmp-spring-sale (or export MSGSTAT_PROFILE=sandbox)\n",
       );
       expect(readConfig(home)).toEqual({
-        profiles: { default: { timeout: 45 }, sandbox: { "base-url": sandbox.url } },
+        profiles: { default: { timeout: 45 }, sandbox: { "base-url": sandbox.url, "token-store": "none" } },
       });
       expect(await runBin(["messages", "cmp-spring-sale", "-n", "1"], { env })).toEqual({
         code: 2,
@@ -177,11 +185,28 @@ describe("profiles, end to end with the built bin", () => {
         );
       } else {
         expect(store).toBe("keyring");
-        // The default profile the sandbox made holds the same token: out of the keyring too.
-        await runBin(["auth", "logout", "--profile", "box"], { env });
-        await runBin(["auth", "logout"], { env });
       }
+      // The default profile the sandbox made holds the same token: out of the keyring too.
+      expect((await runBin(["auth", "logout", "--profile", "box"], { env })).code).toBe(0);
+      expect((await runBin(["auth", "logout"], { env })).code).toBe(0);
       expect(sandbox.stderr()).not.toContain("box-token-3c9e71a0");
+      // Logged out, the sandbox on this machine still wants its token: auth status does not say it needs none.
+      expect(await runBin(["auth", "status", "--profile", "box"], { env })).toEqual({
+        code: 4,
+        stdout: `box\n  base-url  ${sandbox.url}  (profile)\n  token     none: requests go without one\n`,
+        stderr:
+          'msgstat: profile "box" is not ready: no token\n' +
+          "  To send one: msgstat auth login --profile box (it asks for the token), MSGSTAT_TOKEN, or a token-command.\n",
+      });
+      expect(await runBin(["--profile", "box", "messages", "cmp-otp-alerts"], { env })).toEqual({
+        code: 4,
+        stdout: "",
+        stderr:
+          `msgstat: not authorised: GET ${sandbox.url}/campaigns/cmp-otp-alerts/messages?limit=50 answered ` +
+          "HTTP 401: Missing Authorization: Bearer <token>. (unauthorized)\n" +
+          "  No token was sent: store one with msgstat auth login --profile box (it asks for it), or set " +
+          "MSGSTAT_TOKEN.\n",
+      });
     } finally {
       await sandbox.stop();
     }

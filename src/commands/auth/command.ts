@@ -71,7 +71,7 @@ export function defineAuth(auth: Command, run: Run): void {
     examples: [
       {
         command: "msgstat auth status",
-        comment: "each profile's URL and token source (the sandbox's needs none)",
+        comment: "each profile's URL and token source (the sandbox's sends none)",
       },
       {
         command: "msgstat auth status --token s3cret-token-1234",

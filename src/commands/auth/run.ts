@@ -9,7 +9,6 @@ import { resolveSetting, resolveSettings, type Given } from "../../config/settin
 import { profileHasToken, resolveToken, withheldFrom, type TokenChoice } from "../../config/token.js";
 import { readStoredToken, removeStoredToken, saveToken } from "../../config/token-store.js";
 import type { Context } from "../context.js";
-import { isLoopbackUrl } from "../../config/keys.js";
 import { readToken } from "./read-token.js";
 
 export interface LoginOptions {
@@ -67,6 +66,8 @@ interface ProfileStatus {
   lines: string[];
   ready: boolean;
   missing?: string;
+  /** What to do about what is missing. */
+  hint?: string;
 }
 
 /** Every profile (or the one --profile names): its URL, where its token comes from, the token redacted. */
@@ -92,8 +93,10 @@ export async function runStatus(options: { given: Given }, ctx: Context): Promis
     );
   }
   ctx.stdout.write(`${out.map(inlineSafe).join("\n")}\n`);
-  if (!selectedStatus!.ready)
-    throw new CredentialsError(`profile "${selected}" is not ready: ${selectedStatus!.missing}`);
+  if (!selectedStatus!.ready) {
+    const error = new CredentialsError(`profile "${selected}" is not ready: ${selectedStatus!.missing}`);
+    throw selectedStatus!.hint === undefined ? error : error.withHint(selectedStatus!.hint);
+  }
 }
 
 async function selectedProfileStatus(profile: Profile, given: Given, ctx: Context): Promise<ProfileStatus> {
@@ -113,13 +116,18 @@ async function selectedProfileStatus(profile: Profile, given: Given, ctx: Contex
     lines.push(`token     none: ${error.message}`);
     return { lines, ready: false, missing: error.message };
   }
-  // A service on this machine (msgstat sandbox) needs a token only when one was set for it: listings
-  // work without, so the profile is ready and the line says why.
-  const local = base !== undefined && choice.token === undefined && isLoopbackUrl(base.value);
-  lines.push(local ? LOCAL_WITHOUT_TOKEN : tokenLine(profile, choice));
+  // What the next request sends. Without a token it is ready only when the profile was saved for a
+  // service that takes none: a URL on this machine may still want one (msgstat sandbox --token).
+  lines.push(tokenLine(profile, choice));
   if (choice.source === "file") lines.push(PLAIN_FILE_WARNING);
-  const missing = base === undefined ? "no base URL" : choice.token === undefined && !local ? "no token" : undefined;
-  return { lines, ready: missing === undefined, missing };
+  if (base === undefined) return { lines, ready: false, missing: "no base URL" };
+  if (choice.token !== undefined || choice.takesNone === true) return { lines, ready: true };
+  const hint =
+    choice.withheld === undefined
+      ? `To send one: msgstat auth login --profile ${profile.name} (it asks for the token), MSGSTAT_TOKEN, ` +
+        `or a token-command.`
+      : undefined;
+  return { lines, ready: false, missing: "no token", hint };
 }
 
 /** A profile other than the selected one, as the config file has it: its token-command is not run. */
@@ -136,7 +144,7 @@ async function storedProfileStatus(profile: Profile, ctx: Context): Promise<Prof
 }
 
 async function storedTokenLines(profile: Profile, ctx: Context): Promise<string[]> {
-  if (!profileHasToken(profile)) return ["token     none"];
+  if (!profileHasToken(profile)) return [profile.takesNoToken === true ? TAKES_NONE : "token     none"];
   const withheld = withheldFrom(profile, undefined);
   if (withheld !== undefined) return [`token     none: ${withheld}`];
   try {
@@ -151,7 +159,8 @@ async function storedTokenLines(profile: Profile, ctx: Context): Promise<string[
 }
 
 // Within 80 columns as printed (indented by two): a token line is not wrapped.
-const LOCAL_WITHOUT_TOKEN = "token     none: a service on this machine (msgstat sandbox) needs none";
+const NO_TOKEN_SENT = "token     none: requests go without one";
+const TAKES_NONE = `${NO_TOKEN_SENT} (saved by msgstat sandbox, no --token)`;
 
 const PLAIN_FILE_WARNING =
   "warning   the token is stored in plain text in a file (mode 0600); an OS keyring, or a " +
@@ -163,10 +172,8 @@ function sourceOf(kind: string, label: string): string {
 
 function tokenLine(profile: Profile, choice: TokenChoice): string {
   if (choice.token === undefined) {
-    return (
-      `token     none: ` +
-      `${choice.withheld ?? `msgstat auth login --profile ${profile.name}, MSGSTAT_TOKEN, or a token-command`}`
-    );
+    if (choice.withheld !== undefined) return `token     none: ${choice.withheld}`;
+    return choice.takesNone === true ? TAKES_NONE : NO_TOKEN_SENT;
   }
   const where =
     choice.source === "keyring"

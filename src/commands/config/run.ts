@@ -8,6 +8,7 @@ import { profileNames, readConfigFile, updateConfigFile, type ProfileEntries } f
 import {
   ALL_KEY_NAMES,
   checkProfileHeader,
+  NO_TOKEN,
   SETTING_KEYS,
   settingKey,
   TOKEN_STORE_KEY,
@@ -147,6 +148,7 @@ export async function runSet(key: string, value: string, options: ConfigOptions,
     const text = spec.name === "ca-file" ? await existingFile(value) : value;
     const stored = valueOf(spec.check(text, "profile"), spec.name);
     change = (entries) => {
+      if (spec.name === "base-url" && entries["base-url"] !== stored) forgetTakesNoToken(entries);
       if (spec.name === "base-url" && entries[TOKEN_STORE_KEY] !== undefined && entries["base-url"] !== stored) {
         ctx.note(`profile "${profile.name}" has a stored token: from now on it is sent to ${stored}`);
       }
@@ -155,6 +157,11 @@ export async function runSet(key: string, value: string, options: ConfigOptions,
   }
   // Applied to the file as it is when written, so a change another msgstat made meanwhile stays.
   await updateConfigFile(profile.paths.configFile, (config) => change((config.profiles[profile.name] ??= {})));
+}
+
+/** "Takes no token" was said of the service at the profile's base-url: another URL is not known to take none. */
+function forgetTakesNoToken(entries: ProfileEntries): void {
+  if (entries[TOKEN_STORE_KEY] === NO_TOKEN) delete entries[TOKEN_STORE_KEY];
 }
 
 function valueOf(checked: Checked, key: string): string | number {
@@ -196,6 +203,7 @@ export async function runUnset(key: string, options: ConfigOptions, ctx: Context
         if (existing.toLowerCase() === named.header.toLowerCase()) delete headers[existing];
       if (Object.keys(headers).length === 0) delete fresh.headers;
     } else delete fresh[named.setting!];
+    if (named.setting === "base-url") forgetTakesNoToken(fresh);
     keepsToken = named.setting === "base-url" && fresh[TOKEN_STORE_KEY] !== undefined;
   });
   if (keepsToken)

@@ -7,7 +7,7 @@ import {
   updateConfigFile,
   type ConfigFile,
 } from "../../config/config-file.js";
-import { isLoopback, isLoopbackUrl } from "../../config/keys.js";
+import { isLoopback, isLoopbackUrl, NO_TOKEN, TOKEN_STORE_KEY } from "../../config/keys.js";
 import { configPaths, type Env } from "../../config/paths.js";
 import { chosenProfileName, defaultProfileUnset, profileFrom } from "../../config/profile.js";
 import { removeStoredToken, saveToken } from "../../config/token-store.js";
@@ -97,8 +97,10 @@ async function saveProfile(name: string, sandbox: Sandbox, token: string | undef
   // A listener on every address is reached on this machine's loopback.
   const url = sandbox.url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
   for (const target of targets) if (target.tokenStore !== undefined) await removeStoredToken(target, ctx);
+  // Without --token the sandbox takes none, and the profile says so: auth status then knows it.
+  const entries = token === undefined ? { "base-url": url, [TOKEN_STORE_KEY]: NO_TOKEN } : { "base-url": url };
   await updateConfigFile(paths.configFile, (fresh) => {
-    for (const target of targets) fresh.profiles[target.name] = { "base-url": url };
+    for (const target of targets) fresh.profiles[target.name] = { ...entries };
   });
   // Stored once per profile; what is said about where it went, once.
   const said = new Set<string>();

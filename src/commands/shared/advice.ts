@@ -2,6 +2,7 @@
 // that name msgstat's options and environment are added here, once, for every command.
 import { MsgstatError, ServiceError } from "../../core/errors.js";
 import { certificateProblem, isNotTls, RequestFailedError, type Failure } from "../../http/errors.js";
+import type { Credentials } from "./client-config.js";
 
 /** The error a wrapper (a paging failure) was made from, down to the first. */
 function rootOf(error: MsgstatError): MsgstatError {
@@ -22,13 +23,11 @@ export function runAgainOnce(error: MsgstatError): string {
     : `Run the same command again once the proxy ${proxy} can be reached.`;
 }
 
-/** Puts the advice for an error's cause before its other hints. */
-export function advise(error: MsgstatError): void {
+/** Puts the advice for an error's cause before its other hints; `sent` is what the requests carried. */
+export function advise(error: MsgstatError, sent?: Credentials): void {
   const root = rootOf(error);
   const advice: string[] = [];
-  if (root instanceof ServiceError && (root.status === 401 || root.status === 403)) {
-    advice.push("Check the token (msgstat auth status says which is used) or the headers given with -H.");
-  }
+  if (root instanceof ServiceError && (root.status === 401 || root.status === 403)) advice.push(authAdvice(sent));
   if (root instanceof RequestFailedError && root.failure.kind === "timeout") {
     advice.push("Each attempt may take up to --timeout seconds; a slow service may need a larger --timeout.");
   }
@@ -46,6 +45,31 @@ export function advise(error: MsgstatError): void {
   if (root instanceof RequestFailedError && root.failure.kind === "network")
     advice.push(...networkAdvice(root.failure, root.target.origin));
   error.hints.unshift(...advice);
+}
+
+/** What to do about a 401 or 403: store a token when none was sent, else check the one that was. */
+function authAdvice(sent: Credentials | undefined): string {
+  if (sent === undefined)
+    return "Check the token (msgstat auth status says which is sent) or the headers given with -H.";
+  const { again } = sent;
+  const headers = sent.headers ? " or the headers given with -H" : "";
+  switch (sent.token) {
+    case undefined:
+      return sent.headers
+        ? "Check the headers given with -H: no token was sent."
+        : `No token was sent: store one with msgstat auth login${again} (it asks for it), or set MSGSTAT_TOKEN.`;
+    case "flag":
+      return `Check the token given with --token${headers}.`;
+    case "environment":
+      return `Check the token in MSGSTAT_TOKEN${headers}: it is sent before the profile's.`;
+    case "token-command":
+      return `Check the token the profile's token-command prints (msgstat auth status${again} runs it)${headers}.`;
+    default:
+      return (
+        `Check the token (msgstat auth status${again} says where it comes from; msgstat auth ` +
+        `login${again} stores another)${headers}.`
+      );
+  }
 }
 
 /** What to try for a certificate that was refused, a port that is not TLS, or a proxy that failed. */

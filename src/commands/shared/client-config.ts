@@ -11,10 +11,20 @@ import { defaultProfileUnset, loadProfile, profilesWithBaseUrl, type Profile } f
 import { proxyFor } from "../../http/proxy.js";
 import { redact } from "../../config/redact.js";
 import { resolveSettings, type Settings } from "../../config/settings.js";
-import { resolveToken, type TokenChoice } from "../../config/token.js";
+import { resolveToken, type TokenChoice, type TokenSourceKind } from "../../config/token.js";
 import type { GlobalOptions } from "./global-options.js";
 
 export type ClientSettings = Omit<ClientOptions, "signal" | "log" | "warn">;
+
+/** What a run's requests carry, for the advice on a 401 or 403 (advice.ts). */
+export interface Credentials {
+  /** Where the token sent comes from; none is sent without one. */
+  token?: TokenSourceKind;
+  /** -H headers were given (they may carry a credential of another scheme). */
+  headers: boolean;
+  /** The options that chose this profile and URL, for a command to repeat: " --profile P", " --base-url U". */
+  again: string;
+}
 
 export interface SettingsIo {
   env: Env;
@@ -48,7 +58,10 @@ function mergeHeaders(
   return [...fromProfile.filter(([name]) => !named.has(name.toLowerCase())), ...fromFlags];
 }
 
-export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo): Promise<ClientSettings> {
+export async function clientSettings(
+  raw: Partial<GlobalOptions>,
+  io: SettingsIo,
+): Promise<ClientSettings & { credentials: Credentials }> {
   const profile = await loadProfile(raw.profile, io.env);
   const settings = resolveSettings({ ...raw }, io.env, profile);
   if (settings.baseUrl === undefined) {
@@ -84,7 +97,11 @@ export async function clientSettings(raw: Partial<GlobalOptions>, io: SettingsIo
   if (settings.profile.exists) io.log?.(describeSettings(settings, choice));
   // For tests and the benchmark: a shorter backoff than people get.
   const retryBase = Number(io.env.MSGSTAT_RETRY_BASE_MS ?? 500);
+  const again =
+    (settings.profile.chosenBy.kind === "flag" ? ` --profile ${settings.profile.name}` : "") +
+    (settings.baseUrl.from.kind === "flag" ? ` --base-url ${settings.baseUrl.value.trim()}` : "");
   return {
+    credentials: { token: choice.source, headers: flagHeaders.length > 0, again },
     baseUrl,
     token: choice.token,
     headers: mergeHeaders(settings.profile.headers, flagHeaders),

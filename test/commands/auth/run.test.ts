@@ -205,8 +205,10 @@ describe("auth status", () => {
     expect(noToken).toEqual({
       code: 4,
       stdout:
-        "staging\n  base-url  https://staging.example.com  (profile)\n  token     none: msgstat auth login --profile staging, MSGSTAT_TOKEN, or a token-command\n",
-      stderr: 'msgstat: profile "staging" is not ready: no token\n',
+        "staging\n  base-url  https://staging.example.com  (profile)\n  token     none: requests go without one\n",
+      stderr:
+        'msgstat: profile "staging" is not ready: no token\n' +
+        "  To send one: msgstat auth login --profile staging (it asks for the token), MSGSTAT_TOKEN, or a token-command.\n",
     });
     const noUrl = await config.run(["auth", "status", "--token", TOKEN]);
     expect(noUrl.code).toBe(4);
@@ -220,16 +222,75 @@ describe("auth status", () => {
     });
   });
 
-  it("a profile of a service on this machine (the sandbox) is ready without a token, and says why", async () => {
+  it("after auth logout, a service on this machine that wants a token: not ready, and its 401 leads to auth login", async () => {
+    const s = await sandbox();
     const config = configFolder();
-    await config.run(["config", "set", "--profile", "sandbox", "base-url", "http://127.0.0.1:8787"]);
+    await config.run(["auth", "login", "--base-url", s.url, "--with-token"], { stdin: TOKEN });
+    expect((await config.run(["auth", "logout"])).code).toBe(0);
+    expect(await config.run(["auth", "status"])).toEqual({
+      code: 4,
+      stdout: `default\n  base-url  ${s.url}  (profile)\n  token     none: requests go without one\n`,
+      stderr:
+        'msgstat: profile "default" is not ready: no token\n' +
+        "  To send one: msgstat auth login --profile default (it asks for the token), MSGSTAT_TOKEN, or a token-command.\n",
+    });
+    expect(await config.run(["messages", "cmp-otp-alerts"])).toEqual({
+      code: 4,
+      stdout: "",
+      stderr:
+        `msgstat: not authorised: GET ${s.url}/campaigns/cmp-otp-alerts/messages?limit=50 answered HTTP 401: ` +
+        "Missing Authorization: Bearer <token>. (unauthorized)\n" +
+        "  No token was sent: store one with msgstat auth login (it asks for it), or set MSGSTAT_TOKEN.\n",
+    });
+    const named = await config.run(["--profile", "default", "messages", "cmp-otp-alerts"]);
+    expect(named.stderr).toContain("  No token was sent: store one with msgstat auth login --profile default (it");
+    expect(authorizations(s.requests)).toEqual([undefined, undefined]);
+  });
+
+  it("a URL on this machine is not taken to need no token: without one the profile is not ready", async () => {
+    const config = configFolder();
+    await config.run(["config", "set", "--profile", "local", "base-url", "http://127.0.0.1:8787"]);
+    const result = await config.run(["auth", "status", "--profile", "local"]);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe(
+      "local\n  base-url  http://127.0.0.1:8787  (profile)\n  token     none: requests go without one\n",
+    );
+  });
+
+  it("a profile the sandbox saved without --token is ready without one, for its own URL only", async () => {
+    const config = configFolder();
+    // As msgstat sandbox --save-profile writes it (test/e2e/profiles.test.ts runs the real one).
+    config.write({ sandbox: { "base-url": "http://127.0.0.1:8787", "token-store": "none" }, other: {} });
+    const saved = "  token     none: requests go without one (saved by msgstat sandbox, no --token)";
     expect(await config.run(["auth", "status", "--profile", "sandbox"])).toEqual({
       code: 0,
-      stdout:
-        "sandbox\n  base-url  http://127.0.0.1:8787  (profile)\n" +
-        "  token     none: a service on this machine (msgstat sandbox) needs none\n",
+      stdout: `sandbox\n  base-url  http://127.0.0.1:8787  (profile)\n${saved}\n`,
       stderr: "",
     });
+    // Listed as another profile's, the same words.
+    expect((await config.run(["auth", "status"], { env: { MSGSTAT_PROFILE: "other" } })).stdout).toContain(
+      `sandbox\n  base-url  http://127.0.0.1:8787  (profile)\n${saved}\n`,
+    );
+    // Another URL is another service, not known to take none.
+    const elsewhere = await config.run(["auth", "status", "--profile", "sandbox", "--base-url", "http://127.0.0.1:9"]);
+    expect(elsewhere.code).toBe(4);
+    expect(elsewhere.stdout).toContain("  token     none: requests go without one\n");
+    // auth logout has no token to remove and leaves the profile as saved; config set base-url forgets it.
+    await config.run(["auth", "logout", "--profile", "sandbox"]);
+    expect(config.read().profiles.sandbox).toEqual({ "base-url": "http://127.0.0.1:8787", "token-store": "none" });
+    await config.run(["config", "set", "--profile", "sandbox", "base-url", "http://127.0.0.1:8788"]);
+    expect(config.read().profiles.sandbox).toEqual({ "base-url": "http://127.0.0.1:8788" });
+    expect((await config.run(["auth", "status", "--profile", "sandbox"])).code).toBe(4);
+  });
+
+  it("auth login on a profile saved without a token stores one, which is then sent", async () => {
+    const s = await sandbox();
+    const config = configFolder();
+    config.write({ default: { "base-url": s.url, "token-store": "none" } });
+    await config.run(["auth", "login", "--with-token"], { stdin: TOKEN });
+    expect(config.read().profiles.default).toEqual({ "base-url": s.url, "token-store": "file" });
+    expect((await config.run(["messages", "cmp-otp-alerts", "--jsonl"])).code).toBe(0);
+    expect(authorizations(s.requests)).toEqual([`Bearer ${TOKEN}`]);
   });
 
   it("runs the selected profile's token-command and shows its failure, exit 4", async () => {
