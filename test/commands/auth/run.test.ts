@@ -281,6 +281,13 @@ describe("auth status", () => {
     await config.run(["config", "set", "--profile", "sandbox", "base-url", "http://127.0.0.1:8788"]);
     expect(config.read().profiles.sandbox).toEqual({ "base-url": "http://127.0.0.1:8788" });
     expect((await config.run(["auth", "status", "--profile", "sandbox"])).code).toBe(4);
+    config.write({ sandbox: { "base-url": "http://127.0.0.1:8787", "token-store": "none" } });
+    expect(await config.run(["config", "unset", "--profile", "sandbox", "base-url"])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
+    expect(config.read().profiles.sandbox).toEqual({});
   });
 
   it("auth login on a profile saved without a token stores one, which is then sent", async () => {
