@@ -208,7 +208,8 @@ async function report(error: unknown, run: Run): Promise<number> {
   }
   const interrupted = io.signal.aborted && io.signal.reason instanceof InterruptedError ? io.signal.reason : undefined;
   if (interrupted) {
-    writeErrorLines(io, "msgstat: ", interrupted.message);
+    // Its hints say what became of -o's file.
+    writeErrorLines(io, "msgstat: ", interrupted.message, interrupted.hints);
     return interrupted.exitCode;
   }
   if (error instanceof MsgstatError) {

@@ -5,7 +5,7 @@
 import { createWriteStream, promises as fs, type Stats, type WriteStream } from "node:fs";
 import path from "node:path";
 import type { Writable } from "node:stream";
-import { OutputClosedError, OutputError, UsageError } from "../core/errors.js";
+import { InterruptedError, OutputClosedError, OutputError, UsageError } from "../core/errors.js";
 import { AtomicFile, followLinks, type ReplaceSteps } from "./atomic-file.js";
 import { gzipInto } from "./gzip-stream.js";
 
@@ -24,6 +24,11 @@ export interface Sink {
   finish(): Promise<void>;
   /** Something failed: for a file, remove the temporary one and leave the target as it was. */
   discard(): Promise<void>;
+  /**
+   * What a failure or a discard leaves, for a person: "x.csv was left as it was", "x.csv was not written"
+   * (there was no x.csv), or for a stream "the output is incomplete".
+   */
+  readonly fate: string;
 }
 
 const FLUSH_AT = 64 * 1024;
@@ -57,12 +62,12 @@ class BufferedSink implements Sink {
    */
   private atLineEnd = true;
 
-  /** `name`: what the user calls the destination, for an error line; `afterFailure`: what became of it then. */
+  /** `name`: what the user calls the destination, for an error line; `fate`: what became of it then. */
   constructor(
     protected readonly stream: Writable,
-    private readonly signal: AbortSignal,
+    protected readonly signal: AbortSignal,
     private readonly name: string,
-    private readonly afterFailure: string,
+    readonly fate: string,
   ) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
       this.closed ??=
@@ -73,7 +78,7 @@ class BufferedSink implements Sink {
   }
 
   protected failure(error: NodeJS.ErrnoException): OutputError {
-    return new OutputError(`cannot write to ${this.name}: ${describeWriteError(error)}; ${this.afterFailure}`);
+    return new OutputError(`cannot write to ${this.name}: ${describeWriteError(error)}; ${this.fate}`);
   }
 
   write(text: string): void | Promise<void> {
@@ -207,10 +212,13 @@ class AtomicFileSink extends BufferedSink {
     private readonly file: AtomicFile,
     signal: AbortSignal,
     name: string,
-    gzip: boolean,
+    { gzip, existed, staged }: { gzip: boolean; existed: boolean; staged: boolean },
   ) {
-    super(gzip ? gzipInto(file.stream) : file.stream, signal, name, `${name} was left as it was`);
+    super(gzip ? gzipInto(file.stream) : file.stream, signal, name, untouched(name, existed));
+    this.staged = staged;
   }
+
+  private readonly staged: boolean;
 
   override async finish(): Promise<void> {
     try {
@@ -226,7 +234,16 @@ class AtomicFileSink extends BufferedSink {
 
   override async discard(): Promise<void> {
     await this.file.abandon();
+    // The interrupt's own line (cli.ts) then says what became of the file, as a failure's line does.
+    const reason: unknown = this.signal.reason;
+    if (this.signal.aborted && !this.staged && reason instanceof InterruptedError && !reason.hints.includes(this.fate))
+      reason.withHint(this.fate);
   }
+}
+
+/** What a discard leaves of -o's file: the file as it was, or none at all. */
+function untouched(name: string, existed: boolean): string {
+  return existed ? `${name} was left as it was` : `${name} was not written`;
 }
 
 /** A FIFO or a device: written straight through, since it cannot be replaced (and must never be). */
@@ -247,6 +264,8 @@ type Streams = { stdout: Writable; stderr: Writable; signal: AbortSignal };
 export interface OutputOptions {
   gzip?: boolean;
   steps?: ReplaceSteps;
+  /** The caller puts the file in place itself (export's partitions): an interrupt's message does not name it. */
+  staged?: boolean;
 }
 
 /** A sink on a stream already open: stdout, or a file the caller opened (`name` says which in an error line). */
@@ -266,7 +285,7 @@ export async function openOutput(output: string | undefined, io: Streams, option
  * /dev/full) or an open descriptor (/dev/stdout, /dev/fd/3) is written straight through, without a
  * temporary file, so not atomically; a folder, a socket or a block device is a usage error.
  */
-async function fileSink(output: string, io: Streams, { gzip = false, steps }: OutputOptions): Promise<Sink> {
+async function fileSink(output: string, io: Streams, { gzip = false, steps, staged }: OutputOptions): Promise<Sink> {
   const followed = await followLinks(output);
   if (followed === undefined) throw new UsageError(`-o ${output}: too many levels of symbolic links`);
   const { target, descriptor } = followed;
@@ -290,7 +309,7 @@ async function fileSink(output: string, io: Streams, { gzip = false, steps }: Ou
   const directory = path.dirname(target);
   const folder = await fs.stat(directory).catch(() => undefined);
   if (!folder?.isDirectory()) throw new UsageError(`-o ${output}: the folder ${directory} does not exist`);
-  return atomic(output, target, existing, io.signal, { gzip, steps });
+  return atomic(output, target, existing, io.signal, { gzip, steps, staged });
 }
 
 async function straightThrough(output: string, target: string, signal: AbortSignal, gzip: boolean): Promise<Sink> {
@@ -304,7 +323,7 @@ async function atomic(
   target: string,
   existing: Stats | undefined,
   signal: AbortSignal,
-  { gzip = false, steps }: OutputOptions,
+  { gzip = false, steps, staged = false }: OutputOptions,
 ): Promise<Sink> {
   signal.throwIfAborted();
   // The replacement keeps the target's permissions (an export may be private); a new file gets the umask's.
@@ -313,7 +332,7 @@ async function atomic(
       throw cannotWrite(output, error);
     },
   );
-  return new AtomicFileSink(file, signal, output, gzip);
+  return new AtomicFileSink(file, signal, output, { gzip, existed: existing !== undefined, staged });
 }
 
 function cannotWrite(output: string, error: NodeJS.ErrnoException): UsageError {

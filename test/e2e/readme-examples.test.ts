@@ -3,9 +3,10 @@
 // with no default profile yet (`sandbox`, and the same as `default`), with no --profile. What
 // cannot run here is left out by name: installing, starting or stopping the sandbox, man, auth login
 // (a prompt) and the crontab line (which needs a profile `prod`).
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { BIN } from "../support/run-cli.js";
@@ -51,14 +52,7 @@ describe("the README's commands run against the sandbox", () => {
 
   it("each exits 0 (the failure-rate alert: 5, the sandbox fails about 13 %)", { timeout: 120_000 }, async () => {
     const folder = scratchFolder("msgstat-readme-");
-    writeFileSync(path.join(folder, "msgstat"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(path.join(folder, "msgstat"), 0o755);
-    const config = path.join(folder, "config");
-    mkdirSync(config, { mode: 0o700 });
-    writeFileSync(
-      path.join(config, "config.json"),
-      JSON.stringify({ profiles: { sandbox: { "base-url": sandbox.url }, default: { "base-url": sandbox.url } } }),
-    );
+    const config = readmeConfig(folder, sandbox);
     const jq = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
     const failed: { command: string; code: number | null; stderr: string }[] = [];
     let ran = 0;
@@ -68,20 +62,82 @@ describe("the README's commands run against the sandbox", () => {
         console.warn(`jq is not installed (apt-get install jq): not run: ${command}`);
         continue;
       }
-      const { status, stderr } = await run(command, folder, config);
+      const { status, stdout, stderr } = await run(command, folder, config);
       ran++;
       const expected = command.includes("--max-failure-rate") ? 5 : 0;
       if (status !== expected) failed.push({ command, code: status, stderr });
+      // What jq picks out is meant to be read or piped on: a line with nothing in it means nothing.
+      else if (/\| *jq\b/.test(command) && /^\s*$/m.test(stdout.replace(/\n$/, "")))
+        failed.push({ command, code: status, stderr: `an empty line in its output:\n${stdout}` });
     }
     expect(failed).toEqual([]);
     expect(ran).toBeGreaterThanOrEqual(jq ? 18 : 14);
   });
+
+  it("the batch ids example prints each batch's id and file, and no row for messages in no batch", async () => {
+    const folder = scratchFolder("msgstat-readme-");
+    const config = readmeConfig(folder, sandbox);
+    const example = readmeCommands().find((command) => command.includes(".batches[]"));
+    expect(example).toBeDefined();
+    const jq = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
+    if (!jq) return console.warn(`jq is not installed (apt-get install jq): not run: ${example}`);
+    expect(await run(example!, folder, config)).toEqual({
+      status: 0,
+      stdout:
+        "bat-spring-w4\tspring-sale-wave-4.csv\n" +
+        "bat-spring-w3\tspring-sale-wave-3.csv\n" +
+        "bat-spring-w2\tspring-sale-wave-2.csv\n" +
+        "bat-spring-w1\tspring-sale-wave-1.csv\n",
+      stderr: "",
+    });
+  });
 });
 
-/** One command in bash, its stdout dropped; asynchronous, since the sandbox answers from this process. */
-function run(command: string, folder: string, config: string): Promise<{ status: number | null; stderr: string }> {
+describe("the README's install lines", () => {
+  it("install the tarball npm pack writes, not a name the registry does not have", () => {
+    const install = /^## Install\n[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(README)?.[1] ?? "";
+    const lines = install.split("\n").map((line) => line.replace(/\s+# .*$/, "").trim());
+    const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+      name: string;
+      version: string;
+    };
+    // What npm pack writes (its scripts not run: dist/ is shared with the tests running now).
+    const [packed] = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+        cwd: fileURLToPath(new URL("../..", import.meta.url)),
+        encoding: "utf8",
+      }),
+    ) as { filename: string }[];
+    expect(packed!.filename).toBe(`${manifest.name}-${manifest.version}.tgz`);
+    expect(lines.filter((line) => /\bnpm (install|i)\b/.test(line))).toEqual([`npm install -g ./${packed!.filename}`]);
+    expect(lines).toContain("npm ci && npm pack");
+  });
+});
+
+/**
+ * `msgstat` on PATH in `folder`, and a config folder there with the profiles `sandbox --save-profile` writes
+ * on a machine with no default profile yet; returns the config folder.
+ */
+function readmeConfig(folder: string, sandbox: Sandbox): string {
+  writeFileSync(path.join(folder, "msgstat"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(path.join(folder, "msgstat"), 0o755);
+  const config = path.join(folder, "config");
+  mkdirSync(config, { mode: 0o700 });
+  writeFileSync(
+    path.join(config, "config.json"),
+    JSON.stringify({ profiles: { sandbox: { "base-url": sandbox.url }, default: { "base-url": sandbox.url } } }),
+  );
+  return config;
+}
+
+/** One command in bash; asynchronous, since the sandbox answers from this process. */
+function run(
+  command: string,
+  folder: string,
+  config: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", `set -o pipefail; ${command} > /dev/null`], {
+    const child = spawn("bash", ["-c", `set -o pipefail; ${command}`], {
       cwd: folder,
       env: {
         PATH: `${folder}:${process.env.PATH}`,
@@ -89,11 +145,13 @@ function run(command: string, folder: string, config: string): Promise<{ status:
         TZ: "UTC",
         MSGSTAT_CONFIG_DIR: config,
       },
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: ["ignore", "pipe", "pipe"],
     });
+    let stdout = "";
     let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stderr }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
   });
 }

@@ -19,38 +19,53 @@ afterAll(() => sandbox.close());
 // run nor leave its temporary file), Parquet (row groups written as they fill).
 const TARGETS = ["failures.csv", "failures.csv.gz", "failures.parquet"] as const;
 
+/** The export into `target`, with `signal` sent once its third page has been asked for. */
+async function interruptedExport(target: string, signal: NodeJS.Signals) {
+  const before = sandbox.requests.length;
+  let atSignal = 0;
+  const result = await runBin(
+    ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "-o", target],
+    {
+      onSpawn: (child) => {
+        void waitFor(() => sandbox.requests.length >= before + 3).then(() => {
+          atSignal = sandbox.requests.length;
+          child.kill(signal);
+        });
+      },
+    },
+  );
+  // Promptly, counted in requests rather than milliseconds: at most the one already on its way arrives
+  // after the signal (the export has 400 pages to go).
+  expect(sandbox.requests.length - atSignal).toBeLessThanOrEqual(1);
+  return result;
+}
+
 describe.each([
-  ["SIGINT", 130, "msgstat: interrupted\n"],
-  ["SIGTERM", 143, "msgstat: terminated\n"],
-] as const)("%s during an export to -o", (signal, code, stderr) => {
+  ["SIGINT", 130, "msgstat: interrupted"],
+  ["SIGTERM", 143, "msgstat: terminated"],
+] as const)("%s during an export to -o", (signal, code, said) => {
   it.each(TARGETS)(
-    `stops promptly with exit ${code}, the target (%s) untouched and no temporary file left`,
+    `stops promptly with exit ${code}, the target (%s) untouched and said so, no temporary file left`,
     async (name) => {
       const folder = scratchFolder("msgstat-signal-");
       const target = path.join(folder, name);
       writeFileSync(target, "previous export\n");
-      const before = sandbox.requests.length;
-      let atSignal = 0;
-      const result = await runBin(
-        ["--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "50", "-o", target],
-        {
-          onSpawn: (child) => {
-            void waitFor(() => sandbox.requests.length >= before + 3).then(() => {
-              atSignal = sandbox.requests.length;
-              child.kill(signal);
-            });
-          },
-        },
-      );
+      const result = await interruptedExport(target, signal);
       expect(result.code).toBe(code);
-      // Promptly, counted in requests rather than milliseconds: at most the one already on its way arrives
-      // after the signal (the export has 400 pages to go).
-      expect(sandbox.requests.length - atSignal).toBeLessThanOrEqual(1);
-      expect(result.stderr).toBe(stderr);
+      expect(result.stderr).toBe(`${said}\n  ${target} was left as it was\n`);
       expect(readFileSync(target, "utf8")).toBe("previous export\n");
       expect(readdirSync(folder)).toEqual([name]);
     },
   );
+
+  it(`a target that did not exist: exit ${code}, says it was not written, and none is made`, async () => {
+    const folder = scratchFolder("msgstat-signal-");
+    const target = path.join(folder, "down.csv");
+    const result = await interruptedExport(target, signal);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toBe(`${said}\n  ${target} was not written\n`);
+    expect(readdirSync(folder)).toEqual([]);
+  });
 });
 
 describe("a crash (SIGKILL) during an export to -o", () => {

@@ -17,6 +17,7 @@ function recordingSink(): Sink & { writes: string[] } {
     flush: async () => undefined,
     finish: async () => undefined,
     discard: async () => undefined,
+    fate: "the output is incomplete",
   };
 }
 

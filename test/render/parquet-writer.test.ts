@@ -22,6 +22,7 @@ function byteSink(): Sink & { bytes: () => Buffer } {
     flush: async () => undefined,
     finish: async () => undefined,
     discard: async () => undefined,
+    fate: "the output is incomplete",
   };
 }
 

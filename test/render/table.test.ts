@@ -70,6 +70,7 @@ function collect(): Sink & { text: () => string } {
     flush: async () => {},
     finish: async () => {},
     discard: async () => {},
+    fate: "the output is incomplete",
     text: () => out,
   };
 }

@@ -140,6 +140,7 @@ describe("the read-ahead", () => {
       flush: () => (flushes++, Promise.resolve()),
       finish: () => Promise.resolve(),
       discard: () => Promise.resolve(),
+      fate: "the output is incomplete",
     };
     const reader = readerOf(client);
     async function* chunks() {

@@ -65,6 +65,7 @@ export async function encodePartition(
   let ready: ReadyFile | undefined;
   const sink = await openOutput(target, ctx, {
     gzip: ENCODERS[format].gzip,
+    staged: true,
     steps: {
       sync: promisify(fsync),
       rename: (temporary, to) => {

@@ -14,7 +14,7 @@ import { addListingOptions, OUTPUT_BRIEF_HELP, type ListingFlags } from "./flags
 import { runFollow } from "./follow.js";
 import { parseListingOptions, type ListingOptions } from "./options.js";
 import { runListing } from "./run.js";
-import { runManyListings } from "./run-many.js";
+import { oneCampaignArgv, runManyListings } from "./run-many.js";
 
 // Built from the field catalogue itself, so the help can never list a field that --fields refuses;
 // when a listing command is defined, not by every run of msgstat.
@@ -99,7 +99,13 @@ async function listMany(
   const ids = await campaignIdsFrom(args, raw.campaignsFile, ctx);
   if (ids.length === 1) {
     if (options.follow) return runFollow({ campaignId: ids[0]! }, options, ctx);
-    return runListing({ campaignId: ids[0]! }, options, ctx);
+    // A hint that repeats the command names the campaign itself: stdin (`--campaigns-file -`) is read
+    // once, and a file may have changed by the time the hint is run.
+    const hinted =
+      raw.campaignsFile === undefined
+        ? ctx
+        : { ...ctx, argv: oneCampaignArgv(ctx.argv, ids[0]!, valueFlagsOf(command)) };
+    return runListing({ campaignId: ids[0]! }, options, hinted);
   }
   refuseForMany(options);
   await runManyListings(

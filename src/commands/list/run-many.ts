@@ -12,7 +12,7 @@ import { MergedListing, type MergedOutcome } from "../../service/fan-out.js";
 import { PagingError, repeatsLine } from "../../service/paging.js";
 import { MessageSelector } from "../../service/select.js";
 import { compileFields, type Field } from "../../render/fields.js";
-import { openOutput } from "../../render/sink.js";
+import { openOutput, type Sink } from "../../render/sink.js";
 import { startProgress } from "../../render/spinner.js";
 import { flushAtPageBoundaries } from "../../render/page-flush.js";
 import type { Context } from "../context.js";
@@ -96,7 +96,7 @@ export async function runManyListings(
     progress.stop();
     await sink.discard();
     if (error instanceof IncompleteCampaignsError && options.outputFile !== undefined)
-      ctx.always.note(`${options.outputFile} was left as it was: no campaign could be read`);
+      ctx.always.note(`${sink.fate}: no campaign could be read`);
     throw error;
   }
   progress.stop();
@@ -107,7 +107,7 @@ export async function runManyListings(
   } else {
     await sink.finish();
   }
-  reportMerged(tally, merged, options, many, ctx);
+  reportMerged(tally, merged, options, many, sink, ctx);
 }
 
 /**
@@ -149,6 +149,7 @@ function reportMerged(
   merged: MergedListing<unknown> | undefined,
   options: ListingOptions,
   many: ManyOptions,
+  sink: Sink,
   ctx: Context,
 ): void {
   const outcomes = merged?.outcomes ?? [];
@@ -182,7 +183,7 @@ function reportMerged(
       `Showing ${count(tally.printed, "message")}; more may follow${why}: use --all, or a larger --limit, for more.`,
     );
   }
-  if (failed.length > 0) throw failureError(outcomes, failed, options, many, ctx);
+  if (failed.length > 0) throw failureError(outcomes, failed, options, many, sink, ctx);
   if (ctx.verbose) ctx.note(completeLine(outcomes));
 }
 
@@ -192,6 +193,7 @@ function failureError(
   failed: readonly MergedOutcome[],
   options: ListingOptions,
   many: ManyOptions,
+  sink: Sink,
   ctx: Context,
 ): Error {
   const file = options.outputFile;
@@ -204,7 +206,7 @@ function failureError(
       ctx.always.note(`${file} is missing campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`);
     if (cut.length > 0) ctx.always.note(`${file} holds only part of ${cut.join(", ")}`);
   } else if (file !== undefined) {
-    ctx.always.note(`${file} was left as it was: not every campaign was complete (add --partial to keep what came)`);
+    ctx.always.note(`${sink.fate}: not every campaign was complete (add --partial to keep what came)`);
   } else {
     if (many.resumable !== false) continuations(failed, many, ctx);
   }

@@ -50,7 +50,7 @@ export async function runListing(listing: ListingRef, options: ListingOptions, c
   } catch (error) {
     progress.stop();
     await sink.discard();
-    if (error instanceof PagingError) explainResume(error, options, ctx);
+    if (error instanceof PagingError) explainResume(error, options, sink, ctx);
     const cursor =
       options.before !== undefined
         ? { flag: "--before" as const, value: options.before }
@@ -150,10 +150,10 @@ async function* withProgress<M>(
 }
 
 /** Where a later run can take over, when trying again can help at all (not after a 400, 404 or a bad response). */
-function explainResume(error: PagingError, options: ListingOptions, ctx: Context): void {
+function explainResume(error: PagingError, options: ListingOptions, sink: Sink, ctx: Context): void {
   if (!error.transient) return;
   if (options.outputFile !== undefined) {
-    error.withHint(`${options.outputFile} was left as it was. ${runAgainOnce(error)}`);
+    error.withHint(`${sink.fate}. ${runAgainOnce(error)}`);
   } else if (error.direction === "backward") {
     error.withHint(`Nothing was printed: a walk back prints only once it is complete. ${runAgainOnce(error)}`);
   } else if (error.resumeCursor !== undefined && error.resumeCursor !== options.after) {

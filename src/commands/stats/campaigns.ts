@@ -77,7 +77,7 @@ export async function runCampaignsStats(
   }
   // The incomplete run's own line ("2 of 3 campaigns complete") is the last; what else there is to say comes first.
   if (above) for (const line of [above.message, ...above.hints]) ctx.always.warn(line);
-  if (toFile) ctx.always.note(`${options.outputFile} was left as it was: not every campaign was counted.`);
+  if (toFile) ctx.always.note(`${sink.fate}: not every campaign was counted.`);
   throw incomplete;
 }
 

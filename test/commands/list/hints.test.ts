@@ -2,7 +2,7 @@
 // meant, -o's extension choosing the format, the "wrote N" line, the next command whole, and what
 // to check after a 404 or a refused cursor.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
@@ -205,6 +205,37 @@ describe("the continuation hint", () => {
     const matching = all.filter((message) => message.latestStatus === "failure" || message.latestStatus === "success");
     expect(second.stdout).toBe(jsonlText(matching.slice(7, 14)));
   });
+
+  it.each(["-", "a file"])(
+    "after the campaign was read from --campaigns-file %s, names the campaign itself: run as printed, it continues",
+    async (from) => {
+      const file = path.join(scratchFolder("msgstat-ids-"), "ids.txt");
+      const source = from === "-" ? "-" : file;
+      if (from !== "-") writeFileSync(file, "# tonight\ncmp-spring-sale\n");
+      const options = ["-n", "4", "--page-size", "5", "--jsonl", "--fields", "id"];
+      const first = await runCli(["--base-url", sandbox.url, "messages", "--campaigns-file", source, ...options], {
+        now: NOW,
+        stdin: "cmp-spring-sale\n",
+      });
+      expect(first.code).toBe(0);
+      const command = first.stderr.split("\n").find((line) => line.startsWith("msgstat "))!;
+      const words = bashWords(command);
+      expect(words).toEqual([
+        "msgstat",
+        "--base-url",
+        sandbox.url,
+        "messages",
+        "cmp-spring-sale",
+        ...options,
+        "--after",
+        hintCursor(first.stderr, "after"),
+      ]);
+      // Run as a person pastes it: nothing piped in.
+      const second = await runCli(words.slice(1), { now: NOW });
+      expect(second.code).toBe(0);
+      expect(second.stdout).toBe(jsonlText(all.slice(4, 8).map((message) => ({ id: message.id }))));
+    },
+  );
 
   it("replaces the cursor the command had, and leaves credentials out (saying so)", async () => {
     const page = await serverPage(sandbox, "/campaigns/cmp-spring-sale/messages", { limit: 3 });

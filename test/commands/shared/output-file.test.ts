@@ -18,6 +18,7 @@ import {
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { InterruptedError } from "../../../src/core/errors.js";
 import { temporaryName } from "../../../src/render/atomic-file.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 import {
@@ -31,6 +32,7 @@ import {
 } from "../../support/cli-helpers.js";
 import { BIN, runBin, runCli } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
+import { waitFor } from "../../support/wait-for.js";
 
 let sandbox: Sandbox;
 useTestSandbox((started) => {
@@ -338,6 +340,66 @@ describe("-o targets", () => {
     );
     expect(result.stderr).not.toContain("--after");
     expect(readFileSync(target, "utf8")).toBe("old\n");
+  });
+});
+
+describe("what became of -o's file after a failure or an interrupt: left as it was, or not written", () => {
+  const EXPORT = ["messages", "cmp-spring-sale", "--all", "--page-size", "100", "--csv"];
+
+  /** The export into `target` (written before, or not) with its second page failing: HTTP 500, or a stall and Ctrl-C. */
+  async function exportFailing(target: string, how: "500" | "interrupt") {
+    const s = await sandboxForTest(
+      how === "500"
+        ? { faults: [{ path: "after=", kind: "status", status: 500 }] }
+        : { faults: [{ request: 2, kind: "stall", ms: 60_000 }] },
+    );
+    const controller = new AbortController();
+    if (how === "interrupt")
+      void waitFor(() => s.requests.length >= 2, "the second page's request").then(() =>
+        controller.abort(new InterruptedError("SIGINT")),
+      );
+    return runCli(["--base-url", s.url, "--retries", "0", ...EXPORT, "-o", target], { signal: controller.signal });
+  }
+
+  it.each([
+    [
+      "500",
+      1,
+      (target: string) => `  ${target} was not written. Run the same command again once the service recovers.`,
+    ],
+    ["interrupt", 130, (target: string) => `  ${target} was not written`],
+  ] as const)("a new file (%s): says it was not written, and none is made", async (how, code, line) => {
+    const dir = scratchFolder("msgstat-fate-");
+    const target = path.join(dir, "down.csv");
+    const result = await exportFailing(target, how);
+    expect(result.code).toBe(code);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.split("\n");
+    expect(lines[0]).toEqual(how === "500" ? expect.stringMatching(/^msgstat: .*HTTP 500/) : "msgstat: interrupted");
+    expect(lines.slice(1)).toEqual([line(target), ""]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("an existing file, interrupted: says it was left as it was, and it is", async () => {
+    const dir = scratchFolder("msgstat-fate-");
+    const target = path.join(dir, "down.csv");
+    writeFileSync(target, "previous export\n");
+    const result = await exportFailing(target, "interrupt");
+    expect(result).toEqual({ code: 130, stdout: "", stderr: `msgstat: interrupted\n  ${target} was left as it was\n` });
+    expect(readFileSync(target, "utf8")).toBe("previous export\n");
+    expect(readdirSync(dir)).toEqual(["down.csv"]);
+  });
+
+  it("a new file the disk refuses: the error line says it was not written", async () => {
+    const folder = scratchFolder("msgstat-efbig-");
+    const target = path.join(folder, "export.csv");
+    const command = `trap '' XFSZ; ulimit -f 4; exec "${process.execPath}" "${BIN}" --base-url ${sandbox.url} messages cmp-spring-sale --all --csv -o "${target}"`;
+    const result = await runShell(command);
+    expect(result).toEqual({
+      code: 1,
+      stderr: `msgstat: cannot write to ${target}: file too large (EFBIG); ${target} was not written\n`,
+    });
+    expect(readdirSync(folder)).toEqual([]);
   });
 });
 
