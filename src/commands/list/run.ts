@@ -106,7 +106,7 @@ export async function render(
     case "parquet": {
       // Loaded only now: --help and the other formats never load the Parquet writer.
       const { renderParquet } = await import("../../render/parquet.js");
-      return renderParquet(chunksOf(PARSED_MESSAGES), sink);
+      return renderParquet(chunksOf(PARSED_MESSAGES), sink, { version: ctx.version });
     }
     case "table":
     case "tsv": {
