@@ -57,7 +57,15 @@ describe("the README's commands run against the sandbox", () => {
     mkdirSync(config, { mode: 0o700 });
     writeFileSync(
       path.join(config, "config.json"),
-      JSON.stringify({ profiles: { sandbox: { "base-url": sandbox.url }, default: { "base-url": sandbox.url } } }),
+      // As `msgstat sandbox --save-profile` writes them: its URL and the campaigns it serves (find's default).
+      JSON.stringify({
+        profiles: Object.fromEntries(
+          ["sandbox", "default"].map((name) => [
+            name,
+            { "base-url": sandbox.url, campaigns: sandbox.campaigns.map((campaign) => campaign.id).join(",") },
+          ]),
+        ),
+      }),
     );
     const jq = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
     const failed: { command: string; code: number | null; stderr: string }[] = [];
