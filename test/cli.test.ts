@@ -52,6 +52,16 @@ describe("usage errors: exit 2, a plain message, no request", () => {
       'msgstat: --since "last fortnight" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00), a duration (90m, 24h, 7d) or a calendar word (today, yesterday, monday, "this week", "last month")\n  Every form, with examples: msgstat help dates\n',
     ],
     [
+      "--since lastweek",
+      ["--since", "lastweek"],
+      'msgstat: --since "lastweek" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00), a duration (90m, 24h, 7d) or a calendar word (today, yesterday, monday, "this week", "last month")\n  Did you mean --since \'last week\'?\n  Every form, with examples: msgstat help dates\n',
+    ],
+    [
+      "--until yesteday",
+      ["--until", "Yesteday"],
+      'msgstat: --until "Yesteday" is not a time: use an ISO date (2026-11-01), a date-time (2026-11-01T09:30:00+02:00), a duration (90m, 24h, 7d) or a calendar word (today, yesterday, monday, "this week", "last month")\n  Did you mean --until yesterday?\n  Every form, with examples: msgstat help dates\n',
+    ],
+    [
       "--since after --until",
       ["--since", "1d", "--until", "2d"],
       "msgstat: --since is after --until: no message could match\n",

@@ -263,7 +263,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   },
   {
     name: "campaigns",
-    about: "campaign ids, comma-separated, that msgstat find reads when none are named",
+    about: "campaign ids, comma-separated, that find and export read when none are named",
     check: checkCampaigns,
   },
   {

@@ -1,5 +1,6 @@
 // Choosing a profile (--profile, else MSGSTAT_PROFILE, else "default") and reading its settings
 // from the config file, each checked by the same rule as the flag or variable that overrides it.
+import { closest, didYouMean } from "../core/edit-distance.js";
 import { UsageError } from "../core/errors.js";
 import {
   checkProfileName,
@@ -131,7 +132,17 @@ function unknownProfile(config: ConfigFile, name: string, chosenBy: Source): Usa
   const known = profileNames(config);
   const listed =
     known.length > 0 ? `known profiles: ${known.join(", ")}` : `no profile is saved yet (config file: ${config.path})`;
-  return new UsageError(`unknown profile "${name}" (${chosenBy.label}); ${listed}`).withHint(
+  const error = new UsageError(`unknown profile "${name}" (${chosenBy.label}); ${listed}`);
+  // Offered as it would be given: --profile prod, MSGSTAT_PROFILE=prod.
+  const given = (near: string) =>
+    chosenBy.kind === "flag"
+      ? `${chosenBy.label} ${near}`
+      : chosenBy.kind === "environment"
+        ? `${chosenBy.label}=${near}`
+        : near;
+  const guess = didYouMean(closest(name, known).map(given));
+  if (guess !== undefined) error.withHint(guess);
+  return error.withHint(
     `Create it with: msgstat auth login --profile ${name} --base-url <url>, or msgstat config set ` +
       `--profile ${name} base-url <url>`,
   );

@@ -1,5 +1,6 @@
 // How far apart two words are, for a guess at what was meant: an unknown status (--status failed), an
-// unknown command or option (commands/shared/parser-errors.ts).
+// unknown command or option (commands/shared/parser-errors.ts), field (--fields), profile or calendar word
+// (--since lastweek).
 
 /** Insertions, deletions, substitutions and swaps of neighbours between two words (optimal string alignment). */
 export function editDistance(a: string, b: string): number {
@@ -15,4 +16,27 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return d[a.length]![b.length]!;
+}
+
+/** The candidates closest to `word`: a slip of a key or two, or the start of one name only. */
+export function closest(word: string, candidates: readonly string[]): string[] {
+  // Edits allowed grow with the word (its dashes aside): one in "stat", two in "--serach", three at most.
+  const letters = word.replace(/^-+/, "").length;
+  const allowed = Math.max(1, Math.min(3, Math.floor(letters / 3)));
+  let best: string[] = [];
+  let bestDistance = allowed;
+  for (const candidate of new Set(candidates)) {
+    const distance = editDistance(word, candidate);
+    if (distance < bestDistance) [best, bestDistance] = [[candidate], distance];
+    else if (distance === bestDistance) best.push(candidate);
+  }
+  if (best.length > 0) return best;
+  const started = candidates.filter((candidate) => letters >= 3 && candidate.startsWith(word));
+  return started.length === 1 ? started : [];
+}
+
+/** The hint that offers what `closest` found, each as it would be typed; undefined when nothing is close. */
+export function didYouMean(names: readonly string[]): string | undefined {
+  if (names.length === 0) return undefined;
+  return names.length === 1 ? `Did you mean ${names[0]}?` : `Did you mean one of ${names.join(", ")}?`;
 }

@@ -2,7 +2,7 @@
 // with the OWASP guard against formula injection on by default: a cell a spreadsheet would run as a
 // formula gets a leading apostrophe.
 import { stringifyAtAnyDepth } from "../core/json-stringify.js";
-import { instantOf, isoInZone, type TimeZone } from "../core/time.js";
+import { instantOf, isoInZone, TimeZone } from "../core/time.js";
 import type { Field } from "./fields.js";
 import type { Sink } from "./sink.js";
 import type { Chunks } from "./chunks.js";
@@ -16,9 +16,18 @@ const NEEDS_QUOTES = /[",\r\n]/;
  */
 export const BYTE_ORDER_MARK = "\ufeff";
 
-/** How CSV writes timestamps: the service's exact text, or converted to the --tz zone (ISO 8601 with its offset). */
-export const CSV_TIMES = ["server", "tz"] as const;
+/**
+ * How CSV writes timestamps: the service's exact text, converted to the --tz zone (ISO 8601 with its offset), or
+ * in UTC (`...Z`), whose text sorts in time order even when campaigns of different offsets are merged.
+ */
+export const CSV_TIMES = ["server", "tz", "utc"] as const;
 export type CsvTimes = (typeof CSV_TIMES)[number];
+
+/** The fields with their timestamps as --csv-times asks (`zone`: --tz, for `tz`). */
+export function csvTimeFields(fields: readonly Field[], times: CsvTimes, zone: TimeZone): readonly Field[] {
+  if (times === "server") return fields;
+  return fieldsInZone(fields, times === "utc" ? TimeZone.named("UTC")! : zone);
+}
 
 /**
  * The fields with their timestamps in the zone (`2026-11-22T09:30:00.000+01:00`): for --csv-times tz. A

@@ -1,6 +1,7 @@
 // --fields: dotted paths into a message (`values.first_name`, `batches.0.originalFileName`,
 // `messageAttempts.-1.status` for the last) and a few derived fields, compiled once into getters.
 // The catalogue is the message shape itself (core/message.ts): a path is valid when the shape has it.
+import { closest, didYouMean } from "../core/edit-distance.js";
 import { UsageError } from "../core/errors.js";
 import { attemptCount, batchFileOf, batchIdOf, newestAttempt, newestFailedAttempt } from "../core/attempts.js";
 import { fits, isPlainObject, MESSAGE, type CheckedMessage, type Shape } from "../core/message.js";
@@ -26,8 +27,8 @@ export const DERIVED_FIELDS: Record<string, { describe: string; get: Getter; tim
 const isIndex = (segment: string) => /^-?\d+$/.test(segment);
 const fieldNames = (shape: Shape) => Object.keys(shape.fields ?? {});
 
-/** The shape a dotted path leads to, or why the message shape has no such path. */
-function resolve(path: readonly string[]): { shape: Shape } | { problem: string } {
+/** The shape a dotted path leads to, or why the message shape has no such path (and the paths it may have meant). */
+function resolve(path: readonly string[]): { shape: Shape } | { problem: string; near?: string[] } {
   let shape: Shape = MESSAGE;
   let where = "";
   for (let i = 0; i < path.length; i++) {
@@ -36,13 +37,18 @@ function resolve(path: readonly string[]): { shape: Shape } | { problem: string 
     switch (shape.kind) {
       case "object": {
         const next = shape.fields?.[segment];
-        if (next === undefined)
+        if (next === undefined) {
+          // A derived field has no sub-fields: offered only for a name without any.
+          const derived = path.length === 1 ? Object.keys(DERIVED_FIELDS) : [];
+          const names = [...fieldNames(shape), ...derived];
           return {
             problem:
               where === ""
                 ? `unknown field "${segment}"`
                 : `unknown field "${segment}" in ${where} (known: ${fieldNames(shape).join(", ")})`,
+            near: closest(segment, names).map((name) => [...path.slice(0, i), name, ...path.slice(i + 1)].join(".")),
           };
+        }
         shape = next;
         break;
       }
@@ -153,7 +159,12 @@ export function compileFields(names: readonly string[], context: { batchId?: str
     if (path.length > 1 && Object.hasOwn(DERIVED_FIELDS, path[0]!))
       throw new UsageError(`--fields: ${path[0]} has no sub-fields`).withHint(fieldHelp());
     const found = resolve(path);
-    if ("problem" in found) throw new UsageError(`--fields: ${found.problem}`).withHint(fieldHelp());
+    if ("problem" in found) {
+      const error = new UsageError(`--fields: ${found.problem}`);
+      const guess = didYouMean(found.near ?? []);
+      if (guess !== undefined) error.withHint(guess);
+      throw error.withHint(fieldHelp());
+    }
     // Batch listings omit batchId: the listing itself says which batch the message is in.
     if (name === "batchId") return { name, get: (m) => batchIdOf(m, context.batchId) };
     const get = pathGetter(path, found.shape);

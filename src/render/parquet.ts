@@ -26,11 +26,19 @@ export const ROW_GROUP_BYTES = 16 * 1024 * 1024;
 const FLUSH_BYTES = 64 * 1024;
 
 export interface ParquetOptions {
+  /** msgstat's version (`--version`'s), for the footer's created_by. */
+  version: string;
   /** Messages per row group (a test makes several groups of a small listing). */
   rowGroupMessages?: number;
   /** Bytes per row group, at most (a test makes a row group close for its size). */
   rowGroupBytes?: number;
 }
+
+/**
+ * The footer's created_by, in the form Parquet's readers parse (`<application> version <semver> (build
+ * <hash>)`); without the build part, which a package installed from the registry has no commit for.
+ */
+const createdBy = (version: string) => `msgstat version ${version}`;
 
 /**
  * Writes the listing as one Parquet file. Nothing reaches the sink before the first row group is full
@@ -40,12 +48,12 @@ export interface ParquetOptions {
 export async function renderParquet(
   chunks: Chunks<CheckedMessage>,
   sink: Sink,
-  options: ParquetOptions = {},
+  options: ParquetOptions,
 ): Promise<void> {
   const groupMessages = options.rowGroupMessages ?? ROW_GROUP_MESSAGES;
   const groupBytes = options.rowGroupBytes ?? ROW_GROUP_BYTES;
   const schema = messageSchema();
-  const file = new ParquetFile(schema, leafColumns(schema, isFlatColumn), "msgstat");
+  const file = new ParquetFile(schema, leafColumns(schema, isFlatColumn), createdBy(options.version));
   const write = messageWriter(file.columns);
 
   // The sink copies what it is given, so the row group's buffer is reused at once. It writes out on its

@@ -236,7 +236,7 @@ describe("choosing a profile", () => {
     });
   });
 
-  it("an unknown profile is a usage error listing the known ones; nothing is sent", async () => {
+  it("an unknown profile is a usage error listing the known ones, the one meant first; nothing is sent", async () => {
     const s = await sandbox();
     const config = configFolder();
     config.write({ staging: { "base-url": s.url }, prod: { "base-url": s.url } });
@@ -245,7 +245,16 @@ describe("choosing a profile", () => {
     expect(await config.run(["--profile", "stagign", ...LIST])).toEqual({
       code: 2,
       stdout: "",
-      stderr: `msgstat: unknown profile "stagign" (--profile); known profiles: prod, staging\n${hint("stagign")}`,
+      stderr:
+        'msgstat: unknown profile "stagign" (--profile); known profiles: prod, staging\n' +
+        `  Did you mean --profile staging?\n${hint("stagign")}`,
+    });
+    expect(await config.run(LIST, { env: { MSGSTAT_PROFILE: "prd" } })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'msgstat: unknown profile "prd" (MSGSTAT_PROFILE); known profiles: prod, staging\n' +
+        `  Did you mean MSGSTAT_PROFILE=prod?\n${hint("prd")}`,
     });
     expect(await config.run(LIST, { env: { MSGSTAT_PROFILE: "qa" } })).toEqual({
       code: 2,

@@ -65,12 +65,14 @@ function startBinSandbox(args: string[], env: Record<string, string | undefined>
   });
 }
 
+/** What --save-profile saves as the profile's campaigns: every campaign the default sandbox serves, as it lists them. */
+const SAVED_CAMPAIGNS = "cmp-spring-sale,cmp-loyalty-es,cmp-otp-alerts,cmp-empty";
 const configFileIn = (home: string) => path.join(home, ".config", "msgstat", "config.json");
 const readConfig = (home: string) =>
   JSON.parse(readFileSync(configFileIn(home), "utf8")) as { profiles: Record<string, Record<string, unknown>> };
 
 describe("profiles, end to end with the built bin", () => {
-  it("on a fresh machine `msgstat sandbox --save-profile` is also the default profile: `msgstat messages cmp-spring-sale --search 11` works as shown", async () => {
+  it("on a fresh machine `msgstat sandbox --save-profile` is also the default profile, its campaigns saved: `messages cmp-spring-sale --search 11` and `find <number>` work as shown", async () => {
     const home = scratchFolder("msgstat-home-");
     const env = freshShell(home);
     const sandbox = await startBinSandbox(["--port", "0", "--messages", "300", "--save-profile"], env);
@@ -78,11 +80,12 @@ describe("profiles, end to end with the built bin", () => {
       expect(sandbox.stderr()).toBe(
         `sandbox serving at ${sandbox.url} (Ctrl-C to stop)\n` +
           `saved as profile "sandbox", and as the default profile (none was set)\n` +
+          "its 4 campaigns saved too: find and export read them when none is named\n" +
           "try: msgstat messages cmp-spring-sale\n",
       );
       // The platform's config folder (env-paths): on Linux ~/.config/msgstat.
       // Without --token the profile says the service takes none, so auth status need not guess it.
-      const saved = { "base-url": sandbox.url, "token-store": "none" };
+      const saved = { "base-url": sandbox.url, "token-store": "none", campaigns: SAVED_CAMPAIGNS };
       expect(readConfig(home)).toEqual({ profiles: { sandbox: saved, default: saved } });
       expect(await runBin(["auth", "status"], { env })).toEqual({
         code: 0,
@@ -93,6 +96,18 @@ describe("profiles, end to end with the built bin", () => {
           "  token     none: requests go without one (saved by msgstat sandbox, no --token)\n",
         stderr: "",
       });
+      // find with no campaign named reads the saved ones: a recipient of the second campaign is found there.
+      const loyalty = (await (await fetch(`${sandbox.url}/campaigns/cmp-loyalty-es/messages?limit=1`)).json()) as {
+        data: Array<{ id: string; recipient: string }>;
+      };
+      const { id, recipient } = loyalty.data[0]!;
+      const found = await runBin(["find", `+${recipient}`, "--jsonl"], { env });
+      expect({ code: found.code, stderr: found.stderr }).toEqual({ code: 0, stderr: "" });
+      const foundIds = found.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { id: string }).id);
+      expect(foundIds).toContain(id);
       const searched = await runBin(["messages", "cmp-spring-sale", "--search", "11", "-n", "3"], { env });
       expect(searched.code).toBe(0);
       const rows = searched.stdout.trimEnd().split("\n").slice(1);
@@ -118,10 +133,11 @@ describe("profiles, end to end with the built bin", () => {
       expect(again.stderr()).toBe(
         `sandbox serving at ${again.url} (Ctrl-C to stop)\n` +
           `saved as profile "sandbox", and as the default profile, as before\n` +
+          "its 4 campaigns saved too: find and export read them when none is named\n" +
           "try: msgstat messages cmp-spring-sale\n",
       );
-      const saved = { "base-url": again.url, "token-store": "none" };
-      expect(readConfig(home)).toEqual({ profiles: { sandbox: saved, default: saved } });
+      const savedAgain = { "base-url": again.url, "token-store": "none", campaigns: SAVED_CAMPAIGNS };
+      expect(readConfig(home)).toEqual({ profiles: { sandbox: savedAgain, default: savedAgain } });
       expect((await runBin(["messages", "cmp-spring-sale", "-n", "1"], { env })).code).toBe(0);
     } finally {
       expect(await again.stop()).toBe(0);
@@ -137,10 +153,14 @@ describe("profiles, end to end with the built bin", () => {
       expect(sandbox.stderr()).toBe(
         `sandbox serving at ${sandbox.url} (Ctrl-C to stop)\n` +
           `saved as profile "sandbox"; the default profile is left as it was\n` +
+          "its 4 campaigns saved too: find and export read them when none is named\n" +
           "try: msgstat --profile sandbox messages cmp-spring-sale (or export MSGSTAT_PROFILE=sandbox)\n",
       );
       expect(readConfig(home)).toEqual({
-        profiles: { default: { timeout: 45 }, sandbox: { "base-url": sandbox.url, "token-store": "none" } },
+        profiles: {
+          default: { timeout: 45 },
+          sandbox: { "base-url": sandbox.url, "token-store": "none", campaigns: SAVED_CAMPAIGNS },
+        },
       });
       expect(await runBin(["messages", "cmp-spring-sale", "-n", "1"], { env })).toEqual({
         code: 2,
@@ -181,6 +201,7 @@ describe("profiles, end to end with the built bin", () => {
           "no OS keyring to use; the token is in plain text in a file only you can read\n" +
             `sandbox serving at ${sandbox.url} (Ctrl-C to stop)\n` +
             'saved as profile "box", and as the default profile (none was set)\n' +
+            "its 4 campaigns saved too: find and export read them when none is named\n" +
             "try: msgstat messages cmp-spring-sale\n",
         );
       } else {
@@ -209,6 +230,31 @@ describe("profiles, end to end with the built bin", () => {
       });
     } finally {
       await sandbox.stop();
+    }
+  });
+
+  it("a sandbox of more campaigns than a profile's list holds saves no campaigns, and says so", async () => {
+    const home = scratchFolder("msgstat-home-");
+    const env = freshShell(home);
+    const sandbox = await startBinSandbox(
+      ["--port", "0", "--messages", "3", "--campaigns", "197", "--save-profile"],
+      env,
+    );
+    try {
+      expect(sandbox.stderr()).toBe(
+        `sandbox serving at ${sandbox.url} (Ctrl-C to stop)\n` +
+          `saved as profile "sandbox", and as the default profile (none was set)\n` +
+          "its campaigns not saved: a profile's list holds at most 200 campaign ids\n" +
+          "try: msgstat messages cmp-spring-sale\n",
+      );
+      expect(readConfig(home)).toEqual({
+        profiles: {
+          sandbox: { "base-url": sandbox.url, "token-store": "none" },
+          default: { "base-url": sandbox.url, "token-store": "none" },
+        },
+      });
+    } finally {
+      expect(await sandbox.stop()).toBe(0);
     }
   });
 

@@ -123,10 +123,9 @@ function readmeConfig(folder: string, sandbox: Sandbox): string {
   chmodSync(path.join(folder, "msgstat"), 0o755);
   const config = path.join(folder, "config");
   mkdirSync(config, { mode: 0o700 });
-  writeFileSync(
-    path.join(config, "config.json"),
-    JSON.stringify({ profiles: { sandbox: { "base-url": sandbox.url }, default: { "base-url": sandbox.url } } }),
-  );
+  // As `msgstat sandbox --save-profile` writes them: its URL and the campaigns it serves (find's default).
+  const saved = { "base-url": sandbox.url, campaigns: sandbox.campaigns.map((campaign) => campaign.id).join(",") };
+  writeFileSync(path.join(config, "config.json"), JSON.stringify({ profiles: { sandbox: saved, default: saved } }));
   return config;
 }
 

@@ -158,6 +158,20 @@ describe("compileFields", () => {
   });
 
   it.each([
+    ["Id", "Did you mean id?"],
+    ["recipients", "Did you mean recipient?"],
+    ["lastErrorcode", "Did you mean lastErrorCode?"],
+    ["templateBody.bdy", "Did you mean templateBody.body?"],
+    ["batches.0.BatchMesage.id", "Did you mean batches.0.BatchMessage.id?"],
+    ["latestStatus.x", undefined],
+    ["nope", undefined],
+  ])("%j: a name a slip away from a known one is offered first", (name, guess) => {
+    const hints = usageErrorOf(() => compileFields([name])).hints;
+    expect(hints).toHaveLength(guess === undefined ? 1 : 2);
+    if (guess !== undefined) expect(hints[0]).toBe(guess);
+  });
+
+  it.each([
     ["nope", '--fields: unknown field "nope"'],
     ["Id", '--fields: unknown field "Id"'],
     ["id.x", "--fields: id has no sub-fields"],

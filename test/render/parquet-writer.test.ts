@@ -57,7 +57,7 @@ function message(i: number, overrides: Record<string, unknown> = {}): CheckedMes
 
 async function written(messages: CheckedMessage[], options: { rowGroupMessages?: number } = {}) {
   const sink = byteSink();
-  await renderParquet(chunksOf(messages), sink, options);
+  await renderParquet(chunksOf(messages), sink, { version: "0.0.0-test", ...options });
   const file = path.join(scratchFolder("msgstat-parquet-writer-"), "m.parquet");
   writeFileSync(file, sink.bytes());
   return file;
@@ -212,7 +212,9 @@ describe("renderParquet with msgstat's encoder, read back by DuckDB", () => {
       throw new Error("the listing broke");
     }
     const sink = byteSink();
-    await expect(renderParquet(failing(), sink, { rowGroupMessages: 100 })).rejects.toThrow("the listing broke");
+    await expect(renderParquet(failing(), sink, { version: "0.0.0-test", rowGroupMessages: 100 })).rejects.toThrow(
+      "the listing broke",
+    );
     const bytes = sink.bytes();
     expect(bytes.subarray(0, 4).toString("latin1")).toBe("PAR1");
     expect(bytes.length).toBeGreaterThan(1000);

@@ -20,18 +20,23 @@ export interface ReadyFile {
 }
 
 // How a partition's messages become a file. Its version is part of each partition's digest: a change in
-// how msgstat encodes a format is a reason to write every partition again.
+// how msgstat encodes a format is a reason to write every partition again. msgstat's own version (which
+// Parquet's created_by names) is not: a release that encodes the same would otherwise rewrite every partition.
 interface Encoder {
   version: string;
   /** The file is gzipped as it is written (render/gzip-stream.ts, as -o x.jsonl.gz). */
   gzip: boolean;
-  render(chunks: AsyncIterable<SourcedMessage[]>, sink: Sink): Promise<void>;
+  render(chunks: AsyncIterable<SourcedMessage[]>, sink: Sink, msgstatVersion: string): Promise<void>;
 }
 
 export const ENCODERS: Record<ExportFormat, Encoder> = {
   "jsonl.gz": { version: "jsonl.gz-1", gzip: true, render: (chunks, sink) => renderJsonl(chunks, sink) },
   // render/parquet.ts: the columns of `messages --format parquet`, from the parsed messages.
-  parquet: { version: "parquet-2", gzip: false, render: (chunks, sink) => renderParquet(parsed(chunks), sink) },
+  parquet: {
+    version: "parquet-2",
+    gzip: false,
+    render: (chunks, sink, msgstatVersion) => renderParquet(parsed(chunks), sink, { version: msgstatVersion }),
+  },
 };
 
 const CHUNK = 1000;
@@ -59,6 +64,7 @@ export async function encodePartition(
   spill: string,
   target: string,
   format: ExportFormat,
+  msgstatVersion: string,
   ctx: Pick<Context, "stdout" | "stderr" | "signal">,
 ): Promise<ReadyFile> {
   await fs.mkdir(path.dirname(target), { recursive: true });
@@ -75,7 +81,7 @@ export async function encodePartition(
     },
   });
   try {
-    await ENCODERS[format].render(spilledChunks(spill, { count: 0 }), sink);
+    await ENCODERS[format].render(spilledChunks(spill, { count: 0 }), sink, msgstatVersion);
   } catch (error) {
     await sink.discard();
     throw error;

@@ -258,7 +258,13 @@ async function planCampaign(
       const target = path.join(options.dir, ...key.split("/"), dataFileName(options.format));
       // Encoded in staging: the partition's folder is created only when its file is renamed there (phase 2).
       const staged = path.join(options.encoded, String(i), dataFileName(options.format));
-      const ready = await encodePartition(spill.fileOf(date), staged, options.format, ctx).catch((error: unknown) => {
+      const ready = await encodePartition(
+        spill.fileOf(date),
+        staged,
+        options.format,
+        options.msgstatVersion,
+        ctx,
+      ).catch((error: unknown) => {
         throw cannotWrite(staged, error);
       });
       plan.change = { temporary: ready.temporary, target };

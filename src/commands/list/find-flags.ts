@@ -1,6 +1,7 @@
 // Flags of `msgstat find`, for commander: a listing's output options, its filters but --search (the
 // number is the argument), and the campaigns to look in.
 import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
+import { CSV_TIMES } from "../../render/csv.js";
 import { concurrencyOption } from "../shared/concurrency.js";
 import { choiceOption, listOption, textOption, wholeNumberOption, type NoOptions } from "../shared/option-values.js";
 import { FORMATS, OUTPUT_HELP } from "./flags.js";
@@ -57,6 +58,13 @@ export function addFindOptions<Args extends unknown[], Opts extends OptionValues
       new Option(
         "--no-formula-guard",
         "CSV: do not prefix cells that start with = + - @ tab or CR (spreadsheet formula guard)",
+      ),
+    )
+    .addOption(
+      choiceOption(
+        "--csv-times <times>",
+        "CSV: timestamps as the service sent them (server, the default), converted to --tz (tz) or to UTC (utc)",
+        CSV_TIMES,
       ),
     );
 }

@@ -60,6 +60,7 @@ function listingFlags(raw: FindFlags): ListingFlags {
     wide: raw.wide,
     headers: raw.headers,
     formulaGuard: raw.formulaGuard,
+    csvTimes: raw.csvTimes,
   };
 }
 

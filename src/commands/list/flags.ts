@@ -71,7 +71,7 @@ export function addListingOptions<Args extends unknown[], Opts extends OptionVal
     .addOption(
       choiceOption(
         "--csv-times <times>",
-        "CSV: timestamps as the service sent them (server, the default) or converted to --tz (tz)",
+        "CSV: timestamps as the service sent them (server, the default), converted to --tz (tz) or to UTC (utc)",
         CSV_TIMES,
       ),
     )

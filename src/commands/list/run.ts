@@ -3,7 +3,7 @@ import { PARSED_MESSAGES, SOURCED_MESSAGES, type ListingRef, type MessageReading
 import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { Context } from "../context.js";
 import { MessageSelector } from "../../service/select.js";
-import { fieldsInZone, renderCsv } from "../../render/csv.js";
+import { csvTimeFields, renderCsv } from "../../render/csv.js";
 import { compileFields, DEFAULT_CSV_FIELDS, withCampaign, type Field } from "../../render/fields.js";
 import { renderFieldsJson, renderFieldsJsonl, renderJson, renderJsonl } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
@@ -98,7 +98,7 @@ export async function render(
         campaign,
       );
       return renderCsv(chunksOf(PARSED_MESSAGES), sink, {
-        fields: options.csvTimes === "tz" ? fieldsInZone(csvFields, ctx.timeZone) : csvFields,
+        fields: csvTimeFields(csvFields, options.csvTimes, ctx.timeZone),
         guardFormulas: options.guardFormulas,
         bom: options.bom,
       });
@@ -106,7 +106,7 @@ export async function render(
     case "parquet": {
       // Loaded only now: --help and the other formats never load the Parquet writer.
       const { renderParquet } = await import("../../render/parquet.js");
-      return renderParquet(chunksOf(PARSED_MESSAGES), sink);
+      return renderParquet(chunksOf(PARSED_MESSAGES), sink, { version: ctx.version });
     }
     case "table":
     case "tsv": {

@@ -63,8 +63,8 @@ export function addSandboxOptions<Args extends unknown[], Opts extends OptionVal
     )
     .option(
       "--save-profile [name]",
-      'save its URL (and --token, stored as auth login stores one) as a profile, "sandbox" unless named, and ' +
-        "as the default profile while none is set",
+      'save its URL and campaigns (and --token, stored as auth login stores one) as a profile, "sandbox" unless ' +
+        "named, and as the default profile while none is set",
     );
 }
 

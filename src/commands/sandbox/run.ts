@@ -7,7 +7,7 @@ import {
   updateConfigFile,
   type ConfigFile,
 } from "../../config/config-file.js";
-import { isLoopback, isLoopbackUrl, NO_TOKEN, TOKEN_STORE_KEY } from "../../config/keys.js";
+import { checkCampaigns, isLoopback, isLoopbackUrl, NO_TOKEN, TOKEN_STORE_KEY } from "../../config/keys.js";
 import { configPaths, type Env } from "../../config/paths.js";
 import { chosenProfileName, defaultProfileUnset, profileFrom } from "../../config/profile.js";
 import { removeStoredToken, saveToken } from "../../config/token-store.js";
@@ -71,11 +71,14 @@ interface Saved {
   name: string;
   /** The default profile was made (or kept) a copy of it: none was set, or it was such a copy already. */
   asDefault: "made" | "kept up" | "left";
+  /** How many campaigns its `campaigns` lists; or why it lists none (more than a profile holds). */
+  campaigns: number | { reason: string };
 }
 
 /**
- * The profile gets the sandbox's URL and, given --token, that token through the same storage as
- * `auth login`. A profile that points at a real service is never overwritten: its token could
+ * The profile gets the sandbox's URL, the campaigns it serves as `campaigns` (what find and export read
+ * when no campaign is named: the API cannot list them) and, given --token, that token through the same
+ * storage as `auth login`. A profile that points at a real service is never overwritten: its token could
  * otherwise end up sent to the sandbox, or the sandbox's to it. When no default profile is set, the
  * same goes into "default" too, so that the commands of the README and of --help, which name no
  * profile, work on a fresh machine; a default profile a person set is left alone.
@@ -96,9 +99,15 @@ async function saveProfile(name: string, sandbox: Sandbox, token: string | undef
     targets.push(profileFrom(config, paths, DEFAULT_PROFILE, { kind: "default", label: "the default" }));
   // A listener on every address is reached on this machine's loopback.
   const url = sandbox.url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:");
+  // Checked as config set checks it: past the longest list a profile holds, none is saved, and that is said.
+  const campaigns = checkCampaigns(sandbox.campaigns.map((campaign) => campaign.id).join(","));
   for (const target of targets) if (target.tokenStore !== undefined) await removeStoredToken(target, ctx);
   // Without --token the sandbox takes none, and the profile says so: auth status then knows it.
-  const entries = token === undefined ? { "base-url": url, [TOKEN_STORE_KEY]: NO_TOKEN } : { "base-url": url };
+  const entries = {
+    "base-url": url,
+    ...(token === undefined ? { [TOKEN_STORE_KEY]: NO_TOKEN } : {}),
+    ...("value" in campaigns ? { campaigns: campaigns.value } : {}),
+  };
   await updateConfigFile(paths.configFile, (fresh) => {
     for (const target of targets) fresh.profiles[target.name] = { ...entries };
   });
@@ -110,7 +119,11 @@ async function saveProfile(name: string, sandbox: Sandbox, token: string | undef
   };
   const io = { ...ctx, note: once(ctx.note), log: ctx.log && once(ctx.log) };
   if (token !== undefined) for (const target of targets) await saveToken(target, url, token, io);
-  return { name, asDefault };
+  return {
+    name,
+    asDefault,
+    campaigns: "value" in campaigns ? sandbox.campaigns.length : { reason: campaigns.reason },
+  };
 }
 
 /**
@@ -139,8 +152,12 @@ function savedLines(saved: Saved, campaign: string, env: Env): string[] {
         : saved.name === DEFAULT_PROFILE
           ? `saved as the default profile`
           : `saved as profile "${saved.name}"; the default profile is left as it was`;
+  const campaigns =
+    typeof saved.campaigns === "number"
+      ? `its ${saved.campaigns} campaigns saved too: find and export read them when none is named`
+      : `its campaigns not saved: a profile's list ${saved.campaigns.reason}`;
   const tryThis = picked
     ? `try: msgstat messages ${campaign}`
     : `try: msgstat --profile ${saved.name} messages ${campaign} (or export MSGSTAT_PROFILE=${saved.name})`;
-  return [what, tryThis];
+  return [what, campaigns, tryThis];
 }

@@ -3,11 +3,11 @@
 import type { Command, OptionValues } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
 import { countText } from "../../core/numbers.js";
-import { editDistance } from "../../core/edit-distance.js";
+import { closest, didYouMean, editDistance } from "../../core/edit-distance.js";
 import { ATTEMPT_STATUSES, MESSAGE_STATUSES } from "../../core/statuses.js";
 import { shellWord } from "../../core/text.js";
 import { searchQuery, type RecipientTest } from "../../core/phone-number.js";
-import { formatWallTime, parseTimeBound, type TimeZone } from "../../core/time.js";
+import { CALENDAR_WORDS, formatWallTime, parseTimeBound, type TimeZone } from "../../core/time.js";
 import { listOption, type NoOptions } from "./option-values.js";
 
 export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -134,12 +134,18 @@ export function parseFilterOptions(raw: FilterFlags, now: number, zone: TimeZone
     const text = raw[bound];
     if (text === undefined) continue;
     const at = parseTimeBound(text, bound, now, zone);
-    if (at === undefined)
-      throw new UsageError(
+    if (at === undefined) {
+      const error = new UsageError(
         `--${bound} "${text}" is not a time: use an ISO date (2026-11-01), a date-time ` +
           `(2026-11-01T09:30:00+02:00), a duration (90m, 24h, 7d) or a calendar word (today, yesterday, ` +
           `monday, "this week", "last month")`,
-      ).withHint("Every form, with examples: msgstat help dates");
+      );
+      // lastweek, yesteday: a calendar word with a slip, offered as it is typed.
+      const near = closest(text.trim().toLowerCase(), CALENDAR_WORDS).map((word) => `--${bound} ${shellWord(word)}`);
+      const guess = didYouMean(near);
+      if (guess !== undefined) error.withHint(guess);
+      throw error.withHint("Every form, with examples: msgstat help dates");
+    }
     options[bound] = at;
   }
   if (options.since !== undefined && options.until !== undefined && options.since > options.until) {

@@ -5,7 +5,7 @@
 import type { CommanderError, CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
 import { shellWord } from "../../core/text.js";
-import { editDistance } from "../../core/edit-distance.js";
+import { closest, didYouMean } from "../../core/edit-distance.js";
 import { pathOf } from "./help.js";
 import { looksLike } from "./id-shapes.js";
 
@@ -44,33 +44,12 @@ function usageOf(command: AnyCommand, needed?: string): string {
   return ["msgstat", pathOf(command), ...args].filter((part) => part !== "").join(" ");
 }
 
-/** The candidates closest to `word`: a slip of a key or two, or the start of one name only. */
-export function closest(word: string, candidates: readonly string[]): string[] {
-  // Edits allowed grow with the word (its dashes aside): one in "stat", two in "--serach", three at most.
-  const letters = word.replace(/^-+/, "").length;
-  const allowed = Math.max(1, Math.min(3, Math.floor(letters / 3)));
-  let best: string[] = [];
-  let bestDistance = allowed;
-  for (const candidate of new Set(candidates)) {
-    const distance = editDistance(word, candidate);
-    if (distance < bestDistance) [best, bestDistance] = [[candidate], distance];
-    else if (distance === bestDistance) best.push(candidate);
-  }
-  if (best.length > 0) return best;
-  const started = candidates.filter((candidate) => letters >= 3 && candidate.startsWith(word));
-  return started.length === 1 ? started : [];
-}
-
-function didYouMean(names: readonly string[]): string {
-  return names.length === 1 ? `Did you mean ${names[0]}?` : `Did you mean one of ${names.join(", ")}?`;
-}
-
 function unknownCommand(command: AnyCommand, name: string): UsageError {
   const path = pathOf(command);
   const names = command.commands.map((each) => each.name());
   const error = new UsageError(`unknown command "${[path, name].filter(Boolean).join(" ")}"`);
-  const near = closest(name, names);
-  if (near.length > 0) return error.withHint(didYouMean(near));
+  const guess = didYouMean(closest(name, names));
+  if (guess !== undefined) return error.withHint(guess);
   return error.withHint(`The commands${path === "" ? "" : ` of ${path}`}: ${names.join(", ")}.`);
 }
 
@@ -89,8 +68,8 @@ function unknownOption(command: AnyCommand, typed: string, argv: readonly string
       return error.withHint(`${flag} is an option of ${later.name()}: it goes after the command's name.`);
   }
   const longs = command.options.flatMap((option) => (option.long !== undefined && !option.hidden ? [option.long] : []));
-  const near = flag.startsWith("--") ? closest(flag, longs) : [];
-  if (near.length > 0) return error.withHint(didYouMean(near));
+  const guess = didYouMean(flag.startsWith("--") ? closest(flag, longs) : []);
+  if (guess !== undefined) return error.withHint(guess);
   return error.withHint(
     path === "" ? "The options msgstat takes: msgstat help options" : `Every option of ${path}: msgstat help ${path}`,
   );

@@ -9,6 +9,7 @@ import type { Message } from "../../../src/core/message.js";
 import { FIXED_NOW, pageForward } from "../../sandbox/http-helpers.js";
 import { dataFiles, query, utcDate } from "../../support/dataset.js";
 import { runCli } from "../../support/run-cli.js";
+import packageJson from "../../../package.json" with { type: "json" };
 import { scratchFolder } from "../../support/scratch.js";
 
 const CAMPAIGNS = ["cmp-spring-sale", "cmp-loyalty-es", "cmp-otp-alerts"];
@@ -131,6 +132,9 @@ describe("msgstat export (Parquet, the default)", () => {
     const dir = scratchFolder("export-parquet-");
     expect((await runCli(["--base-url", sandbox.url, "export", ...CAMPAIGNS, "--to", dir])).code).toBe(0);
     const before = dataFiles(dir);
+    // Each file names the msgstat that wrote it; that version is no part of the digest (the run below rewrites nothing).
+    const writers = await query(`SELECT DISTINCT created_by FROM parquet_file_metadata('${dir}/**/*.parquet')`);
+    expect(writers).toEqual([{ created_by: `msgstat version ${packageJson.version}` }]);
     expect(
       Object.keys(before).every((name) => /^campaign_id=[^/]+\/created_date=[0-9-]{10}\/messages\.parquet$/.test(name)),
     ).toBe(true);

@@ -115,6 +115,21 @@ describe("a full international number: that number's messages and no other's", (
     expect(result.code).toBe(0);
   });
 
+  it("--csv-times utc or tz: the CSV's times converted, as for messages a b", async () => {
+    const args = [CUSTOMER, "cmp-a", "cmp-b", "--csv", "--fields", "id,createdAt"];
+    expect(await find([...args, "--csv-times", "utc"])).toEqual({
+      code: 0,
+      stdout:
+        "campaignId,id,createdAt\r\ncmp-a,a-1,2026-11-24T12:00:00.000Z\r\ncmp-b,b-2,2026-11-23T00:00:00.000Z\r\n" +
+        "cmp-a,a-5,2026-11-05T12:00:00.000Z\r\n",
+      stderr: "",
+    });
+    expect((await find([...args, "--csv-times", "tz", "--tz", "Europe/Paris"])).stdout).toBe(
+      "campaignId,id,createdAt\r\ncmp-a,a-1,2026-11-24T13:00:00.000+01:00\r\ncmp-b,b-2,2026-11-23T01:00:00.000+01:00\r\n" +
+        "cmp-a,a-5,2026-11-05T13:00:00.000+01:00\r\n",
+    );
+  });
+
   it("no message to that number: an empty result, exit 0", async () => {
     const result = await find(["+44 7700 900999", "cmp-a", "cmp-b", "--json"]);
     expect(result).toEqual({ code: 0, stdout: "[]\n", stderr: "No messages found.\n" });

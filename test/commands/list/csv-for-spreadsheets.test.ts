@@ -80,4 +80,13 @@ describe("--csv-times", () => {
     );
     expect(rows[0]).toMatch(/^msg-[\w-]+,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}-0[45]:00,/);
   });
+
+  it("utc: every timestamp field in UTC (…Z), whatever --tz says", async () => {
+    const utc = (text: string) => new Date(Date.parse(text)).toISOString();
+    const result = await listing(["--csv", "--csv-times", "utc", "--tz", "America/New_York", ...fields]);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(result.stdout.split("\r\n").slice(1, -1)).toEqual(
+      all.map((m) => [m.id, utc(m.createdAt), utc(m.updatedAt), utc(newestAttemptAt(m))].join(",")),
+    );
+  });
 });

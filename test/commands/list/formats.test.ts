@@ -317,6 +317,28 @@ describe("fields", () => {
 `);
   });
 
+  it("a field a slip away from a known one is offered first, then the list; exit 2 before any request", async () => {
+    const { code, stdout, stderr, urls } = await cliWithRequests(sandbox, [
+      "messages",
+      "cmp-spring-sale",
+      "--fields",
+      "id,recpient",
+    ]);
+    expect({ code, stdout, urls }).toEqual({ code: 2, stdout: "", urls: [] });
+    expect(stderr.split("\n").slice(0, 3)).toEqual([
+      'msgstat: --fields: unknown field "recpient"',
+      "  Did you mean recipient?",
+      "  Fields (--fields): id, createdAt, updatedAt, recipient, values, fullMessage,",
+    ]);
+    const nested = await cliWithRequests(sandbox, ["messages", "cmp-spring-sale", "--fields", "templateBody.bdy"]);
+    expect(nested.stderr.split("\n").slice(0, 2)).toEqual([
+      'msgstat: --fields: unknown field "bdy" in templateBody (known: id, templateId, language, body, creatorId, ' +
+        "createdAt, updatedAt)",
+      "  Did you mean templateBody.body?",
+    ]);
+    expect({ code: nested.code, urls: nested.urls }).toEqual({ code: 2, urls: [] });
+  });
+
   it("msgstat help messages (every option) documents the derived fields and the CSV default columns", async () => {
     const { code, stdout } = await cli(sandbox, ["help", "messages"]);
     expect(code).toBe(0);

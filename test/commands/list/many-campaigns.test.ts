@@ -108,6 +108,38 @@ describe("messages with several campaigns (sandbox)", () => {
     expect(lines(table.stdout)[1]!.split("\t")[0]).toMatch(/^cmp-many-0[12]$/);
   });
 
+  it("CSV keeps each campaign's offset unless --csv-times utc, whose text sorts in the rows' order", async () => {
+    const sandbox = await manySandbox();
+    const run = (...args: string[]) =>
+      runCli(["--base-url", sandbox.url, "messages", ...MANY, "--all", ...args], { now: NOW });
+    const sent = parsed((await run("--jsonl")).stdout) as Array<{ id: string; createdAt: string; campaignId: string }>;
+    const rowsOf = (text: string) =>
+      text
+        .split("\r\n")
+        .filter((row) => row !== "")
+        .map((row) => row.split(","));
+    const server = await run("--csv", "--fields", "id,createdAt");
+    expect({ code: server.code, stderr: server.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(rowsOf(server.stdout)).toEqual([
+      ["campaignId", "id", "createdAt"],
+      ...sent.map((m) => [m.campaignId, m.id, m.createdAt]),
+    ]);
+    // Each campaign's own offset (+00:00, +05:30, -04:00): sorted as text, the rows would be out of time order.
+    const serverTimes = sent.map((m) => m.createdAt);
+    expect(new Set(serverTimes.map((text) => text.slice(-6)))).toEqual(new Set(["+00:00", "+05:30", "-04:00"]));
+    expect([...serverTimes].sort().reverse()).not.toEqual(serverTimes);
+
+    const utc = await run("--csv", "--fields", "id,createdAt", "--csv-times", "utc", "--tz", "Asia/Tokyo");
+    expect({ code: utc.code, stderr: utc.stderr }).toEqual({ code: 0, stderr: "" });
+    const utcTimes = sent.map((m) => new Date(instantOf(m.createdAt)!).toISOString());
+    expect(rowsOf(utc.stdout)).toEqual([
+      ["campaignId", "id", "createdAt"],
+      ...sent.map((m, i) => [m.campaignId, m.id, utcTimes[i]]),
+    ]);
+    expect(utcTimes.every((text) => text.endsWith("Z"))).toBe(true);
+    expect([...utcTimes].sort().reverse()).toEqual(utcTimes);
+  });
+
   it("reads ids from --campaigns-file - (stdin) besides the arguments, each once", async () => {
     const sandbox = await manySandbox();
     const fromArgs = await runCli(["--base-url", sandbox.url, "messages", ...MANY, "--all", "--jsonl"], { now: NOW });

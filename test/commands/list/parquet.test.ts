@@ -7,6 +7,7 @@ import type { Sandbox } from "../../../src/sandbox/index.js";
 import { cli, cliWithRequests, serverListing, useTestSandbox } from "../../support/cli-helpers.js";
 import { duckdb, readMessages, sqlText, type DuckRow } from "../../support/duckdb.js";
 import { scratchFolder } from "../../support/scratch.js";
+import packageJson from "../../../package.json" with { type: "json" };
 
 let sandbox: Sandbox;
 useTestSandbox((started) => {
@@ -198,6 +199,14 @@ describe("-o x.parquet: DuckDB reads back every message the server sent", () => 
       .filter((line) => line !== "")
       .map((line) => (JSON.parse(line) as Sent).id);
     expect((await readMessages(found.target)).map((row) => row.id)).toEqual(ids);
+  });
+
+  it("the footer names msgstat and its version in created_by, as Parquet's readers parse it", async () => {
+    const { result, target } = await written(["messages", "cmp-otp-alerts", "--all"]);
+    expect(result.code).toBe(0);
+    expect(await duckdb(`SELECT created_by FROM parquet_file_metadata(${sqlText(target)})`)).toEqual([
+      { created_by: `msgstat version ${packageJson.version}` },
+    ]);
   });
 
   it("an empty result is a valid file with no rows and every column", async () => {
