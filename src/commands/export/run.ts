@@ -25,13 +25,15 @@ import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
 import {
   dataFileName,
   dateOf,
+  isLockTemporary,
+  LOCK_NAME,
   MANIFEST_NAME,
   partitionPath,
   removeLeftovers,
   STAGING_NAME,
   type ExportFormat,
 } from "./layout.js";
-import { LOCK_NAME, lockDataset } from "./lock.js";
+import { lockDataset } from "./lock.js";
 import { readManifest, writeManifest, type Manifest, type PartitionEntry } from "./manifest.js";
 import { CampaignSpill, uniqueMessages } from "./spill.js";
 import { pauseFor, type PauseStep } from "./test-pause.js";
@@ -220,7 +222,7 @@ async function checkTarget(dir: string): Promise<void> {
   if (entries.includes(MANIFEST_NAME)) return;
   // What a run killed before its first manifest leaves, and the lock of a run under way.
   const ours = new Set([STAGING_NAME, LOCK_NAME]);
-  const others = entries.filter((name) => !ours.has(name) && !/^campaign_id=/.test(name));
+  const others = entries.filter((name) => !ours.has(name) && !/^campaign_id=/.test(name) && !isLockTemporary(name));
   if (others.length > 0)
     throw new UsageError(`--to ${dir} holds other files and no ${MANIFEST_NAME}: not a msgstat dataset`).withHint(
       "Give a fresh or empty folder, or an existing dataset's root.",
