@@ -7,6 +7,7 @@ import path from "node:path";
 import { UsageError } from "../../core/errors.js";
 import { createLockFile, removeStaleLock } from "../../config/lock-file.js";
 import { LOCK_NAME } from "./layout.js";
+import { linkRefused } from "./links.js";
 
 /** Whether a process of this machine is running (EPERM: it is, under another user). */
 function running(pid: number): boolean {
@@ -31,6 +32,7 @@ export async function lockDataset(dir: string): Promise<() => Promise<void>> {
     }
     const held = await fs.lstat(file).catch(() => undefined);
     if (held === undefined) continue; // given back meanwhile
+    if (held.isSymbolicLink()) throw linkRefused(file);
     const [pid, host] = (await fs.readFile(file, "utf8").catch(() => "")).trim().split(" ");
     const other = Number(pid);
     if (host !== undefined && Number.isInteger(other) && other > 0 && (host !== hostname() || running(other)))

@@ -34,6 +34,7 @@ import {
   type ExportFormat,
 } from "./layout.js";
 import { lockDataset } from "./lock.js";
+import { refuseLinks, surveyDataset } from "./links.js";
 import { readManifest, writeManifest, type Manifest, type PartitionEntry } from "./manifest.js";
 import { CampaignSpill, uniqueMessages } from "./spill.js";
 import { pauseFor, type PauseStep } from "./test-pause.js";
@@ -95,6 +96,7 @@ async function exportLocked(
   startedAt: string,
 ): Promise<void> {
   const { dir } = options;
+  await surveyDataset(dir);
   const previous = await readManifest(dir, ctx.warn);
   if (previous !== undefined && options.format !== undefined && previous.format !== options.format)
     throw new UsageError(`--to ${dir} holds a ${previous.format} dataset, not ${options.format}`).withHint(
@@ -103,6 +105,11 @@ async function exportLocked(
   const format = options.format ?? previous?.format ?? "parquet";
   const chosen = { ...options, format };
   await removeLeftovers(dir);
+  // Made here, not by a recursive mkdir that would follow a link made since the survey.
+  await fs.mkdir(path.join(dir, STAGING_NAME), { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw cannotWrite(path.join(dir, STAGING_NAME), error);
+  });
+  await refuseLinks(dir, STAGING_NAME);
   const pause = pauseFor(ctx.env, ctx.stderr);
   const staging = path.join(dir, STAGING_NAME, `run-${process.pid}-${Date.now().toString(36)}`);
   const progress = await startProgress(ctx, "Exporting…");
@@ -334,8 +341,11 @@ async function commit(
   await writeManifest(dir, pending);
   for (const [i, plan] of changes.entries()) {
     if (i > 0) await pause("between-renames");
+    // Checked again at each use: a link made since the run began is refused too.
+    await refuseLinks(dir, `${plan.key}/${dataFileName(format)}`);
     if (plan.change) {
       await fs.mkdir(path.dirname(plan.change.target), { recursive: true });
+      await refuseLinks(dir, `${plan.key}/${dataFileName(format)}`);
       await fs.rename(plan.change.temporary, plan.change.target);
     } else await removePartition(dir, plan.key, format);
     show(`Moving partitions into place… ${countText(i + 1)} of ${countText(changes.length)}`);
