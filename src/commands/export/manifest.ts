@@ -7,6 +7,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { OutputError, UsageError } from "../../core/errors.js";
 import { replaceFile } from "../../render/atomic-file.js";
+import type { FileFingerprint } from "./digest.js";
 import { MANIFEST_NAME, type ExportFormat } from "./layout.js";
 import { refuseLinks } from "./links.js";
 
@@ -14,6 +15,8 @@ export interface PartitionEntry {
   /** The digest of the messages in its file; null while a run is replacing it (pending). */
   digest: string | null;
   messages: number;
+  /** The data file as written (its size and SHA-256): a run writes it again when it is not so any more. */
+  file?: FileFingerprint;
 }
 
 export interface CampaignEntry {

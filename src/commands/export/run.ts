@@ -20,7 +20,7 @@ import { MessageSelector } from "../../service/select.js";
 import { startProgress } from "../../render/spinner.js";
 import type { Context } from "../context.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
-import { PartitionDigest } from "./digest.js";
+import { fingerprintOf, PartitionDigest, type FileFingerprint } from "./digest.js";
 import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
 import {
   dataFileName,
@@ -263,13 +263,16 @@ async function planCampaign(
     const entry: PartitionEntry = { digest: digest.value(encoding), messages: digest.count };
     messages += digest.count;
     const plan: PartitionPlan = { key, entry };
-    if (previous?.partitions[key]?.digest !== entry.digest) {
-      const target = path.join(options.dir, ...key.split("/"), dataFileName(options.format));
+    const target = path.join(options.dir, ...key.split("/"), dataFileName(options.format));
+    const before = previous?.partitions[key];
+    if (before?.digest === entry.digest && (await intact(target, before.file))) entry.file = before.file;
+    else {
       // Encoded in staging: the partition's folder is created only when its file is renamed there (phase 2).
       const staged = path.join(options.encoded, String(i), dataFileName(options.format));
       const ready = await encodePartition(spill.fileOf(date), staged, options.format, ctx).catch((error: unknown) => {
         throw cannotWrite(staged, error);
       });
+      entry.file = await fingerprintOf(ready.temporary);
       plan.change = { temporary: ready.temporary, target };
     }
     plans.push(plan);
@@ -280,6 +283,13 @@ async function planCampaign(
   for (const key of Object.keys(previous?.partitions ?? {}))
     if (key.startsWith(prefix) && !present.has(key)) plans.push({ key, entry: undefined, change: null });
   return { messages, partitions: plans };
+}
+
+/** Whether the data file is still the one msgstat wrote: there, a plain file, of the same size and SHA-256. */
+async function intact(file: string, written: FileFingerprint | undefined): Promise<boolean> {
+  if (written === undefined) return false;
+  const now = await fingerprintOf(file);
+  return now?.bytes === written.bytes && now.sha256 === written.sha256;
 }
 
 function cannotWrite(file: string, error: unknown): unknown {
