@@ -43,9 +43,17 @@ export function escapeValue(value: string): string {
   return out.replace(/^\.\.?$/, (dots) => dots.replace(/\./g, "%2E"));
 }
 
+/** NAME_MAX of Linux, macOS and Windows file systems: the bytes of one folder's name. */
+export const NAME_MAX = 255;
+
+/** A campaign's folder in <dir>: its id escaped. */
+export function campaignFolder(campaignId: string): string {
+  return `campaign_id=${escapeValue(campaignId)}`;
+}
+
 /** The partition's folder, relative to <dir>, with `/` between segments (the manifest's key). */
 export function partitionPath(key: PartitionKey): string {
-  return `campaign_id=${escapeValue(key.campaignId)}/created_date=${key.date}`;
+  return `${campaignFolder(key.campaignId)}/created_date=${key.date}`;
 }
 
 export function dataFileName(format: ExportFormat): string {

@@ -10,7 +10,7 @@
 //  3. the manifest is written with the new digests.
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { OutputError, UsageError } from "../../core/errors.js";
+import { OutputError, ServiceError, UsageError } from "../../core/errors.js";
 import { MESSAGE, read } from "../../core/message.js";
 import { count, countText } from "../../core/numbers.js";
 import { instantOf } from "../../core/time.js";
@@ -23,11 +23,13 @@ import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outc
 import { fingerprintOf, PartitionDigest, type FileFingerprint } from "./digest.js";
 import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
 import {
+  campaignFolder,
   dataFileName,
   dateOf,
   isLockTemporary,
   LOCK_NAME,
   MANIFEST_NAME,
+  NAME_MAX,
   partitionPath,
   removeLeftovers,
   STAGING_NAME,
@@ -103,6 +105,9 @@ async function exportLocked(
       `Leave out --format (or give --format ${previous.format}), or export to another folder.`,
     );
   const format = options.format ?? previous?.format ?? "parquet";
+  // Partitions of an id too long to name a folder were never written (an older msgstat recorded them).
+  for (const key of Object.keys(previous?.partitions ?? {}))
+    if (Buffer.byteLength(key.split("/")[0]!) > NAME_MAX) delete previous!.partitions[key];
   const chosen = { ...options, format };
   await removeLeftovers(dir);
   // Made here, not by a recursive mkdir that would follow a link made since the survey.
@@ -160,6 +165,13 @@ async function readCampaigns(
     return await forEachCampaign(
       campaignIds,
       async (campaignId) => {
+        const folder = campaignFolder(campaignId);
+        // A ServiceError fails this campaign alone (fan-out.ts); the others are exported.
+        if (Buffer.byteLength(folder) > NAME_MAX)
+          throw new ServiceError(
+            `not exported: its partition folder's name would be ${countText(Buffer.byteLength(folder))} bytes ` +
+              `(the id %-escaped), over the ${NAME_MAX} a file system allows`,
+          );
         const spill = await CampaignSpill.create(path.join(staging, String(campaignIds.indexOf(campaignId))));
         let pagesRead = false;
         const readToEnd = () => {
