@@ -5,7 +5,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../core/errors.js";
-import { LOCK_NAME, MANIFEST_NAME, STAGING_NAME } from "./layout.js";
+import { EXPORT_FORMATS, LOCK_NAME, MANIFEST_NAME, STAGING_NAME, type ExportFormat } from "./layout.js";
 
 export function linkRefused(file: string): UsageError {
   return new UsageError(`${file} is a symbolic link: export never writes through a link in its dataset`).withHint(
@@ -27,11 +27,18 @@ export async function refuseLinks(dir: string, relative: string): Promise<void> 
   }
 }
 
+/** What a dataset's folder holds, as found on disk. */
+export interface Survey {
+  /** The formats of the data files found in its partitions. */
+  formats: Set<ExportFormat>;
+}
+
 /**
  * Walks <dir>'s own names (the manifest, the lock, the staging folder, each partition folder and its
- * files), refusing the first symbolic link.
+ * files), refusing the first symbolic link, and notes the formats of the data files.
  */
-export async function surveyDataset(dir: string): Promise<void> {
+export async function surveyDataset(dir: string): Promise<Survey> {
+  const formats = new Set<ExportFormat>();
   const ours = new Set([MANIFEST_NAME, LOCK_NAME, STAGING_NAME]);
   for (const top of await entries(dir)) {
     if (!ours.has(top.name) && !top.name.startsWith("campaign_id=")) continue;
@@ -44,9 +51,12 @@ export async function surveyDataset(dir: string): Promise<void> {
       if (!day.isDirectory()) continue;
       for (const file of await entries(folder)) {
         if (file.isSymbolicLink()) throw linkRefused(path.join(folder, file.name));
+        const format = EXPORT_FORMATS.find((each) => file.name === `messages.${each}`);
+        if (format !== undefined && file.isFile()) formats.add(format);
       }
     }
   }
+  return { formats };
 }
 
 async function entries(folder: string) {

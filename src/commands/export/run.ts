@@ -26,6 +26,7 @@ import {
   campaignFolder,
   dataFileName,
   dateOf,
+  EXPORT_FORMATS,
   isLockTemporary,
   LOCK_NAME,
   MANIFEST_NAME,
@@ -98,13 +99,21 @@ async function exportLocked(
   startedAt: string,
 ): Promise<void> {
   const { dir } = options;
-  await surveyDataset(dir);
+  const survey = await surveyDataset(dir);
   const previous = await readManifest(dir, ctx.warn);
-  if (previous !== undefined && options.format !== undefined && previous.format !== options.format)
-    throw new UsageError(`--to ${dir} holds a ${previous.format} dataset, not ${options.format}`).withHint(
-      `Leave out --format (or give --format ${previous.format}), or export to another folder.`,
+  const held = previous?.format ?? formatOnDisk(dir, survey.formats);
+  if (held !== undefined && options.format !== undefined && held !== options.format)
+    throw new UsageError(`--to ${dir} holds a ${held} dataset, not ${options.format}`).withHint(
+      `Leave out --format (or give --format ${held}), or export to another folder.`,
     );
-  const format = options.format ?? previous?.format ?? "parquet";
+  const format = options.format ?? held ?? "parquet";
+  const stale = EXPORT_FORMATS.filter((other) => other !== format && survey.formats.has(other));
+  // Left by an older msgstat, which could switch a dataset's format when its manifest was lost.
+  if (previous !== undefined && stale.length > 0)
+    ctx.warn(
+      `${dir} also holds ${stale.map(dataFileName).join(", ")} files, which export does not update ` +
+        `(the dataset's format is ${format}): remove them, or a reader of them sees stale messages`,
+    );
   // Partitions of an id too long to name a folder were never written (an older msgstat recorded them).
   for (const key of Object.keys(previous?.partitions ?? {}))
     if (Buffer.byteLength(key.split("/")[0]!) > NAME_MAX) delete previous!.partitions[key];
@@ -146,6 +155,19 @@ async function exportLocked(
     await fs.rm(staging, { recursive: true, force: true });
     await fs.rmdir(path.join(dir, STAGING_NAME)).catch(() => undefined);
   }
+}
+
+/**
+ * The format of a dataset without a manifest msgstat can read: that of its files, so that a lost manifest
+ * never leaves a reader of one format's files with stale data; both formats at once is refused.
+ */
+function formatOnDisk(dir: string, formats: ReadonlySet<ExportFormat>): ExportFormat | undefined {
+  if (formats.size > 1)
+    throw new UsageError(
+      `--to ${dir} holds both ${EXPORT_FORMATS.map(dataFileName).join(" and ")} files, ` +
+        "and no manifest says which is its format",
+    ).withHint("A dataset holds one format: remove the other's files, or export to another folder.");
+  return [...formats][0];
 }
 
 /** Phase 1: each campaign read to its end, spilled, and each changed partition encoded into staging. */
