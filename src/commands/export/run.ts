@@ -143,6 +143,7 @@ async function exportLocked(
     await commit(dir, format, plans, manifest, pause, (line) => progress.update(line));
     await pause("before-manifest");
     progress.stop();
+    await warnMissing(dir, format, manifest, plans, ctx);
     const summary = summarise(results, plans, campaignIds, startedAt, ctx);
     manifest.lastRun = summary.lastRun;
     recordCampaigns(manifest, results, summary.lastRun.finishedAt);
@@ -317,6 +318,32 @@ async function planCampaign(
   for (const key of Object.keys(previous?.partitions ?? {}))
     if (key.startsWith(prefix) && !present.has(key)) plans.push({ key, entry: undefined, change: null });
   return { messages, partitions: plans };
+}
+
+/**
+ * The partitions of campaigns this run did not read (not named, or failed) are not written, even when
+ * their file is gone: said, so that a person exports those campaigns again.
+ */
+async function warnMissing(
+  dir: string,
+  format: ExportFormat,
+  manifest: Manifest,
+  plans: readonly PartitionPlan[],
+  ctx: Context,
+): Promise<void> {
+  const planned = new Set(plans.map((plan) => plan.key));
+  const missing: string[] = [];
+  for (const key of Object.keys(manifest.partitions)) {
+    if (planned.has(key)) continue;
+    const stats = await fs.lstat(path.join(dir, ...key.split("/"), dataFileName(format))).catch(() => undefined);
+    if (!stats?.isFile()) missing.push(key);
+  }
+  if (missing.length > 0)
+    ctx.warn(
+      `${count(missing.length, "partition")} of campaigns not exported in this run ` +
+        `${missing.length === 1 ? "has" : "have"} no file (${missing[0]}${missing.length > 1 ? ", …" : ""}); ` +
+        "export those campaigns to write them again",
+    );
 }
 
 /** Whether the data file is still the one msgstat wrote: there, a plain file, of the same size and SHA-256. */
