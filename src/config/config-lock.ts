@@ -10,6 +10,7 @@ import path from "node:path";
 import { UsageError } from "../core/errors.js";
 import { ensureFolder } from "./atomic-write.js";
 import { untrusted } from "./file-safety.js";
+import { createLockFile, removeStaleLock } from "./lock-file.js";
 
 export const LOCK_NAME = "config.lock";
 /** How long a writer waits for another to finish; a write holds the lock for milliseconds. */
@@ -47,23 +48,16 @@ async function acquire(file: string, waitMs: number, staleMs: number): Promise<v
   let pause = 2;
   for (;;) {
     try {
-      const handle = await fs.open(file, "wx", 0o600);
-      try {
-        await handle.writeFile(`${JSON.stringify({ pid: process.pid, host: hostname() })}\n`);
-      } finally {
-        await handle.close();
-      }
-      return;
+      if (await createLockFile(file, `${JSON.stringify({ pid: process.pid, host: hostname() })}\n`)) return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST")
-        throw new UsageError(
-          `cannot create the lock file ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-        );
+      throw new UsageError(
+        `cannot create the lock file ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
     }
     const held = await heldBy(file);
     if (held === undefined) continue; // released between the two calls
     if (isStale(held, staleMs)) {
-      await breakLock(file, held.ino);
+      await removeStaleLock(file, held.ino);
       continue;
     }
     if (Date.now() >= deadline) {
@@ -86,7 +80,7 @@ async function heldBy(file: string): Promise<(Holder & { since: number; ino: num
   try {
     holder = JSON.parse(await fs.readFile(file, "utf8")) as Holder;
   } catch {
-    // Being written this instant, or damaged: its age decides.
+    // Damaged (a lock is never seen half written): its age decides.
   }
   return { pid: holder.pid, host: holder.host, since: stats.mtimeMs, ino: stats.ino };
 }
@@ -101,10 +95,4 @@ function isStale(held: Holder & { since: number }, staleMs: number): boolean {
     // EPERM: it runs, as another user.
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
-}
-
-/** Removes a stale lock, unless another writer already replaced it with its own. */
-async function breakLock(file: string, ino: number): Promise<void> {
-  const now = await fs.stat(file).catch(() => undefined);
-  if (now?.ino === ino) await fs.rm(file, { force: true });
 }

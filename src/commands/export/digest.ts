@@ -4,6 +4,7 @@
 // no order, so two runs may list a day's messages differently). Not XOR: two equal messages would
 // cancel out (ids are deduplicated first, but a sum does not depend on that).
 import { createHash } from "node:crypto";
+import { createReadStream, promises as fs } from "node:fs";
 
 const LANES = 8;
 
@@ -32,4 +33,19 @@ export class PartitionDigest {
       .update(`\0${this.count}`)
       .digest("hex");
   }
+}
+
+/** What a data file was when msgstat wrote it, to know it still is (not deleted, cut short or replaced). */
+export interface FileFingerprint {
+  bytes: number;
+  sha256: string;
+}
+
+/** The file's size and SHA-256; undefined when it is missing or not a plain file. */
+export async function fingerprintOf(file: string): Promise<FileFingerprint | undefined> {
+  const stats = await fs.lstat(file).catch(() => undefined);
+  if (!stats?.isFile()) return undefined;
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return { bytes: stats.size, sha256: hash.digest("hex") };
 }

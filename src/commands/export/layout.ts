@@ -11,6 +11,8 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const MANIFEST_NAME = "msgstat-export.json";
 /** The staging folder of a run, inside <dir> (same file system: renames stay renames). */
 export const STAGING_NAME = ".msgstat-staging";
+/** The lock of the run writing <dir> (lock.ts). */
+export const LOCK_NAME = ".msgstat-export.lock";
 /** Hive's name for a partition whose value is null: here, a message without a readable createdAt. */
 export const UNDATED = "__HIVE_DEFAULT_PARTITION__";
 
@@ -41,13 +43,26 @@ export function escapeValue(value: string): string {
   return out.replace(/^\.\.?$/, (dots) => dots.replace(/\./g, "%2E"));
 }
 
+/** NAME_MAX of Linux, macOS and Windows file systems: the bytes of one folder's name. */
+export const NAME_MAX = 255;
+
+/** A campaign's folder in <dir>: its id escaped. */
+export function campaignFolder(campaignId: string): string {
+  return `campaign_id=${escapeValue(campaignId)}`;
+}
+
 /** The partition's folder, relative to <dir>, with `/` between segments (the manifest's key). */
 export function partitionPath(key: PartitionKey): string {
-  return `campaign_id=${escapeValue(key.campaignId)}/created_date=${key.date}`;
+  return `${campaignFolder(key.campaignId)}/created_date=${key.date}`;
 }
 
 export function dataFileName(format: ExportFormat): string {
   return `messages.${format}`;
+}
+
+/** The lock's temporary file (config/lock-file.ts), left only by a run killed as it took the lock. */
+export function isLockTemporary(name: string): boolean {
+  return name.startsWith(`.${LOCK_NAME}.msgstat-`) && name.endsWith(".tmp");
 }
 
 /** AtomicFile's temporary file of a data file (render/atomic-file.ts): `.messages.<ext>.msgstat-<pid>-<t>-<n>.tmp`. */

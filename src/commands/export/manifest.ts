@@ -1,18 +1,22 @@
 // The manifest, <dir>/msgstat-export.json: what the last run did (when, which campaigns, counts, the
 // msgstat version) and, per partition, the digest and count of the messages its file holds. Written
-// by the one atomic writer (config/atomic-write.ts), after the partition files it describes. A
+// by the one atomic writer (render/atomic-file.ts), after the partition files it describes. A
 // partition about to be replaced is first recorded without a digest ("pending"): if the run is killed
 // between the rename and the final manifest, the next run cannot trust any digest for it, and writes it.
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { UsageError } from "../../core/errors.js";
-import { writeFileAtomic } from "../../config/atomic-write.js";
+import { OutputError, UsageError } from "../../core/errors.js";
+import { replaceFile } from "../../render/atomic-file.js";
+import type { FileFingerprint } from "./digest.js";
 import { MANIFEST_NAME, type ExportFormat } from "./layout.js";
+import { refuseLinks } from "./links.js";
 
 export interface PartitionEntry {
   /** The digest of the messages in its file; null while a run is replacing it (pending). */
   digest: string | null;
   messages: number;
+  /** The data file as written (its size and SHA-256): a run writes it again when it is not so any more. */
+  file?: FileFingerprint;
 }
 
 export interface CampaignEntry {
@@ -70,6 +74,14 @@ export async function readManifest(dir: string, warn: (line: string) => void): P
   return undefined;
 }
 
+/** Replaces the manifest, never through a link at its name (writeFileAtomic would write the link's target). */
 export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
-  await writeFileAtomic(manifestFile(dir), JSON.stringify(manifest, null, 2) + "\n", 0o666);
+  await refuseLinks(dir, MANIFEST_NAME);
+  try {
+    await replaceFile(manifestFile(dir), JSON.stringify(manifest, null, 2) + "\n", 0o666);
+  } catch (error) {
+    throw new OutputError(
+      `cannot write ${manifestFile(dir)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
 }

@@ -10,7 +10,7 @@
 //  3. the manifest is written with the new digests.
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { OutputError, UsageError } from "../../core/errors.js";
+import { OutputError, ServiceError, UsageError } from "../../core/errors.js";
 import { MESSAGE, read } from "../../core/message.js";
 import { count, countText } from "../../core/numbers.js";
 import { instantOf } from "../../core/time.js";
@@ -20,18 +20,24 @@ import { MessageSelector } from "../../service/select.js";
 import { startProgress } from "../../render/spinner.js";
 import type { Context } from "../context.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
-import { PartitionDigest } from "./digest.js";
+import { fingerprintOf, PartitionDigest, type FileFingerprint } from "./digest.js";
 import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
 import {
+  campaignFolder,
   dataFileName,
   dateOf,
+  EXPORT_FORMATS,
+  isLockTemporary,
+  LOCK_NAME,
   MANIFEST_NAME,
+  NAME_MAX,
   partitionPath,
   removeLeftovers,
   STAGING_NAME,
   type ExportFormat,
 } from "./layout.js";
-import { LOCK_NAME, lockDataset } from "./lock.js";
+import { lockDataset } from "./lock.js";
+import { refuseLinks, surveyDataset } from "./links.js";
 import { readManifest, writeManifest, type Manifest, type PartitionEntry } from "./manifest.js";
 import { CampaignSpill, uniqueMessages } from "./spill.js";
 import { pauseFor, type PauseStep } from "./test-pause.js";
@@ -93,14 +99,31 @@ async function exportLocked(
   startedAt: string,
 ): Promise<void> {
   const { dir } = options;
+  const survey = await surveyDataset(dir);
   const previous = await readManifest(dir, ctx.warn);
-  if (previous !== undefined && options.format !== undefined && previous.format !== options.format)
-    throw new UsageError(`--to ${dir} holds a ${previous.format} dataset, not ${options.format}`).withHint(
-      `Leave out --format (or give --format ${previous.format}), or export to another folder.`,
+  const held = previous?.format ?? formatOnDisk(dir, survey.formats);
+  if (held !== undefined && options.format !== undefined && held !== options.format)
+    throw new UsageError(`--to ${dir} holds a ${held} dataset, not ${options.format}`).withHint(
+      `Leave out --format (or give --format ${held}), or export to another folder.`,
     );
-  const format = options.format ?? previous?.format ?? "parquet";
+  const format = options.format ?? held ?? "parquet";
+  const stale = EXPORT_FORMATS.filter((other) => other !== format && survey.formats.has(other));
+  // Left by an older msgstat, which could switch a dataset's format when its manifest was lost.
+  if (previous !== undefined && stale.length > 0)
+    ctx.warn(
+      `${dir} also holds ${stale.map(dataFileName).join(", ")} files, which export does not update ` +
+        `(the dataset's format is ${format}): remove them, or a reader of them sees stale messages`,
+    );
+  // Partitions of an id too long to name a folder were never written (an older msgstat recorded them).
+  for (const key of Object.keys(previous?.partitions ?? {}))
+    if (Buffer.byteLength(key.split("/")[0]!) > NAME_MAX) delete previous!.partitions[key];
   const chosen = { ...options, format };
   await removeLeftovers(dir);
+  // Made here, not by a recursive mkdir that would follow a link made since the survey.
+  await fs.mkdir(path.join(dir, STAGING_NAME), { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw cannotWrite(path.join(dir, STAGING_NAME), error);
+  });
+  await refuseLinks(dir, STAGING_NAME);
   const pause = pauseFor(ctx.env, ctx.stderr);
   const staging = path.join(dir, STAGING_NAME, `run-${process.pid}-${Date.now().toString(36)}`);
   const progress = await startProgress(ctx, "Exporting…");
@@ -120,6 +143,7 @@ async function exportLocked(
     await commit(dir, format, plans, manifest, pause, (line) => progress.update(line));
     await pause("before-manifest");
     progress.stop();
+    await warnMissing(dir, format, manifest, plans, ctx);
     const summary = summarise(results, plans, campaignIds, startedAt, ctx);
     manifest.lastRun = summary.lastRun;
     recordCampaigns(manifest, results, summary.lastRun.finishedAt);
@@ -132,6 +156,19 @@ async function exportLocked(
     await fs.rm(staging, { recursive: true, force: true });
     await fs.rmdir(path.join(dir, STAGING_NAME)).catch(() => undefined);
   }
+}
+
+/**
+ * The format of a dataset without a manifest msgstat can read: that of its files, so that a lost manifest
+ * never leaves a reader of one format's files with stale data; both formats at once is refused.
+ */
+function formatOnDisk(dir: string, formats: ReadonlySet<ExportFormat>): ExportFormat | undefined {
+  if (formats.size > 1)
+    throw new UsageError(
+      `--to ${dir} holds both ${EXPORT_FORMATS.map(dataFileName).join(" and ")} files, ` +
+        "and no manifest says which is its format",
+    ).withHint("A dataset holds one format: remove the other's files, or export to another folder.");
+  return [...formats][0];
 }
 
 /** Phase 1: each campaign read to its end, spilled, and each changed partition encoded into staging. */
@@ -151,6 +188,13 @@ async function readCampaigns(
     return await forEachCampaign(
       campaignIds,
       async (campaignId) => {
+        const folder = campaignFolder(campaignId);
+        // A ServiceError fails this campaign alone (fan-out.ts); the others are exported.
+        if (Buffer.byteLength(folder) > NAME_MAX)
+          throw new ServiceError(
+            `not exported: its partition folder's name would be ${countText(Buffer.byteLength(folder))} bytes ` +
+              `(the id %-escaped), over the ${NAME_MAX} a file system allows`,
+          );
         const spill = await CampaignSpill.create(path.join(staging, String(campaignIds.indexOf(campaignId))));
         let pagesRead = false;
         const readToEnd = () => {
@@ -220,7 +264,7 @@ async function checkTarget(dir: string): Promise<void> {
   if (entries.includes(MANIFEST_NAME)) return;
   // What a run killed before its first manifest leaves, and the lock of a run under way.
   const ours = new Set([STAGING_NAME, LOCK_NAME]);
-  const others = entries.filter((name) => !ours.has(name) && !/^campaign_id=/.test(name));
+  const others = entries.filter((name) => !ours.has(name) && !/^campaign_id=/.test(name) && !isLockTemporary(name));
   if (others.length > 0)
     throw new UsageError(`--to ${dir} holds other files and no ${MANIFEST_NAME}: not a msgstat dataset`).withHint(
       "Give a fresh or empty folder, or an existing dataset's root.",
@@ -254,8 +298,10 @@ async function planCampaign(
     const entry: PartitionEntry = { digest: digest.value(encoding), messages: digest.count };
     messages += digest.count;
     const plan: PartitionPlan = { key, entry };
-    if (previous?.partitions[key]?.digest !== entry.digest) {
-      const target = path.join(options.dir, ...key.split("/"), dataFileName(options.format));
+    const target = path.join(options.dir, ...key.split("/"), dataFileName(options.format));
+    const before = previous?.partitions[key];
+    if (before?.digest === entry.digest && (await intact(target, before.file))) entry.file = before.file;
+    else {
       // Encoded in staging: the partition's folder is created only when its file is renamed there (phase 2).
       const staged = path.join(options.encoded, String(i), dataFileName(options.format));
       const ready = await encodePartition(
@@ -267,6 +313,7 @@ async function planCampaign(
       ).catch((error: unknown) => {
         throw cannotWrite(staged, error);
       });
+      entry.file = await fingerprintOf(ready.temporary);
       plan.change = { temporary: ready.temporary, target };
     }
     plans.push(plan);
@@ -277,6 +324,39 @@ async function planCampaign(
   for (const key of Object.keys(previous?.partitions ?? {}))
     if (key.startsWith(prefix) && !present.has(key)) plans.push({ key, entry: undefined, change: null });
   return { messages, partitions: plans };
+}
+
+/**
+ * The partitions of campaigns this run did not read (not named, or failed) are not written, even when
+ * their file is gone: said, so that a person exports those campaigns again.
+ */
+async function warnMissing(
+  dir: string,
+  format: ExportFormat,
+  manifest: Manifest,
+  plans: readonly PartitionPlan[],
+  ctx: Context,
+): Promise<void> {
+  const planned = new Set(plans.map((plan) => plan.key));
+  const missing: string[] = [];
+  for (const key of Object.keys(manifest.partitions)) {
+    if (planned.has(key)) continue;
+    const stats = await fs.lstat(path.join(dir, ...key.split("/"), dataFileName(format))).catch(() => undefined);
+    if (!stats?.isFile()) missing.push(key);
+  }
+  if (missing.length > 0)
+    ctx.warn(
+      `${count(missing.length, "partition")} of campaigns not exported in this run ` +
+        `${missing.length === 1 ? "has" : "have"} no file (${missing[0]}${missing.length > 1 ? ", …" : ""}); ` +
+        "export those campaigns to write them again",
+    );
+}
+
+/** Whether the data file is still the one msgstat wrote: there, a plain file, of the same size and SHA-256. */
+async function intact(file: string, written: FileFingerprint | undefined): Promise<boolean> {
+  if (written === undefined) return false;
+  const now = await fingerprintOf(file);
+  return now?.bytes === written.bytes && now.sha256 === written.sha256;
 }
 
 function cannotWrite(file: string, error: unknown): unknown {
@@ -338,8 +418,11 @@ async function commit(
   await writeManifest(dir, pending);
   for (const [i, plan] of changes.entries()) {
     if (i > 0) await pause("between-renames");
+    // Checked again at each use: a link made since the run began is refused too.
+    await refuseLinks(dir, `${plan.key}/${dataFileName(format)}`);
     if (plan.change) {
       await fs.mkdir(path.dirname(plan.change.target), { recursive: true });
+      await refuseLinks(dir, `${plan.key}/${dataFileName(format)}`);
       await fs.rename(plan.change.temporary, plan.change.target);
     } else await removePartition(dir, plan.key, format);
     show(`Moving partitions into place… ${countText(i + 1)} of ${countText(changes.length)}`);
