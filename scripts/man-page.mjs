@@ -1,7 +1,8 @@
 // Writes the man page, dist/msgstat.1 (package.json `man`), from the same sources as the rest of the
-// docs: the README for DESCRIPTION, each command's full help (every option, as `msgstat help
-// <command>` prints it) at 72 columns, and every help topic's docs/<topic>.md as a section of its own, in `msgstat help`'s
-// order. scripts/build.mjs runs it after building dist/, so the page always matches the build.
+// docs: the README's opening for DESCRIPTION, each command's full help (every option, as `msgstat help
+// <command>` prints it) at 72 columns, the exit-codes and environment topics in full, docs/man/ for
+// FILES and EXAMPLES, and every help topic's name and summary for SEE ALSO. scripts/build.mjs runs it
+// after building dist/, so the page always matches the build.
 import { build } from "esbuild";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -51,12 +52,26 @@ export async function writeManPage(root) {
   };
   visit(program, "msgstat");
 
+  const docs = (name) => readFileSync(path.join(root, "docs", name), "utf8");
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
   const page = manPage({
     version: packageJson.version,
     summary: "inspect the delivery status of SMS campaigns",
-    description: readFileSync(path.join(root, "README.md"), "utf8").replace(/^# .*\n/, ""),
+    // The README up to its first section, then where to read on.
+    description: `${readme.replace(/^# .*\n/, "").split(/^## /m)[0]}\n${HELP_PARAGRAPH}`,
     commands,
-    topics: TOPICS.map(({ name }) => ({ name, markdown: readFileSync(path.join(root, "docs", `${name}.md`), "utf8") })),
+    sections: [
+      { title: "Exit status", markdown: docs("exit-codes.md") },
+      { title: "Environment", markdown: docs("environment.md") },
+      { title: "Files", markdown: docs("man/files.md") },
+      { title: "Examples", markdown: docs("man/examples.md") },
+    ],
+    topics: TOPICS,
   });
   writeFileSync(path.join(root, "dist", "msgstat.1"), page);
 }
+
+const HELP_PARAGRAPH =
+  "stdout carries data only; hints, progress and errors go to stderr. `msgstat <command> --help` shows " +
+  "a command's most used options, with examples that run against the sandbox; `msgstat help <command>` " +
+  "shows every option, as COMMANDS below does; `msgstat help <topic>` shows one of the topics under SEE ALSO.\n";

@@ -1,8 +1,10 @@
-// The man page, msgstat.1, as roff: the same markdown the help topics are (render/markdown.ts reads
-// it), with each command's full help (every option) kept as laid out. scripts/man-page.mjs gathers
-// the parts at build time. Only the man(7) macros every man reader knows are used (no tbl): a table
-// becomes tagged paragraphs, one a row.
-import { parseMarkdown, type Block } from "./markdown.js";
+// The man page, msgstat.1, as roff: a manual of its own, not the help topics put end to end. NAME,
+// SYNOPSIS, a DESCRIPTION, each command's full help (every option) kept as laid out, the shortest
+// reference topics in full (exit status, environment), the files, examples, and SEE ALSO naming each
+// `msgstat help` topic. Markdown is read as the help topics are (render/markdown.ts); only the man(7)
+// macros every man reader knows are used (no tbl): a table becomes tagged paragraphs, one a row.
+// scripts/man-page.mjs gathers the parts at build time.
+import { linksAsText, parseMarkdown, type Block } from "./markdown.js";
 
 export interface ManPage {
   version: string;
@@ -12,8 +14,10 @@ export interface ManPage {
   description: string;
   /** Each command's help text as it prints at 72 columns (man indents it by 7). */
   commands: readonly { name: string; help: string }[];
-  /** Each help topic: its name and its markdown. */
-  topics: readonly { name: string; markdown: string }[];
+  /** The sections after COMMANDS (EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES): a title and markdown. */
+  sections: readonly { title: string; markdown: string }[];
+  /** The help topics, for SEE ALSO: each name and its one-line summary. */
+  topics: readonly { name: string; summary: string }[];
 }
 
 export function manPage(page: ManPage): string {
@@ -26,29 +30,28 @@ export function manPage(page: ManPage): string {
     "[\\fIoptions\\fR] \\fIcommand\\fR [\\fIarguments\\fR]",
     ".br",
     ".B msgstat help",
-    "\\fItopic\\fR",
+    "[\\fIcommand\\fR | \\fItopic\\fR]",
     ".SH DESCRIPTION",
-    ...roffBlocks(parseMarkdown(page.description), 1),
+    ...roffBlocks(parseMarkdown(page.description)),
     ".SH COMMANDS",
   ];
   for (const command of page.commands) {
     lines.push(`.SS ${escape(command.name)}`, ".nf", ...verbatim(command.help.replace(/\n+$/, "").split("\n")), ".fi");
   }
-  for (const topic of page.topics) {
-    const blocks = parseMarkdown(topic.markdown);
-    const title = blocks[0]?.kind === "heading" && blocks[0].level === 1 ? inline(blocks[0].text) : "";
-    lines.push(`.SH ${escape(topic.name.toUpperCase())}`);
-    if (title !== "") lines.push(`.I ${title}`, `(msgstat help ${escape(topic.name)})`);
-    lines.push(...roffBlocks(title === "" ? blocks : blocks.slice(1), 1));
+  for (const section of page.sections) {
+    const blocks = parseMarkdown(section.markdown);
+    // A topic's own title is the section's title here.
+    const body = blocks[0]?.kind === "heading" && blocks[0].level === 1 ? blocks.slice(1) : blocks;
+    lines.push(`.SH ${escape(section.title.toUpperCase())}`, ...roffBlocks(body));
   }
-  lines.push(
-    ".SH SEE ALSO",
-    "\\fBmsgstat help\\fR \\fItopic\\fR; the same texts in the package's \\fIdocs/\\fR folder.",
-  );
+  lines.push(".SH SEE ALSO", ".PP", "Each topic, at the terminal's width:");
+  for (const topic of page.topics) {
+    lines.push(".TP", `\\fBmsgstat help ${escape(topic.name)}\\fR`, escape(topic.summary));
+  }
   const body = lines.slice(1);
   // Left-aligned, not justified: lines holding a long name (a CSV header) cannot be spread evenly, and groff
   // warns on stderr for each.
-  return `${[lines[0]!, ".ad l", ...asciiFallbacks(body.join("\n")), ...body].join("\n")}\n`;
+  return `${[lines[0]!, ".ad l", ".nh", ...asciiFallbacks(body.join("\n")), ...body].join("\n")}\n`;
 }
 
 /**
@@ -83,13 +86,13 @@ function asciiFallbacks(roff: string): string[] {
     });
 }
 
-/** Blocks as roff; `depth` 1 turns the topic's second-level headings into subsections. */
-function roffBlocks(blocks: readonly Block[], depth: number): string[] {
+/** Blocks as roff: second-level headings are subsections, deeper ones bold paragraphs. */
+function roffBlocks(blocks: readonly Block[]): string[] {
   const lines: string[] = [];
   for (const block of blocks) {
     switch (block.kind) {
       case "heading":
-        if (block.level <= 1 + depth) lines.push(`.SS ${inline(block.text)}`);
+        if (block.level <= 2) lines.push(`.SS ${inline(block.text)}`);
         else lines.push(".PP", `\\fB${inline(block.text)}\\fR`);
         break;
       case "paragraph":
@@ -123,19 +126,16 @@ function roffBlocks(blocks: readonly Block[], depth: number): string[] {
   return lines;
 }
 
-/** Markdown inline text as roff: `code` and **bold** in bold, links as their text (and target). */
+/** Markdown inline text as roff: `code` and **bold** in bold, links and images as their text (and target). */
 function inline(text: string): string {
   const parts = text.split(/(`[^`]+`|\*\*[^*]+\*\*)/);
   const roff = parts
     .map((part) => {
       // \: after a comma lets a long list of names (a CSV header) break there instead of overrunning the line.
       if (/^`[^`]+`$/.test(part)) return `\\fB${escape(part.slice(1, -1)).replace(/,(?=\S)/g, ",\\:")}\\fR`;
-      if (/^\*\*[^*]+\*\*$/.test(part)) return `\\fB${escape(part.slice(2, -2))}\\fR`;
-      return escape(
-        part.replace(/\[([^\]]+)\]\(([^)]+)\)/g, (_match, label: string, target: string) =>
-          target.startsWith("#") ? label : `${label} (${target})`,
-        ),
-      );
+      // **`MSGSTAT_TOKEN`**: bold already, the code's backticks go.
+      if (/^\*\*[^*]+\*\*$/.test(part)) return `\\fB${escape(part.slice(2, -2).replace(/`([^`]+)`/g, "$1"))}\\fR`;
+      return escape(linksAsText(part));
     })
     .join("");
   return guardLineStart(roff);

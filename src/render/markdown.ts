@@ -22,10 +22,11 @@ export function parseMarkdown(markdown: string): Block[] {
   let i = 0;
   const isBlank = (line: string | undefined) => line === undefined || line.trim() === "";
   const startsBlock = (line: string) =>
-    /^#{1,6} /.test(line) || /^\s*```/.test(line) || /^\|/.test(line) || LIST_ITEM.test(line);
+    /^#{1,6} /.test(line) || /^\s*```/.test(line) || /^\|/.test(line) || LIST_ITEM.test(line) || /^<!--/.test(line);
   while (i < lines.length) {
     const line = lines[i]!;
-    if (isBlank(line)) {
+    // A comment is for whoever edits the file (bench:quote's markers), not for the reader.
+    if (isBlank(line) || /^<!--.*-->\s*$/.test(line)) {
       i++;
     } else if (/^\s*```/.test(line)) {
       const code: string[] = [];
@@ -84,14 +85,18 @@ function tableCells(line: string): string[] {
 }
 
 /**
- * Inline markup as plain text: `code` and **bold** lose their marks, a link keeps its text and,
- * unless it points inside the page, its target in brackets.
+ * Links and images as text: a link keeps its text, an image its alt text, and, unless it points
+ * inside the page, the target follows in brackets.
  */
+export function linksAsText(text: string): string {
+  return text.replace(/!?\[([^\]]*)\]\(([^)\s]+)\)/g, (_match, label: string, target: string) =>
+    target.startsWith("#") ? label : label === "" ? target : `${label} (${target})`,
+  );
+}
+
+/** Inline markup as plain text: `code` and **bold** lose their marks, links and images as `linksAsText`. */
 export function plainInline(text: string): string {
-  return text
-    .replace(/\[([^\]]+)\]\(([^)]+)\)/g, (_match, label: string, target: string) =>
-      target.startsWith("#") ? label : `${label} (${target})`,
-    )
+  return linksAsText(text)
     .replace(/\*\*([^*]+)\*\*/g, "$1")
     .replace(/`([^`]+)`/g, "$1");
 }

@@ -41,8 +41,13 @@ describe("npm install -g of the packed tarball", () => {
           encoding: "utf8",
         },
       );
-      for (const [named] of shipped.matchAll(/\b(?:docs\/[a-z-]+|README|CONTRIBUTING)\.md\b/g))
-        expect(listing, `${text} names ${named}`).toContain(`package/${named}`);
+      for (const [named] of shipped.matchAll(/\b(?:docs\/[a-z-]+|README|CONTRIBUTING)\.md\b/g)) {
+        // The benchmark is the workshop's: only CONTRIBUTING.md names it, and it stays out of the package.
+        if (named === "docs/bench.md" && text === "CONTRIBUTING.md") {
+          expect(existsSync(path.join(root, named))).toBe(true);
+          expect(listing).not.toContain(`package/${named}`);
+        } else expect(listing, `${text} names ${named}`).toContain(`package/${named}`);
+      }
       // The README's screenshots are left out of the package on purpose (half a megabyte a user never
       // reads in a terminal); they must exist in the repository, where the README is read with them.
       for (const [named] of shipped.matchAll(/\bdocs\/images\/[a-z0-9-]+\.png\b/g)) {
@@ -91,15 +96,15 @@ describe("npm install -g of the packed tarball", () => {
     const text = shown.stdout.replace(/.\x08/g, ""); // overstrike bold, should a man still use it
     expect(text).toMatch(/^MSGSTAT\(1\) +User Commands +MSGSTAT\(1\)$/m);
     expect(text).toContain("msgstat - inspect the delivery status of SMS campaigns");
-    for (const section of ["DESCRIPTION", "COMMANDS", "CONFIG", "EXIT-CODES", "SANDBOX", "SEE ALSO"]) {
+    for (const section of ["DESCRIPTION", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "SEE ALSO"]) {
       expect(text).toMatch(new RegExp(`^${section}$`, "m"));
     }
     expect(text.split("\n").filter((line) => line.length > 80 && !line.startsWith("         "))).toEqual([]);
-    // Without a UTF-8 locale (cron, env -i), groff's ASCII device: no warning on stderr, the bars as #.
+    // Without a UTF-8 locale (cron, env -i), groff's ASCII device: no warning on stderr, nothing lost.
     const bare = { PATH: process.env.PATH, MANPATH: env.MANPATH, MANWIDTH: "80", MANPAGER: "cat" };
     const inAscii = spawnSync("man", ["msgstat"], { env: bare, encoding: "utf8" });
     expect({ status: inAscii.status, stderr: inAscii.stderr }).toEqual({ status: 0, stderr: "" });
-    expect(inAscii.stdout).toMatch(/1 attempt +4,002 +80\.0% +3,472 +415 +#####/);
+    expect(inAscii.stdout.replace(/.\x08/g, "")).toBe(text);
 
     // The installed program reads its own docs/.
     const bin = path.join(prefix, "bin", "msgstat");

@@ -5,11 +5,13 @@ describe("manPage", () => {
   const page = manPage({
     version: "1.2.3",
     summary: "inspect the delivery status of SMS campaigns",
-    description: "A paragraph with `--json` and **bold**.\n\n## Install\n\n```sh\nnpm install -g msgstat\n```\n",
+    description:
+      "A paragraph with `--json` and **bold**, **`MSGSTAT_TOKEN`**, a [link](docs/x.md) and " +
+      "![an image](docs/images/a.png).\n\n## Install\n\n```sh\nnpm install -g msgstat\n```\n",
     commands: [{ name: "msgstat stats", help: "Usage: msgstat stats [options] <campaignId>\n.not a request\n\n" }],
-    topics: [
+    sections: [
       {
-        name: "exit-codes",
+        title: "Exit status",
         markdown: [
           "# Exit codes",
           "",
@@ -27,12 +29,14 @@ describe("manPage", () => {
         ].join("\n"),
       },
     ],
+    topics: [{ name: "exit-codes", summary: "what each exit code means" }],
   });
 
-  it("is man(7) roff: title, name, synopsis, description, commands kept as laid out, a section per topic", () => {
+  it("is man(7) roff: name, synopsis, description, commands as laid out, sections, topics in SEE ALSO", () => {
     expect(page.split("\n")).toEqual([
       '.TH MSGSTAT 1 "" "msgstat 1.2.3" "User Commands"',
       ".ad l",
+      ".nh",
       ".SH NAME",
       "msgstat \\- inspect the delivery status of SMS campaigns",
       ".SH SYNOPSIS",
@@ -40,10 +44,11 @@ describe("manPage", () => {
       "[\\fIoptions\\fR] \\fIcommand\\fR [\\fIarguments\\fR]",
       ".br",
       ".B msgstat help",
-      "\\fItopic\\fR",
+      "[\\fIcommand\\fR | \\fItopic\\fR]",
       ".SH DESCRIPTION",
       ".PP",
-      "A paragraph with \\fB\\-\\-json\\fR and \\fBbold\\fR.",
+      "A paragraph with \\fB\\-\\-json\\fR and \\fBbold\\fR, \\fBMSGSTAT_TOKEN\\fR, a link (docs/x.md) and " +
+        "an image (docs/images/a.png).",
       ".SS Install",
       ".PP",
       ".RS 2",
@@ -57,9 +62,7 @@ describe("manPage", () => {
       "Usage: msgstat stats [options] <campaignId>",
       "\\&.not a request",
       ".fi",
-      ".SH EXIT\\-CODES",
-      ".I Exit codes",
-      "(msgstat help exit\\-codes)",
+      ".SH EXIT STATUS",
       ".SS Codes",
       ".TP",
       "\\fB0\\fR",
@@ -71,14 +74,18 @@ describe("manPage", () => {
       ".PP",
       "\\&'quoted at the start of a line",
       ".SH SEE ALSO",
-      "\\fBmsgstat help\\fR \\fItopic\\fR; the same texts in the package's \\fIdocs/\\fR folder.",
+      ".PP",
+      "Each topic, at the terminal's width:",
+      ".TP",
+      "\\fBmsgstat help exit\\-codes\\fR",
+      "what each exit code means",
       "",
     ]);
   });
 
   // A page of this description alone.
   const pageDescribing = (description: string) =>
-    manPage({ version: "1", summary: "s", description, commands: [], topics: [] });
+    manPage({ version: "1", summary: "s", description, commands: [], sections: [], topics: [] });
 
   it("gives the characters an ASCII terminal lacks a fallback where the page uses them, and no others", () => {
     const withBars = pageDescribing("```\nbat-w1  spring-sa\u2026  83.2%  \u2588\u2588\u258f\n```\n");

@@ -48,6 +48,19 @@ describe("parseMarkdown", () => {
       "--json, bold, docs (docs/x.md) and here",
     );
   });
+  it("leaves out a line that is an HTML comment, as a reader never sees it", () => {
+    expect(parseMarkdown("Before.\n<!-- bench:latest:start -->\nAfter.\n\n<!-- end -->\n")).toEqual([
+      { kind: "paragraph", text: "Before." },
+      { kind: "paragraph", text: "After." },
+    ]);
+  });
+
+  it("shows an image as its alt text and target, never as markup", () => {
+    expect(plainInline("See ![The HTML report, 1280 px wide](docs/images/report-1280.png).")).toBe(
+      "See The HTML report, 1280 px wide (docs/images/report-1280.png).",
+    );
+    expect(plainInline("![](docs/images/a.png) and **`MSGSTAT_TOKEN`**")).toBe("docs/images/a.png and MSGSTAT_TOKEN");
+  });
 });
 
 describe("renderMarkdown", () => {

@@ -25,7 +25,6 @@ export const TOPICS: readonly Topic[] = [
   { name: "export", summary: "msgstat export: the partitioned dataset, its updates, DuckDB" },
   { name: "sandbox", summary: "the local service: its campaigns, paging, faults, errors" },
   { name: "security", summary: "reliability and security: retries, files, terminals, tokens" },
-  { name: "bench", summary: "performance: the benchmark, its targets and latest table" },
 ];
 
 export function topicNamed(name: string): Topic | undefined {

@@ -37,7 +37,7 @@ describe("msgstat help <topic>", () => {
     const names = TOPICS.map((topic) => topic.name);
     for (const name of ["config", "auth", "proxy", "formats", "fields", "exit-codes", "environment"])
       expect(names).toContain(name);
-    for (const name of ["statuses", "dates", "stats", "security", "sandbox", "bench", "live-modes", "options"])
+    for (const name of ["statuses", "dates", "stats", "security", "sandbox", "live-modes", "options"])
       expect(names).toContain(name);
   });
 
@@ -62,7 +62,7 @@ describe("msgstat help <topic>", () => {
     }
   }
 
-  for (const { name } of TOPICS.filter((topic) => topic.name !== "bench")) {
+  for (const { name } of TOPICS) {
     it(`${name} at 80 columns: no line over 80 characters, code blocks included`, async () => {
       const { code, stdout } = await runCli(["help", name], { columns: 80 });
       expect(code).toBe(0);
@@ -131,8 +131,8 @@ describe("msgstat help <topic>", () => {
       "    > report.json",
       "  code=$?",
       "  case $code in",
-      "    0) ;;                                    # within the threshold",
-      '    5) echo "failure rate above 5 %" ;;      # the report was still written',
+      "    0) ;;                                  # within the threshold",
+      '    5) echo "failure rate above 5 %" ;;    # the report is still written',
       "    # an empty window: 0 here if that is fine",
       '    8) echo "no final message to measure" ;;',
       '    *) echo "msgstat failed: exit $code" ;;',
@@ -180,8 +180,8 @@ describe("msgstat help <topic>", () => {
       "    > report.json",
       "  code=$?",
       "  case $code in",
-      "    0) ;;                                    # within the threshold",
-      '    5) echo "failure rate above 5 %" ;;      # the report was still written',
+      "    0) ;;                                  # within the threshold",
+      '    5) echo "failure rate above 5 %" ;;    # the report is still written',
       "    # an empty window: 0 here if that is fine",
       '    8) echo "no final message to measure" ;;',
       '    *) echo "msgstat failed: exit $code" ;;',
@@ -253,7 +253,7 @@ describe("msgstat help <topic>", () => {
         'msgstat: no help topic "confg"',
         "  topics: config, auth, proxy, formats, fields, parquet, exit-codes,",
         "  environment, options, statuses, dates, stats, report, live-modes,",
-        "  many-campaigns, export, sandbox, security, bench",
+        "  many-campaigns, export, sandbox, security",
         "  or a command (every option): messages, batch, find, message, stats, export,",
         "  sandbox, auth, config, completion",
         "",
