@@ -107,7 +107,7 @@ function totalParts(input: ShareableReport, several: boolean): string[] {
   ];
   if (threshold)
     parts.push(
-      `\`--max-failure-rate ${threshold.maxFailureRate}\`: ${
+      `\`--max-failure-rate ${threshold.maxFailureRate}%\`: ${
         !threshold.checked
           ? "not checked, no message is final"
           : threshold.exceeded

@@ -1,7 +1,7 @@
 // From the running tally to the report `msgstat stats` prints, writes as JSON and cuts into CSV
 // tables. The structure is documented field by field in docs/stats.md: change both together.
 import { FINAL_STATUSES } from "../core/statuses.js";
-import { exactDecimal } from "../core/numbers.js";
+import { exactDecimal, shiftDecimal } from "../core/numbers.js";
 import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
 import { isoInZone, type TimeZone } from "../core/time.js";
 import { intervalForSpan, type Interval } from "./time-buckets.js";
@@ -97,8 +97,18 @@ export interface StatsReport {
   overTime: { interval: Interval; timeZone: string; buckets: TimeRow[]; unplotted: number };
   /** From createdAt to the last attempt's updatedAt, of final messages (docs/stats.md). */
   timeToFinal: TimeToFinal;
-  /** `checked` is false when no message was final: there was no rate to compare (exit 8 without --watch). */
-  threshold: { maxFailureRate: number; exceeded: boolean; checked: boolean } | null;
+  /**
+   * `maxFailureRate` is the percent as given (kept for compatibility); `maxFailureRatePercent` the same,
+   * `maxFailureRateFraction` it as a fraction, comparable with `delivery.failureRate`. `checked` is false when
+   * no message was final: there was no rate to compare (exit 8 without --watch).
+   */
+  threshold: {
+    maxFailureRate: number;
+    maxFailureRatePercent: number;
+    maxFailureRateFraction: number;
+    exceeded: boolean;
+    checked: boolean;
+  } | null;
 }
 
 const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
@@ -146,6 +156,8 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
         ? null
         : {
             maxFailureRate: scope.maxFailureRate,
+            maxFailureRatePercent: scope.maxFailureRate,
+            maxFailureRateFraction: shiftDecimal(scope.maxFailureRate, -2),
             exceeded: exceeds(delivery, scope.maxFailureRate),
             checked: delivery.final > 0,
           },

@@ -122,7 +122,13 @@ describe("buildReport", () => {
     expect(built.attempts.buckets.every((row) => row.share === 0)).toBe(true);
     expect(built.overTime.buckets).toEqual([]);
     // No final message: no rate to alert on, and the threshold says it was not checked.
-    expect(built.threshold).toEqual({ maxFailureRate: 5, exceeded: false, checked: false });
+    expect(built.threshold).toEqual({
+      maxFailureRate: 5,
+      maxFailureRatePercent: 5,
+      maxFailureRateFraction: 0.05,
+      exceeded: false,
+      checked: false,
+    });
   });
 
   it("statuses and errors by count, then by name; the statuses filter as a list", () => {
@@ -190,7 +196,13 @@ describe("buildReport", () => {
   ])("--max-failure-rate %s with %i failure(s) of %i final messages: exceeded %s", (limit, failed, final, exceeded) => {
     const messages = Array.from({ length: final }, (_, i) => ({ latestStatus: i < failed ? "failure" : "success" }));
     const built = buildReport(tallyOf([...messages, { latestStatus: "pending" }]), scope({ maxFailureRate: limit }));
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded, checked: true });
+    expect(built.threshold).toEqual({
+      maxFailureRate: limit,
+      maxFailureRatePercent: limit,
+      maxFailureRateFraction: limit / 100,
+      exceeded,
+      checked: true,
+    });
   });
 });
 
@@ -213,6 +225,12 @@ describe("--max-failure-rate at the limit", () => {
       maxFailureRate: limit,
       timeZone: UTC,
     });
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded, checked: true });
+    expect(built.threshold).toEqual({
+      maxFailureRate: limit,
+      maxFailureRatePercent: limit,
+      maxFailureRateFraction: limit / 100,
+      exceeded,
+      checked: true,
+    });
   });
 });

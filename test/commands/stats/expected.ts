@@ -210,7 +210,13 @@ export function expectedReport(messages: Message[], scope: Scope, maxFailureRate
     threshold:
       maxFailureRate === undefined
         ? null
-        : { maxFailureRate, exceeded: final > 0 && (failure / final) * 100 > maxFailureRate, checked: final > 0 },
+        : {
+            maxFailureRate,
+            maxFailureRatePercent: maxFailureRate,
+            maxFailureRateFraction: maxFailureRate / 100,
+            exceeded: final > 0 && (failure / final) * 100 > maxFailureRate,
+            checked: final > 0,
+          },
     timeToFinal: expectedTimeToFinal(messages),
   };
 }

@@ -232,6 +232,8 @@ describe("--max-failure-rate", () => {
     });
     expect((JSON.parse(json.stdout) as { threshold: unknown }).threshold).toEqual({
       maxFailureRate: 18.4,
+      maxFailureRatePercent: 18.4,
+      maxFailureRateFraction: 0.184,
       checked: true,
       exceeded: false,
     });
@@ -249,7 +251,13 @@ describe("--max-failure-rate", () => {
     const result = await stats([CAMPAIGN, "--max-failure-rate", "1", "--json"]);
     expect(result.code).toBe(5);
     const report = JSON.parse(result.stdout) as { threshold: unknown };
-    expect(report.threshold).toEqual({ maxFailureRate: 1, exceeded: true, checked: true });
+    expect(report.threshold).toEqual({
+      maxFailureRate: 1,
+      maxFailureRatePercent: 1,
+      maxFailureRateFraction: 0.01,
+      exceeded: true,
+      checked: true,
+    });
   });
 
   it("never fires without a final message, and says the threshold was not checked (exit 8)", async () => {
@@ -266,13 +274,42 @@ describe("--max-failure-rate", () => {
     expect(JSON.parse(bare.stdout)).toMatchObject({ threshold: { maxFailureRate: 5 } });
   });
 
-  it("a bare value below 1 (a fraction copied from the JSON) is taken as a percent, with a warning that spells it out", async () => {
-    const result = await stats([CAMPAIGN, "--max-failure-rate", "0.05", "--json"]);
-    expect(JSON.parse(result.stdout)).toMatchObject({ threshold: { maxFailureRate: 0.05, exceeded: true } });
-    expect(result.stderr.split("\n")[0]).toBe("warning: --max-failure-rate 0.05 means 0.05 %; for 5 % write 5");
-    expect(result.code).toBe(5);
-    // Written with %, it is plainly meant: no warning.
-    expect((await stats([CAMPAIGN, "--max-failure-rate", "0.5%", "--json"])).stderr).not.toContain("warning");
+  it("a bare value below 1 (a fraction copied from the JSON) is refused, saying how to write either reading", async () => {
+    for (const [value, percent] of [
+      ["0.05", "5"],
+      ["0.137", "13.7"],
+    ])
+      expect(await stats([CAMPAIGN, "--max-failure-rate", value!, "--json"])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          `msgstat: --max-failure-rate ${value} reads as ${value} %; write ${value}% if that is meant, ` +
+          `or ${percent}% for ${percent} percent\n`,
+      });
+    // Written with %, it is plainly meant.
+    const signed = await stats([CAMPAIGN, "--max-failure-rate", "0.5%", "--json"]);
+    expect(signed.code).toBe(5);
+    expect(signed.stderr).toMatch(/^msgstat: failure rate .* is above --max-failure-rate 0\.5%\n$/);
+    expect(JSON.parse(signed.stdout)).toMatchObject({
+      threshold: { maxFailureRate: 0.5, maxFailureRatePercent: 0.5, maxFailureRateFraction: 0.005, exceeded: true },
+    });
+  });
+
+  it("under --quiet, the alert's one error line says why: the rate, its counts and the limit", async () => {
+    const folder = scratchFolder("msgstat-stats-");
+    const target = path.join(folder, "report.json");
+    const result = await stats(["--quiet", CAMPAIGN, "--since", "24h", "--max-failure-rate", "5", "-o", target]);
+    const { delivery } = JSON.parse(readFileSync(target, "utf8")) as {
+      delivery: { failure: number; final: number; failureRate: number };
+    };
+    expect(delivery.failureRate).toBeGreaterThan(0.05);
+    expect(result).toEqual({
+      code: 5,
+      stdout: "",
+      stderr:
+        `msgstat: failure rate ${(delivery.failureRate * 100).toFixed(1)}% (${delivery.failure} of ${delivery.final} ` +
+        "final messages) is above --max-failure-rate 5%\n",
+    });
   });
 });
 
