@@ -19,7 +19,9 @@ import {
   errorCodeLabel,
   errorTypeLabel,
   histogramLabel,
-  scopeText,
+  notCountedReasons,
+  notCountedText,
+  reportTitle,
   shownHistogram,
   statusLabel,
   timeBucketLabel,
@@ -68,6 +70,7 @@ svg .grid{stroke:var(--grid);stroke-width:1}
 .w-success{background:var(--success)}.w-failure{background:var(--failure)}.w-pending{background:var(--pending)}
 .w-bar{background:var(--bar)}
 .note{color:var(--muted)}
+.partial{border-left:4px solid var(--failure);padding:6px 12px;margin:.4em 0 1em;background:var(--head)}
 footer{margin-top:2em;color:var(--muted);font-size:.9em}
 @media print{:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--rule:#bbb;--head:#eee;
 --success:#1a7f37;--failure:#cf222e;--pending:#9a6700;--bar:#0969da;--grid:#ccc}
@@ -84,7 +87,8 @@ function contentSecurityPolicy(): string {
 
 export function renderHtmlReport(input: ShareableReport): string {
   const { total } = input;
-  const title = `Delivery report: ${scopeText(total)}`;
+  const title = reportTitle(total);
+  const missing = notCountedText(total, notCountedReasons(input));
   const carried = input.campaigns ? { campaigns: input.campaigns.map((row) => row.report ?? null), total } : total;
   const sections: string[] = [];
   if (input.campaigns) sections.push(comparisonSection(input.campaigns, total));
@@ -103,7 +107,7 @@ export function renderHtmlReport(input: ShareableReport): string {
 <body>
 <header>
 <h1>${idsWhole(htmlText(title), total)}</h1>
-<dl class="about">
+${missing ? `<p class="partial" id="not-counted">${idsWhole(htmlText(missing), total)}</p>\n` : ""}<dl class="about">
 ${aboutLines(input)
   .map(([term, value]) => {
     const shown = term === "Campaigns" || term === "Batch" ? idsWhole(htmlText(value), total) : htmlText(value);
@@ -126,7 +130,11 @@ which this page carries too.</footer>
 
 /** The campaign and batch ids in escaped text, each kept on one line: a browser would break them at a hyphen. */
 function idsWhole(escaped: string, report: StatsReport): string {
-  const ids = [...(report.campaignIds ?? [report.campaignId]), ...(report.batchId === null ? [] : [report.batchId])];
+  const ids = [
+    ...(report.campaignIds ?? [report.campaignId]),
+    ...(report.campaignIdsNotCounted ?? []),
+    ...(report.batchId === null ? [] : [report.batchId]),
+  ];
   const pattern = ids
     .map((id) => htmlText(inlineSafe(id)).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .sort((a, b) => b.length - a.length)

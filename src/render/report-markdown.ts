@@ -14,7 +14,9 @@ import {
   errorCodeLabel,
   errorTypeLabel,
   histogramLabel,
-  scopeText,
+  notCountedReasons,
+  notCountedText,
+  reportTitle,
   shownHistogram,
   statusLabel,
   timeBucketLabel,
@@ -53,7 +55,9 @@ const pct = (value: number | null): string => percentText(value);
 
 export function renderMarkdownReport(input: ShareableReport): string {
   const { total } = input;
-  const parts = [`# Delivery report: ${markdownText(scopeText(total))}`];
+  const parts = [`# ${markdownText(reportTitle(total))}`];
+  const missing = notCountedText(total, notCountedReasons(input));
+  if (missing) parts.push(`> **${markdownText(missing)}**`);
   // Campaigns, batch and filters hold server or user text; the times and the version are msgstat's own.
   const escaped = new Set(["Campaigns", "Batch", "Filters"]);
   parts.push(

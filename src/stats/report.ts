@@ -72,6 +72,8 @@ export interface StatsReport {
   campaignId: string;
   /** The total of several campaigns only: those counted (its campaignId is them, comma-separated). */
   campaignIds?: string[];
+  /** The total of several campaigns, when some could not be counted: those, which no figure includes. */
+  campaignIdsNotCounted?: string[];
   batchId: string | null;
   generatedAt: string;
   filters: { search: string | null; statuses: string[] | null; since: string | null; until: string | null };
@@ -119,10 +121,19 @@ const byCountThen =
   (a: T, b: T) =>
     b.count - a.count || name(a).localeCompare(name(b));
 
-/** The report of several campaigns' tallies added together (StatsAccumulator.absorb), naming them. */
-export function buildTotalReport(tally: StatsAccumulator, campaignIds: string[], scope: ReportScope): StatsReport {
+/**
+ * The report of several campaigns' tallies added together (StatsAccumulator.absorb), naming them, and
+ * those asked for that could not be counted: a partial report says so in every view.
+ */
+export function buildTotalReport(
+  tally: StatsAccumulator,
+  campaignIds: string[],
+  scope: ReportScope,
+  notCounted: readonly string[] = [],
+): StatsReport {
   const { version, campaignId, ...rest } = buildReport(tally, { ...scope, campaignId: campaignIds.join(",") });
-  return { version, campaignId, campaignIds, ...rest };
+  const missing = notCounted.length > 0 ? { campaignIdsNotCounted: [...notCounted] } : {};
+  return { version, campaignId, campaignIds, ...missing, ...rest };
 }
 
 export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsReport {

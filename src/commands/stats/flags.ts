@@ -64,6 +64,10 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
       ),
     )
     .option(
+      "--partial",
+      "with several campaigns and -o: write the report of those counted even when some could not be (it says so)",
+    )
+    .option(
       "--watch",
       "read the listing again and again and show the report each time, with what changed since the " +
         "start (on a terminal, redrawn in place; else a JSON line a round) until Ctrl-C",

@@ -23,6 +23,8 @@ export interface StatsOptions extends FilterOptions {
   format: StatsFormat;
   /** -o: the file to write (atomically) instead of stdout. */
   outputFile?: string;
+  /** --partial: with several campaigns and -o, write the report of those counted when some could not be. */
+  partial: boolean;
   /** --watch: a round every `everyMs` (or the time a round took, if longer), until interrupted. */
   watch?: { everyMs: number };
 }
@@ -36,6 +38,7 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
     maxFailureRate: raw.maxFailureRate?.percent,
     format: chosenFormat(raw),
     outputFile: raw.output,
+    partial: raw.partial === true,
   };
   if (raw.every !== undefined && !raw.watch)
     throw new UsageError("--every goes with --watch: add --watch to read the listing again and again");

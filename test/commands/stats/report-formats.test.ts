@@ -149,10 +149,10 @@ describe("--format md", () => {
     expect(rest).toMatch(/^\n\| {2}\| {2}\|\n\|---\|---:\|\n\| Messages \| 6 \|\n/);
   });
 
-  it("one of two campaigns counted: the title names it, the other's row says why in words", async () => {
+  it("one of two campaigns counted: the title says partial and names it, the other's row says why in words", async () => {
     const result = await statsOf(["cmp-spring", "cmp-nope", "--format", "md"]);
     expect(result.code).toBe(3);
-    expect(result.stdout.split("\n")[0]).toBe("# Delivery report: campaign cmp-spring");
+    expect(result.stdout.split("\n")[0]).toBe("# Partial delivery report: campaign cmp-spring, 1 of 2 campaigns");
     expect(result.stdout).toContain("\n| cmp-nope | not counted: not found (404) |");
   });
 
@@ -258,10 +258,10 @@ describe("--format html", () => {
     expect(page).toMatch(/<svg id="comparison-chart" class="narrow" viewBox="0 0 480 /);
   });
 
-  it("one of two campaigns counted: the title names it, the row says why in words", async () => {
+  it("one of two campaigns counted: the title says partial and names it, the row says why in words", async () => {
     const result = await statsOf(["cmp-spring", "cmp-nope", "--format", "html"]);
     expect(result.code).toBe(3);
-    expect(result.stdout).toContain("<title>Delivery report: campaign cmp-spring</title>");
+    expect(result.stdout).toContain("<title>Partial delivery report: campaign cmp-spring, 1 of 2 campaigns</title>");
     expect(result.stdout).toContain(
       '<th scope="row" class="id">cmp-nope</th><td colspan="8">not counted: not found (404)</td>',
     );
