@@ -24,7 +24,9 @@ import {
   reportTitle,
   shownHistogram,
   statusLabel,
+  partialBucketsNote,
   timeBucketLabel,
+  timeRowLabel,
   type ComparisonRow,
   type ShareableReport,
 } from "./report-parts.js";
@@ -63,12 +65,12 @@ svg{display:block;width:100%;height:auto;max-width:720px}svg.narrow{max-width:56
 align-items:start}}
 svg text{fill:var(--fg);font:14px system-ui,sans-serif}
 svg .muted{fill:var(--muted)}svg .tick{font-size:12px}
-svg .grid{stroke:var(--grid);stroke-width:1}
+svg .grid{stroke:var(--grid);stroke-width:1}svg .partial-column{opacity:.45}
 .s-success{fill:var(--success)}.s-failure{fill:var(--failure)}.s-pending{fill:var(--pending)}.s-bar{fill:var(--bar)}
 .legend{color:var(--muted);font-size:.9em}
 .swatch{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em;vertical-align:-.05em}
 .w-success{background:var(--success)}.w-failure{background:var(--failure)}.w-pending{background:var(--pending)}
-.w-bar{background:var(--bar)}
+.w-bar{background:var(--bar)}.partial-key{margin-left:.8em}
 .note{color:var(--muted)}
 .partial{border-left:4px solid var(--failure);padding:6px 12px;margin:.4em 0 1em;background:var(--head)}
 footer{margin-top:2em;color:var(--muted);font-size:.9em}
@@ -389,9 +391,11 @@ function overTimeSection(report: StatsReport, input: ShareableReport): string {
       `Messages and failures per ${interval}`,
       drawnBuckets(report, zone).map((bucket) => ({
         // Without the year, which the table and the span above give: the labels stay short enough to read.
-        label: label(bucket.start).slice(5),
+        // A mark of one character: the labels have little room; the legend and the table say it in words.
+        label: label(bucket.start).slice(5) + (bucket.partial ? CHART_PARTIAL_MARK : ""),
         value: bucket.messages,
         failed: bucket.failures,
+        partial: bucket.partial === true,
       })),
       true,
     ) +
@@ -399,8 +403,15 @@ function overTimeSection(report: StatsReport, input: ShareableReport): string {
         "over-time",
         `Messages created per ${interval} of ${zone.name}, and how many of them failed`,
         [interval, "messages", "failed"],
-        buckets.map((bucket) => [text(label(bucket.start)), figure(bucket.messages), figure(bucket.failures)]),
+        buckets.map((bucket) => [
+          text(timeRowLabel(bucket, report, zone)),
+          figure(bucket.messages),
+          figure(bucket.failures),
+        ]),
       ) +
+      (partialBucketsNote(report)
+        ? `<p class="note" id="partial-buckets">${htmlText(partialBucketsNote(report))}</p>`
+        : "") +
       (unplotted > 0
         ? `<p class="note">${countText(unplotted)} messages with createdAt decades away from the rest ` +
           "are not drawn.</p>"
@@ -416,6 +427,9 @@ function drawnBuckets(report: StatsReport, zone: ShareableReport["timeZone"]) {
 }
 
 const MAX_COLUMNS = 400;
+
+/** After a column chart's label of an hour or day counted only in part (the table writes PARTIAL_MARK). */
+const CHART_PARTIAL_MARK = " *";
 
 // ---- tables ----
 
@@ -588,7 +602,7 @@ function stackedBars(
 function columnChart(
   id: string,
   title: string,
-  columns: Array<{ label: string; value: number; failed: number }>,
+  columns: Array<{ label: string; value: number; failed: number; partial?: boolean }>,
   withFailures: boolean,
 ): string {
   if (columns.length === 0) return "";
@@ -622,20 +636,26 @@ function columnChart(
         i % every === 0
           ? svgLabel(x + barWidth / 2, base + 14, cut(column.label), { cls: "muted tick", anchor: "end", rotate: -35 })
           : "";
-      return (
+      // A partial hour or day drawn paler: its height is of part of it only.
+      const bars =
         (h > 0 ? rect("bar", x, base - h, barWidth, h) : "") +
-        (failedHeight > 0 ? rect("failure", x, base - failedHeight, barWidth, failedHeight) : "") +
-        label
-      );
+        (failedHeight > 0 ? rect("failure", x, base - failedHeight, barWidth, failedHeight) : "");
+      return (column.partial ? `<g class="partial-column">${bars}</g>` : bars) + label;
     })
     .join("\n");
   const description =
     `${title}, ${columns.length} columns; the busiest has ${countText(most)}. ` + "The table has every figure.";
+  const partly = columns.some((column) => column.partial)
+    ? `<span class="partial-key">${htmlText(`${CHART_PARTIAL_MARK.trim()} paler: counted in part`)}</span>`
+    : "";
   const key = withFailures
-    ? legend([
-        { cls: "bar", name: "messages" },
-        { cls: "failure", name: "of which failed" },
-      ])
+    ? legend(
+        [
+          { cls: "bar", name: "messages" },
+          { cls: "failure", name: "of which failed" },
+        ],
+        partly,
+      )
     : "";
   return `${svgOpen(id, height, title, description)}\n${grid}\n${bars}\n${svgClose}${key}`;
 }
@@ -653,9 +673,9 @@ export function axisTicks(most: number): number[] {
   return ticks;
 }
 
-function legend(parts: Array<{ cls: string; name: string }>): string {
+function legend(parts: Array<{ cls: string; name: string }>, more = ""): string {
   const swatch = (cls: string) => (cls === "bar" ? "w-bar" : `w-${cls}`);
   return `<p class="legend">${parts
     .map((part) => `<span class="swatch ${swatch(part.cls)}" aria-hidden="true"></span>${htmlText(part.name)}`)
-    .join("")}</p>`;
+    .join("")}${more}</p>`;
 }

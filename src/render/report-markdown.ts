@@ -19,7 +19,8 @@ import {
   reportTitle,
   shownHistogram,
   statusLabel,
-  timeBucketLabel,
+  partialBucketsNote,
+  timeRowLabel,
   type ComparisonRow,
   type ShareableReport,
 } from "./report-parts.js";
@@ -203,12 +204,9 @@ function totalParts(input: ShareableReport, several: boolean): string[] {
       `### Messages per ${interval} (${markdownText(input.timeZone.name)})`,
       table(
         [col(interval, false), col("messages"), col("failed")],
-        buckets.map((bucket) => [
-          timeBucketLabel(bucket.start, report, input.timeZone),
-          n(bucket.messages),
-          n(bucket.failures),
-        ]),
+        buckets.map((bucket) => [timeRowLabel(bucket, report, input.timeZone), n(bucket.messages), n(bucket.failures)]),
       ),
+      ...(partialBucketsNote(report) ? [`_${partialBucketsNote(report)}_`] : []),
     );
   return parts;
 }

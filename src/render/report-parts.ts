@@ -6,7 +6,7 @@ import type { TimeToFinalRow } from "../stats/time-to-final.js";
 import { inlineSafe } from "../core/text.js";
 import { formatWallTime, type TimeZone } from "../core/time.js";
 import { COLUMNS, type ComparisonRow } from "./stats-comparison.js";
-import { bucketLabel, describeFilters, spanText } from "./stats-report.js";
+import { bucketLabel, describeFilters, PARTIAL_MARK, partialNote, spanText } from "./stats-report.js";
 
 export { notCountedText, reportTitle } from "./stats-report.js";
 
@@ -90,6 +90,14 @@ export function aboutLines(report: ShareableReport): Array<[string, string]> {
 
 export const timeBucketLabel = (start: string, report: StatsReport, zone: TimeZone): string =>
   bucketLabel(start, report.overTime.interval, zone);
+
+/** A bucket's label in a table, marked when the hour or day was counted only in part. */
+export const timeRowLabel = (bucket: StatsReport["overTime"]["buckets"][number], report: StatsReport, zone: TimeZone) =>
+  timeBucketLabel(bucket.start, report, zone) + (bucket.partial ? PARTIAL_MARK : "");
+
+/** The note under a table or chart with a partial hour or day; "" when it has none. */
+export const partialBucketsNote = (report: StatsReport): string =>
+  report.overTime.buckets.some((bucket) => bucket.partial) ? partialNote(report.overTime.interval) : "";
 
 /** The comparison's columns, as the terminal's (render/stats-comparison.ts): one header and one figure each. */
 export const COMPARISON_COLUMNS = COLUMNS.map((column) => ({

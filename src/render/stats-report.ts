@@ -286,7 +286,9 @@ function timeRowLines(
   // The hour clocks repeat in autumn: both get their offset, so neither reads as the other.
   const repeated = labels.map((label) => labels.indexOf(label) !== labels.lastIndexOf(label));
   const rows = buckets.map((bucket, i): Row => ({
-    label: repeated[i] ? `${labels[i]} ${offsetText(zone.offsetAt(Date.parse(bucket.start)))}` : labels[i]!,
+    label:
+      (repeated[i] ? `${labels[i]} ${offsetText(zone.offsetAt(Date.parse(bucket.start)))}` : labels[i]!) +
+      (bucket.partial ? PARTIAL_MARK : ""),
     figures: [
       count(bucket.messages),
       count(bucket.failures),
@@ -300,7 +302,18 @@ function timeRowLines(
   const legend = palette
     .dim(fit(`${INDENT}█ messages, of which ▒ failed; bars scaled to the busiest ${interval}`, width))
     .replace("▒", palette.bar("failure", "▒"));
-  return [...drawRows(rows, width, header, palette), legend];
+  const partly = buckets.some((bucket) => bucket.partial)
+    ? [palette.dim(fit(`${INDENT}${partialNote(interval)}`, width))]
+    : [];
+  return [...drawRows(rows, width, header, palette), legend, ...partly];
+}
+
+/** After the label of a first or last hour or day that was counted only in part. */
+export const PARTIAL_MARK = " (partial)";
+
+/** What PARTIAL_MARK means, under the table or chart it marks. */
+export function partialNote(interval: Interval): string {
+  return `(partial): the count starts or ends inside that ${interval}`;
 }
 
 /** Too many buckets for a row each: two sparklines, several buckets a mark when the terminal is narrow. */
@@ -331,8 +344,9 @@ function sparkLines(
   const most = Math.max(...groups.map((group) => group.messages));
   const mostFailed = Math.max(...groups.map((group) => group.failures));
   const unit = perMark === 1 ? interval : `${perMark} ${interval}s`;
-  const from = bucketLabel(buckets[0]!.start, interval, zone, false);
-  const to = bucketLabel(buckets[buckets.length - 1]!.start, interval, zone, false);
+  const [oldest, newest] = [buckets[0]!, buckets[buckets.length - 1]!];
+  const from = bucketLabel(oldest.start, interval, zone, false) + (oldest.partial ? PARTIAL_MARK : "");
+  const to = bucketLabel(newest.start, interval, zone, false) + (newest.partial ? PARTIAL_MARK : "");
   return [
     `${INDENT}${"messages".padEnd(labelWidth)}${GAP}${spark(
       groups.map((group) => group.messages),

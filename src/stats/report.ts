@@ -4,7 +4,7 @@ import { FINAL_STATUSES } from "../core/statuses.js";
 import { exactDecimal, shiftDecimal } from "../core/numbers.js";
 import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
 import { isoInZone, type TimeZone } from "../core/time.js";
-import { intervalForSpan, type Interval } from "./time-buckets.js";
+import { BucketClock, intervalForSpan, type Interval } from "./time-buckets.js";
 import type { RecipientTest } from "../core/phone-number.js";
 import type { TimeToFinal } from "./time-to-final.js";
 
@@ -65,6 +65,11 @@ export interface TimeRow {
   start: string;
   messages: number;
   failures: number;
+  /**
+   * The first or last bucket, when what was counted starts or ends inside it (--since, --until, else the
+   * first and last createdAt): its figures are of part of the hour or day only.
+   */
+  partial?: true;
 }
 
 export interface StatsReport {
@@ -161,7 +166,7 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
     failures: errorRows(tally),
     attempts: { buckets: attemptRows(tally), succeededAfterRetry: tally.succeededAfterRetry },
     batches: batchRows(tally),
-    overTime: timeRows(tally, scope.interval, scope.timeZone),
+    overTime: timeRows(tally, scope),
     threshold:
       scope.maxFailureRate === undefined
         ? null
@@ -278,10 +283,20 @@ function batchRows(tally: StatsAccumulator): BatchRow[] | null {
   return rows;
 }
 
-function timeRows(tally: StatsAccumulator, asked: Interval | undefined, zone: TimeZone): StatsReport["overTime"] {
+function timeRows(tally: StatsAccumulator, scope: ReportScope): StatsReport["overTime"] {
+  const zone = scope.timeZone;
   const span = tally.oldest && tally.newest ? tally.newest.at - tally.oldest.at : 0;
-  const { interval, rows } = tally.time.buckets(asked ?? intervalForSpan(span));
+  const { interval, rows } = tally.time.buckets(scope.interval ?? intervalForSpan(span));
+  // What was counted covers from --since (else the first createdAt) to --until (else the last), both inclusive.
+  const from = scope.since ?? tally.oldest?.at;
+  const to = scope.until ?? tally.newest?.at;
+  const clock = new BucketClock(zone);
+  const last = rows.length - 1;
   // The zone's own offset, so a bucket reads as the local hour or midnight it is.
-  const buckets = rows.map(({ start, messages, failures }) => ({ start: isoInZone(start, zone), messages, failures }));
+  const buckets = rows.map(({ start, messages, failures }, i): TimeRow => {
+    const cutAtStart = i === 0 && from !== undefined && from > start;
+    const cutAtEnd = i === last && to !== undefined && to + 1 < clock.next(start, interval);
+    return { start: isoInZone(start, zone), messages, failures, ...(cutAtStart || cutAtEnd ? { partial: true } : {}) };
+  });
   return { interval, timeZone: zone.name, buckets, unplotted: tally.time.unplotted };
 }

@@ -99,7 +99,9 @@ Median 42 s, 90th percentile 5 min 28 s, 99th percentile 5 min 28 s: from create
 
 | hour | messages | failed |
 |---|---:|---:|
-| 2026-11-20 Fri 10:00 | 3 | 1 |
+| 2026-11-20 Fri 10:00 (partial) | 3 | 1 |
+
+_(partial): the count starts or ends inside that hour_
 
 _Made by msgstat 0.1.0; \`msgstat stats --json\` gives the same figures as data._
 `;
@@ -267,6 +269,20 @@ describe("--format html", () => {
     );
   });
 
+  it("marks an hour counted only in part in the table and the chart, and says what the mark means", async () => {
+    const page = (await statsOf(["cmp-spring", "--format", "html"])).stdout;
+    expect(page).toContain('<th scope="row">2026-11-20 Fri 10:00 (partial)</th>');
+    expect(page).toContain(
+      '<p class="note" id="partial-buckets">(partial): the count starts or ends inside that hour</p>',
+    );
+    const chart = /<svg id="over-time-chart".*?<\/svg>/s.exec(page)![0];
+    expect(chart).toMatch(
+      /<g class="partial-column"><rect class="s-bar" [^>]*\/><rect class="s-failure" [^>]*\/><\/g>/,
+    );
+    expect(chart).toContain(">11-20 Fri 10:00 *</text>");
+    expect(page).toContain('<span class="partial-key">* paler: counted in part</span></p>');
+  });
+
   it("says in the footer what a reader needs; the note on the JSON is a comment in the source", async () => {
     const page = (await statsOf(["cmp-spring", "--format", "html"])).stdout;
     const footer = /<footer>(.*?)<\/footer>/s.exec(page)![1]!;
@@ -339,6 +355,7 @@ describe("--format html", () => {
         "dt",
         "figure",
         "footer",
+        "g",
         "h1",
         "h2",
         "head",

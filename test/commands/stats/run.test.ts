@@ -160,6 +160,7 @@ describe("--csv --by reads back as the same tables", () => {
           interval: "day",
           messages: row.messages,
           failures: row.failures,
+          partial: row.partial === true,
         })),
     ],
   ])("--by %s", async (by, expected) => {
@@ -473,5 +474,57 @@ describe("colour", () => {
     const result = await runCli(["--base-url", s.url, "stats", "cmp-spring-sale"], { env: { FORCE_COLOR: "1" } });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe("a first or last day counted only in part", () => {
+  const bars = {
+    80: ["██████████▒", "███████████████████████▒▒▒▒", "███████████▒", "████▒"],
+    160: ["██████████████▒▒", "███████████████████████████████████▒▒▒▒▒", "█████████████████▒", "███████▒"],
+  };
+  it.each([80, 160] as const)(
+    "is marked in the terminal report at %i columns, with what the mark means",
+    async (columns) => {
+      const result = await stats([CAMPAIGN, "--since", "2025-04-28T06:00:00Z", "--interval", "day"], { columns });
+      expect(result.code).toBe(0);
+      const lines = result.stdout.split("\n");
+      expect(lines.slice(lines.indexOf("Messages per day (UTC)"))).toEqual([
+        "Messages per day (UTC)",
+        "                            messages  failed   rate",
+        `  2025-04-28 Mon (partial)       101      13  12.9%  ${bars[columns][0]}`,
+        `  2025-04-29 Tue                 253      33  13.0%  ${bars[columns][1]}`,
+        `  2025-04-30 Wed                 110       8   7.3%  ${bars[columns][2]}`,
+        `  2025-05-01 Thu (partial)        47       5  10.6%  ${bars[columns][3]}`,
+        "  █ messages, of which ▒ failed; bars scaled to the busiest day",
+        "  (partial): the count starts or ends inside that day",
+        "",
+      ]);
+    },
+  );
+
+  it("a window of whole days marks none; the JSON and CSV carry the mark too", async () => {
+    const whole = await stats([CAMPAIGN, "--since", "2025-04-29", "--until", "2025-04-30", "--interval", "day"]);
+    expect(whole.stdout).not.toContain("(partial)");
+    const json = await stats([CAMPAIGN, "--since", "2025-04-28T06:00:00Z", "--interval", "day", "--json"]);
+    const { overTime } = JSON.parse(json.stdout) as { overTime: { buckets: Array<{ partial?: boolean }> } };
+    expect(overTime.buckets.map((bucket) => bucket.partial ?? false)).toEqual([true, false, false, true]);
+    const csv = await stats([
+      CAMPAIGN,
+      "--since",
+      "2025-04-28T06:00:00Z",
+      "--interval",
+      "day",
+      "--csv",
+      "--by",
+      "time",
+    ]);
+    expect(csv.stdout.split("\r\n")).toEqual([
+      "start,interval,messages,failures,partial",
+      "2025-04-28T00:00:00.000Z,day,101,13,true",
+      "2025-04-29T00:00:00.000Z,day,253,33,false",
+      "2025-04-30T00:00:00.000Z,day,110,8,false",
+      "2025-05-01T00:00:00.000Z,day,47,5,true",
+      "",
+    ]);
   });
 });
