@@ -56,7 +56,15 @@ thead th{background:var(--head);font-weight:600}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .id{white-space:nowrap}
 @media (max-width:600px){body{padding:12px}th,td{padding:4px 6px}table{font-size:.93em}
-svg:not(.narrow) text:not(.tick){font-size:20px}}
+svg:not(.narrow) text{font-size:21px}svg text.tick:not(.sparse){display:none}
+table.cards,table.cards tbody,table.cards tr,table.cards th,table.cards td{display:block;width:auto}
+table.cards{min-width:0}table.cards caption{display:block}
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.cards tr{border:1px solid var(--rule);border-radius:6px;margin:0 0 8px;padding:4px 10px}
+table.cards th,table.cards td{border:0;padding:2px 0;text-align:right}table.cards th{text-align:left}
+table.cards td{display:flex;justify-content:space-between;gap:12px;white-space:normal;overflow-wrap:anywhere}
+table.cards td::before{content:attr(data-label);color:var(--muted);text-align:left;white-space:nowrap}
+table.cards tr.total{border-width:2px}table.cards tr.total th,table.cards tr.total td{border-top:0}}
 tr.total th,tr.total td{font-weight:600;border-top:2px solid var(--rule)}
 figure{margin:.4em 0 1em;break-inside:avoid}
 svg{display:block;width:100%;height:auto;max-width:720px}svg.narrow{max-width:560px}
@@ -153,7 +161,9 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
   const line = (label: string, report: StatsReport | undefined, uncounted: string | undefined, cls = "") => {
     const cells = report
       ? COMPARISON_COLUMNS.map(
-          (column) => `<td${column.numeric ? ' class="num"' : ""}>${htmlText(column.figure(report))}</td>`,
+          (column) =>
+            `<td${column.numeric ? ' class="num"' : ""} data-label="${htmlAttribute(column.header)}">` +
+            `${htmlText(column.figure(report))}</td>`,
         ).join("")
       : `<td colspan="${COMPARISON_COLUMNS.length}">not counted: ${htmlText(uncounted ?? "")}</td>`;
     return `<tr${cls}><th scope="row" class="id">${htmlText(label)}</th>${cells}</tr>`;
@@ -178,7 +188,7 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
   return `<section class="section" aria-labelledby="h-comparison">
 <h2 id="h-comparison">Campaigns compared (${countText(counted.length)} of ${countText(rows.length)} counted)</h2>
 <div class="scroll" tabindex="0" role="region" aria-label="Campaigns compared, table">
-<table id="comparison"><caption>One row a campaign, then the total of those counted</caption>
+<table id="comparison" class="cards"><caption>One row a campaign, then the total of those counted</caption>
 <thead>${header}</thead><tbody>
 ${body}
 </tbody></table></div>
@@ -462,14 +472,17 @@ function table(id: string, caption: string, headers: string[], rows: CellHtml[][
         `<tr>${cells
           .map((cell, i) => {
             const cls = cell.numeric ? ' class="num"' : cell.whole ? ' class="id"' : "";
-            return i === 0 ? `<th scope="row"${cls}>${cell.html}</th>` : `<td${cls}>${cell.html}</td>`;
+            if (i === 0) return `<th scope="row"${cls}>${cell.html}</th>`;
+            return `<td${cls} data-label="${htmlAttribute(headers[i] ?? "")}">${cell.html}</td>`;
           })
           .join("")}</tr>`,
     )
     .join("\n");
-  // A table wider than a phone scrolls sideways: focusable, so a keyboard can scroll it too.
+  // On a phone, a table of more than three columns becomes a card a row, each figure beside its column's
+  // name (data-label), so none is behind a sideways scroll. Wider still, it scrolls: focusable, for a keyboard.
+  const cards = headers.length > 3 ? ' class="cards"' : "";
   return `<div class="scroll" tabindex="0" role="region" aria-label="${htmlAttribute(caption)}">
-<table id="${id}"><caption>${htmlText(caption)}</caption>
+<table id="${id}"${cards}><caption>${htmlText(caption)}</caption>
 <thead><tr>${head}</tr></thead><tbody>
 ${body}
 </tbody></table></div>`;
@@ -490,6 +503,11 @@ ${body}
 // ---- charts ----
 
 const WIDTH = 720;
+/**
+ * The size of a wide chart's text on a phone, in the chart's units (the stylesheet's 21px): its 720 units
+ * are drawn about 366 px wide at 390, so the text is about 10.7 px there.
+ */
+const PHONE_TEXT = 21;
 /** The bar charts beside a table: narrower, so their text stays readable on a phone. */
 const BARS_WIDTH = 480;
 const LABEL_ROOM = 190;
@@ -606,12 +624,15 @@ function columnChart(
   withFailures: boolean,
 ): string {
   if (columns.length === 0) return "";
-  const height = 250;
   const top = 16;
-  const bottom = 70;
-  const left = 80;
+  const plot = 164;
+  // Room under the axis for the longest label turned 35°, at the size a phone draws it (PHONE_TEXT).
+  const longest = Math.max(...columns.map((column) => [...cut(column.label)].length)) * PHONE_TEXT * 0.58;
+  const bottom = Math.max(70, Math.ceil(22 + longest * Math.sin((35 * Math.PI) / 180)));
+  const height = top + plot + bottom;
+  // And room left of the axis for the first label, which reaches back as far as the longest.
+  const left = Math.max(80, Math.ceil(longest * Math.cos((35 * Math.PI) / 180)));
   const room = WIDTH - left - 10;
-  const plot = height - top - bottom;
   const most = Math.max(1, ...columns.map((column) => column.value));
   const step = room / columns.length;
   const barWidth = Math.max(1, step * 0.8);
@@ -632,9 +653,11 @@ function columnChart(
       const h = (column.value / most) * plot;
       const failedHeight = withFailures ? (column.failed / most) * plot : 0;
       const base = top + plot;
+      // Every other label stays on a phone, where the text is larger (the stylesheet hides the rest).
+      const cls = i % (2 * every) === 0 ? "muted tick sparse" : "muted tick";
       const label =
         i % every === 0
-          ? svgLabel(x + barWidth / 2, base + 14, cut(column.label), { cls: "muted tick", anchor: "end", rotate: -35 })
+          ? svgLabel(x + barWidth / 2, base + 14, cut(column.label), { cls, anchor: "end", rotate: -35 })
           : "";
       // A partial hour or day drawn paler: its height is of part of it only.
       const bars =

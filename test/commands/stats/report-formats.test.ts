@@ -244,10 +244,12 @@ describe("--format html", () => {
     expect(page).toContain('<tr><th scope="row" class="id">cmp-spring</th>');
     expect(page).toContain('<th scope="row" class="id">recipient_unavailable</th>');
     expect(page).toContain('<th scope="row" class="id">bat-1</th>');
-    expect(page).toContain('<td class="id">wave|1.csv</td></tr>');
+    expect(page).toContain('<td class="id" data-label="file">wave|1.csv</td></tr>');
     const headers = (id: string) =>
       [
-        ...new RegExp(`<table id="${id}">.*?</thead>`, "s").exec(page)![0].matchAll(/<th scope="col"[^>]*>([^<]*)/g),
+        ...new RegExp(`<table id="${id}"[^>]*>.*?</thead>`, "s")
+          .exec(page)![0]
+          .matchAll(/<th scope="col"[^>]*>([^<]*)/g),
       ].map((match) => match[1]);
     expect(headers("failures")).toEqual(["error code", "messages", "share", "error type"]);
     expect(headers("batches")).toEqual(["batch id", "size", "counted", "success", "failure", "delivered", "file"]);
