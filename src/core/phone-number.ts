@@ -5,8 +5,11 @@
 // keeps, client-side, only the recipients that match.
 import { UsageError } from "./errors.js";
 
-/** What only formats a number: spaces, dashes, dots, brackets and slashes. */
-const FORMATTING = /[\s\-.()/]/g;
+/**
+ * What only formats a number: spaces (no-break and thin ones too), dashes, dots, brackets and slashes. The
+ * dashes include those a word processor writes for "-": hyphens, figure, en and em dashes, and the minus sign.
+ */
+const FORMATTING = /[\s\-\u2010-\u2015\u2212.()/]/g;
 /** E.164: a full international number is at most 15 digits; fewer than 7 is no phone number anywhere. */
 export const INTERNATIONAL_DIGITS = { min: 7, max: 15 } as const;
 /**

@@ -64,6 +64,23 @@ describe("findQuery (msgstat find)", () => {
     },
   );
 
+  it.each([
+    ["U+2010 hyphen", "\u2010"],
+    ["U+2011 non-breaking hyphen", "\u2011"],
+    ["U+2012 figure dash", "\u2012"],
+    ["U+2013 en dash", "\u2013"],
+    ["U+2014 em dash", "\u2014"],
+    ["U+2212 minus sign", "\u2212"],
+  ])("the %s a word processor writes is read as -", (_name, dash) => {
+    expect(findQuery(`+44${dash}7700${dash}900123`)).toEqual(exactly("447700900123"));
+    expect(findQuery(`07700${dash}900${dash}123`, "44")).toEqual(exactly("447700900123"));
+    expect(searchQuery(`*900${dash}123`).search).toBe("900123");
+  });
+
+  it("no-break and thin spaces are spaces", () => {
+    expect(findQuery("+44\u00a07700\u2009900123")).toEqual(exactly("447700900123"));
+  });
+
   it("a national form with a country calling code is that full number", () => {
     expect(findQuery("07700 900123", "44")).toEqual(exactly("447700900123"));
   });

@@ -97,6 +97,20 @@ describe("a full international number: that number's messages and no other's", (
     },
   );
 
+  it("the dashes a word processor writes (– — ‐ ‑ −) are read as -, as no-break and thin spaces are spaces", async () => {
+    for (const typed of [
+      "+44\u20137700\u2013900123",
+      "+44\u20147700\u2014900123",
+      "+44\u20107700\u2011900123",
+      "+44 7700\u2212900123",
+      "+44\u00a07700\u2009900123",
+    ]) {
+      const result = await find([typed, "cmp-a", "cmp-b"]);
+      expect({ typed, stderr: result.stderr, code: result.code }).toEqual({ typed, stderr: "", code: 0 });
+      expect(idsOf(result.stdout)).toEqual(["a-1", "b-2", "a-5"]);
+    }
+  });
+
   it("the support question in one command: which of this customer's messages failed this week?", async () => {
     const result = await find(["+44 7700 900123", "cmp-a", "cmp-b", "cmp-c", "--status", "failure", "--since", "7d"]);
     expect(result.code).toBe(0);
