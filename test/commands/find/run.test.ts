@@ -210,6 +210,56 @@ describe("a national number", () => {
   });
 });
 
+describe("a national number written without a trunk 0 or +, as in the US", () => {
+  const campaigns = ["cmp-spring-sale", "cmp-loyalty-es", "cmp-otp-alerts"];
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ now: FIXED_NOW });
+  });
+  afterAll(() => sandbox.close());
+  const findIn = (args: string[], options: CliOptions = {}) =>
+    runCli(["--base-url", sandbox.url, "find", ...args, ...campaigns, "--fields", "id,recipient"], {
+      now: FIXED_NOW,
+      ...options,
+    });
+
+  it.each([
+    ["(720) 970-3582", "1", "msg-spring-0000018\t17209703582"],
+    ["720.970.3582", "1", "msg-spring-0000018\t17209703582"],
+    ["7773 185432", "44", "msg-spring-0001150\t447773185432"],
+  ])("%j with --country-code %s: that country's number, found", async (typed, code, row) => {
+    const result = await findIn([typed, "--country-code", code]);
+    expect(result).toEqual({ code: 0, stdout: `campaignId\tid\trecipient\ncmp-spring-sale\t${row}\n`, stderr: "" });
+  });
+
+  it("with the country code from MSGSTAT_COUNTRY_CODE or the profile too", async () => {
+    const expected = {
+      code: 0,
+      stdout: "campaignId\tid\trecipient\ncmp-spring-sale\tmsg-spring-0000018\t17209703582\n",
+      stderr: "",
+    };
+    expect(await findIn(["(720) 970-3582"], { env: { MSGSTAT_COUNTRY_CODE: "1" } })).toEqual(expected);
+    const config = configFolder();
+    config.write({ default: { "base-url": sandbox.url, "country-code": "+1" } });
+    const fromProfile = await config.run(["find", "(720) 970-3582", ...campaigns, "--fields", "id,recipient"], {
+      now: FIXED_NOW,
+    });
+    expect(fromProfile).toEqual(expected);
+  });
+
+  it("one that starts with the country code could be either: exit 2, both spellings offered", async () => {
+    const result = await findIn(["1 (720) 970-3582", "--country-code", "1"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'msgstat: "1 (720) 970-3582" could be +17209703582 (typed without its +) or the national number ' +
+        "17209703582 of country code 1 (+117209703582)\n" +
+        "  Say which: msgstat find '+17209703582', or with the trunk 0: msgstat find 017209703582\n",
+    });
+  });
+});
+
 describe("*digits: the numbers ending in them", () => {
   it("lists every number that ends so", async () => {
     const result = await find(["*900123", "cmp-a"]);
