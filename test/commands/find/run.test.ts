@@ -129,9 +129,39 @@ describe("a full international number: that number's messages and no other's", (
     expect(result.code).toBe(0);
   });
 
-  it("no message to that number: an empty result, exit 0", async () => {
+  it("no message to that number: an empty result, exit 0, and stderr says what was looked for", async () => {
     const result = await find(["+44 7700 900999", "cmp-a", "cmp-b", "--json"]);
-    expect(result).toEqual({ code: 0, stdout: "[]\n", stderr: "No messages found.\n" });
+    expect(result).toEqual({
+      code: 0,
+      stdout: "[]\n",
+      stderr: "No messages to +447700900999 in 2 campaigns, at any time.\n",
+    });
+  });
+
+  it("an empty find names the statuses and the window asked for, then the statuses of the number's messages", async () => {
+    const result = await find([CUSTOMER, "cmp-a", "cmp-b", "cmp-c", "--status", "created", "--since", "7d"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: "CAMPAIGN\tID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE\n",
+      stderr:
+        "No messages to +447700900123 in 3 campaigns with status created,\n" +
+        "created since 2026-11-18 12:00 UTC.\n" +
+        "Statuses of the messages read: failure 2, success 1.\n",
+    });
+    const until = await find(["*9999", "cmp-a", "--until", "2026-11-01", "--tz", "Europe/London"]);
+    expect(until.stderr).toBe(
+      "No messages to numbers ending in 9999 in 1 campaign,\ncreated until 2026-11-01 23:59 Europe/London.\n",
+    );
+  });
+
+  it("an empty find with a campaign that could not be read says how many were", async () => {
+    const result = await find(["+44 7700 900999", "cmp-a", "cmp-gone"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr.split("\n").slice(1)).toEqual([
+      "No messages to +447700900999 in 1 of 2 campaigns, at any time.",
+      "msgstat: 1 of 2 campaigns complete; not read to the end: cmp-gone",
+      "",
+    ]);
   });
 });
 
@@ -245,6 +275,18 @@ describe("a national number written without a trunk 0 or +, as in the US", () =>
       now: FIXED_NOW,
     });
     expect(fromProfile).toEqual(expected);
+  });
+
+  it("without a country code: read as the international number, and stderr says so, and what was searched", async () => {
+    const result = await findIn(["(720) 970-3582"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: "campaignId\tid\trecipient\n",
+      stderr:
+        "(720) 970-3582: no + or 00 and no country code, so read as +7209703582\n" +
+        "For a national number: --country-code 1 (US), or msgstat config set country-code 1\n" +
+        "No messages to +7209703582 in 3 campaigns, at any time.\n",
+    });
   });
 
   it("one that starts with the country code could be either: exit 2, both spellings offered", async () => {
