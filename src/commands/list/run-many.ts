@@ -96,7 +96,17 @@ export async function runManyListings(
     );
   };
   try {
-    await render(options, fields, { campaignId: campaignIds[0]! }, chunksOf, sink, ctx, toTerminal, campaign);
+    await render(
+      options,
+      fields,
+      { campaignId: campaignIds[0]! },
+      chunksOf,
+      sink,
+      ctx,
+      toTerminal,
+      campaign,
+      campaignIds,
+    );
   } catch (error) {
     progress.stop();
     await sink.discard();

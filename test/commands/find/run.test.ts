@@ -179,22 +179,69 @@ describe("on a terminal", () => {
         "¡Hola Ana! Rebajas de primavera: 10% de descuento hasta el 2 May. …",
     ],
   };
+  // What did not fit is named, once, on stderr.
+  const HIDDEN: Record<number, string> = { 80: "Hidden at 80 columns: TRIES, MESSAGE (--wide shows all)\n", 160: "" };
+  const ENDING_SCREENS: Record<number, string[]> = {
+    80: [
+      "CAMPAIGN         ID                  RECIPIENT     STATUS   ERROR",
+      "cmp-spring-sale  msg-spring-0000071  448002935115  failure  server_unknown_error",
+      // The id runs a cell past its column, never cut; the recipient's spare cell takes it back.
+      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  recipient_unavailab…",
+    ],
+    160: [
+      "CAMPAIGN         ID                  RECIPIENT     STATUS   TRIES  ERROR                 CREATED (UTC)     MESSAGE",
+      "cmp-spring-sale  msg-spring-0000071  448002935115  failure  2      server_unknown_error  2025-05-01 00:40  " +
+        "¡Hola Ana! Rebajas de primavera: 10% de descuento ha…",
+      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  1      recipient_unavailab…  2025-04-24 14:10  " +
+        "Fatima, tienes 4687 puntos. Tu código: 214166. Canjé…",
+    ],
+  };
+  const ENDING_NOTES: Record<number, string> = {
+    80: "Hidden at 80 columns: TRIES, CREATED, BATCH, FILE, MESSAGE (--wide shows all)\n",
+    160: "Hidden at 160 columns: BATCH, FILE (--wide shows all)\n",
+  };
   const campaigns = ["cmp-spring-sale", "cmp-loyalty-es", "cmp-otp-alerts"];
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   beforeAll(async () => {
     sandbox = await startSandbox({ now: FIXED_NOW });
   });
   afterAll(() => sandbox.close());
-  const findIn = (typed: string, options: CliOptions) =>
-    runCli(["--base-url", sandbox.url, "find", typed, ...campaigns], { now: FIXED_NOW, ...options });
+  const findIn = (typed: string, { extra = [], ...options }: CliOptions & { extra?: string[] }) =>
+    runCli(["--base-url", sandbox.url, "find", typed, ...campaigns, ...extra], { now: FIXED_NOW, ...options });
 
   it.each([80, 160])(
     "at %i columns: one number, so no RECIPIENT column; the campaign, id, status, error and time show",
     async (columns) => {
       const result = await findIn("+44 800 293 5115", { tty: true, columns, env: { NO_COLOR: "1" } });
-      expect(result).toEqual({ code: 0, stdout: SCREENS[columns]!.join("\n") + "\n", stderr: "" });
+      expect(result).toEqual({ code: 0, stdout: SCREENS[columns]!.join("\n") + "\n", stderr: HIDDEN[columns] });
     },
   );
+
+  // Its first page holds one message, of cmp-spring-sale; the next comes from cmp-loyalty-es, whose ids are
+  // a cell longer, and fails with a longer code: the table keeps its one header and its columns.
+  it.each([80, 160])(
+    "*5115 at %i columns: one table under one header, though later rows are wider",
+    async (columns) => {
+      const result = await findIn("*5115", { tty: true, columns, env: { NO_COLOR: "1" } });
+      expect(result).toEqual({
+        code: 0,
+        stdout: ENDING_SCREENS[columns]!.join("\n") + "\n",
+        stderr: ENDING_NOTES[columns],
+      });
+    },
+  );
+
+  it("--since: the time is what was asked about, so it shows before the error at 80 columns", async () => {
+    const result = await findIn("*5115", { tty: true, columns: 80, env: { NO_COLOR: "1" }, extra: ["--since", "30d"] });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "CAMPAIGN         ID                  RECIPIENT     STATUS   CREATED (UTC)\n" +
+        "cmp-spring-sale  msg-spring-0000071  448002935115  failure  2025-05-01 00:40\n" +
+        "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  2025-04-24 14:10\n",
+      stderr: "Hidden at 80 columns: TRIES, ERROR, BATCH, FILE, MESSAGE (--wide shows all)\n",
+    });
+  });
 
   it("piped, or for an ending that matches many numbers, the RECIPIENT column stays", async () => {
     const piped = await findIn("+44 800 293 5115", { columns: 80 });
