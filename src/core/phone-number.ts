@@ -134,7 +134,7 @@ export function findQuery(text: string, countryCode?: string): RecipientQuery & 
       ...exactly(digits),
       ambiguous: [
         `${text.trim()}: no + or 00 and no country code, so read as +${digits}`,
-        "For a national number: --country-code 1 (US), or msgstat config set country-code 1",
+        "A national number? --country-code 1 (US), or msgstat config set country-code 1",
       ],
     };
   return exactly(digits);

@@ -130,7 +130,7 @@ describe("findQuery (msgstat find)", () => {
       ...exactly("7209703582"),
       ambiguous: [
         "(720) 970-3582: no + or 00 and no country code, so read as +7209703582",
-        "For a national number: --country-code 1 (US), or msgstat config set country-code 1",
+        "A national number? --country-code 1 (US), or msgstat config set country-code 1",
       ],
     });
   });

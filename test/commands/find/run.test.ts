@@ -331,7 +331,7 @@ describe("a national number written without a trunk 0 or +, as in the US", () =>
       stdout: "campaignId\tid\trecipient\n",
       stderr:
         "(720) 970-3582: no + or 00 and no country code, so read as +7209703582\n" +
-        "For a national number: --country-code 1 (US), or msgstat config set country-code 1\n" +
+        "A national number? --country-code 1 (US), or msgstat config set country-code 1\n" +
         "No messages to +7209703582 in 3 campaigns, at any time.\n",
     });
   });
