@@ -11,7 +11,6 @@ import { temporaryName } from "./atomic-file.js";
 
 /** A lock not refreshed for this long is stale. */
 export const STALE_LOCK_MS = 60_000;
-const REFRESH_MS = STALE_LOCK_MS / 4;
 
 /** Who holds a lock, as found in it. */
 export interface Holder {
@@ -60,7 +59,7 @@ export async function takeLock(file: string, options: LockOptions): Promise<() =
   let pause = 2;
   for (;;) {
     try {
-      if (await createLockFile(file, holder, options.mode)) return held(file);
+      if (await createLockFile(file, holder, options.mode)) return held(file, staleMs / 4);
     } catch (error) {
       throw options.cannotCreate((error as NodeJS.ErrnoException).code ?? String(error));
     }
@@ -89,12 +88,12 @@ export async function withLock<T>(file: string, options: LockOptions, change: ()
   }
 }
 
-/** A lock taken: refreshed while held (so it never looks stale), removed when given back. */
-function held(file: string): () => Promise<void> {
+/** A lock taken: refreshed well within the staleness bound while held, removed when given back. */
+function held(file: string, everyMs: number): () => Promise<void> {
   const timer = setInterval(() => {
     const now = new Date();
     fs.utimes(file, now, now).catch(() => undefined);
-  }, REFRESH_MS);
+  }, everyMs);
   // The refresh never keeps the process alive by itself.
   timer.unref();
   return async () => {

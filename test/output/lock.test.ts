@@ -11,6 +11,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   utimesSync,
   watch,
@@ -21,8 +22,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { lockDataset } from "../../src/commands/export/run.js";
 import { LOCK_NAME, withConfigLock } from "../../src/config/config-folder.js";
-import { createLockFile } from "../../src/output/lock.js";
+import { createLockFile, takeLock } from "../../src/output/lock.js";
 import { scratchFolder } from "../support/scratch.js";
+import { waitFor } from "../support/wait-for.js";
 
 /** What happened to `name` in `dir` while `act` ran, as fs.watch reports it ("rename": created or removed). */
 async function eventsOn(dir: string, name: string, act: () => Promise<void>): Promise<string[]> {
@@ -154,5 +156,24 @@ describe("withConfigLock", () => {
     const { dir, lock } = folder();
     writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: "another-machine" }));
     await expect(withConfigLock(dir, () => Promise.resolve(), { waitMs: 50 })).rejects.toThrow(/has been held/);
+  });
+});
+
+describe("a lock held longer than the staleness bound", () => {
+  it("is refreshed by its holder, so no other takes it over", async () => {
+    const { lock } = folder();
+    const busy = () => new Error("held");
+    const options = { waitMs: 0, staleMs: 400, busy, cannotCreate: busy };
+    const release = await takeLock(lock, options);
+    try {
+      // As if it had not been refreshed for far longer than the bound; its holder refreshes it.
+      const old = (Date.now() - 120_000) / 1000;
+      utimesSync(lock, old, old);
+      await waitFor(() => Date.now() - statSync(lock).mtimeMs < 400, "the holder to refresh its lock");
+      await expect(takeLock(lock, options)).rejects.toThrow("held");
+    } finally {
+      await release();
+    }
+    expect(existsSync(lock)).toBe(false);
   });
 });
