@@ -1,9 +1,9 @@
 // The layers of src/ and the one direction imports may run (CONTRIBUTING.md, "Layers"). `npm test` runs
 // this through `npm run lint:layers`; a broken rule fails it with the rule's name and both files.
 //
-//   core -> http -> service -> stats -> render -> config -> commands -> cli.ts      (each may import only to its left)
+//   core -> http -> service -> stats -> output -> render -> config -> commands -> cli.ts   (each imports only to its left)
 //   sandbox: apart; imports only core's message shape, and only `msgstat sandbox` imports it.
-const LAYERS = ["core", "http", "service", "stats", "render", "config", "commands"];
+const LAYERS = ["core", "http", "service", "stats", "output", "render", "config", "commands"];
 
 /** Each layer may import the ones below it, never one above it (nor cli.ts, the top). */
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({
@@ -71,6 +71,7 @@ module.exports = {
     packagesAbove("http", ["commander", "chalk", "ora", "string-width"]),
     packagesAbove("service", ["commander", "chalk", "ora", "string-width"]),
     packagesAbove("stats", ["commander", "chalk", "ora", "string-width"]),
+    packagesAbove("output", ["commander", "chalk", "ora", "string-width"]),
     packagesAbove("render", ["commander"]),
     packagesAbove("config", ["commander", "chalk", "ora", "string-width"]),
     {

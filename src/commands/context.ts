@@ -39,6 +39,11 @@ export interface Io {
    * that loads the config code has it made all the same: docs/bench.md, start-up).
    */
   stdin?: () => Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  /**
+   * Only a test gives it: awaited at each named step of a run (export's phases), so a test can hold the
+   * run there and kill it, with no timing involved. The program users run never sets it.
+   */
+  atStep?: (step: string) => Promise<void>;
 }
 
 export interface Context extends Io {

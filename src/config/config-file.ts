@@ -8,8 +8,7 @@
 import { closeSync, fstatSync, openSync, promises as fs, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../core/errors.js";
-import { writeFileAtomic } from "./atomic-write.js";
-import { withConfigLock } from "./config-lock.js";
+import { withConfigLock, writeFileAtomic } from "./config-folder.js";
 import { untrusted, type Owned } from "./file-safety.js";
 
 export type ProfileEntries = Record<string, unknown>;
@@ -136,7 +135,7 @@ function parseConfigText(text: string, file: string): ConfigFile {
 
 /**
  * Changes the config file without losing another writer's change: under the folder's lock
- * (config-lock.ts) the file is read afresh, `change` applied to it, and the result written; `change`
+ * (config-folder.ts) the file is read afresh, `change` applied to it, and the result written; `change`
  * returns false when it changed nothing. A new file is 0600: no credential is kept in it, but headers, proxies
  * and token-commands are nobody else's business; a replacement keeps the mode a person gave the file.
  */

@@ -1,13 +1,12 @@
 // The `credentials` file: tokens of profiles for which no OS keyring was available, as JSON
-// ({ "tokens": { "<profile>": "<token>" } }). Written 0600 from its first byte (atomic-write.ts);
+// ({ "tokens": { "<profile>": "<token>" } }). Written 0600 from its first byte (config-folder.ts);
 // read only when nobody but its owner can read it, and its owner is the person running msgstat (or
 // root), as ssh treats a private key.
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { CredentialsError } from "../core/errors.js";
-import { removeFile, writeFileAtomic } from "./atomic-write.js";
 import { ownRecord, withoutBom } from "./config-file.js";
-import { withConfigLock } from "./config-lock.js";
+import { withConfigLock, writeFileAtomic } from "./config-folder.js";
 import { untrusted } from "./file-safety.js";
 
 export type Tokens = Record<string, string>;
@@ -61,7 +60,7 @@ function parseTokens(text: string, file: string): Tokens {
 
 /** Replaces the file with these tokens (0600), or removes it when none is left. */
 async function writeCredentials(file: string, tokens: Tokens): Promise<void> {
-  if (Object.keys(tokens).length === 0) return removeFile(file);
+  if (Object.keys(tokens).length === 0) return fs.rm(file, { force: true });
   await writeFileAtomic(file, `${JSON.stringify({ tokens }, null, 2)}\n`, 0o600);
 }
 

@@ -4,7 +4,7 @@
 import { stringifyAtAnyDepth } from "../core/json-stringify.js";
 import { instantOf, isoInZone, TimeZone } from "../core/time.js";
 import type { Field } from "./fields.js";
-import type { Sink } from "./sink.js";
+import type { Sink } from "../output/sink.js";
 import type { Chunks } from "./chunks.js";
 
 const NEEDS_QUOTES = /[",\r\n]/;

@@ -7,7 +7,7 @@ import type { CheckedMessage } from "../core/message.js";
 import type { Chunks } from "./chunks.js";
 import type { Field } from "./fields.js";
 import { indentedJson, oneLineJson } from "./json-layout.js";
-import type { Sink } from "./sink.js";
+import type { Sink } from "../output/sink.js";
 
 /** Writes one item as JSON: on one line, or indented (continuation lines indented once more, for an array). */
 type Writer<M> = (item: M, sink: Sink) => void | Promise<void>;

@@ -8,7 +8,7 @@ import { blockSafe, inlineSafe } from "../core/text.js";
 import { displayWidth, padEnd } from "./width.js";
 import { instantOf, timestampInZone, type TimeZone } from "../core/time.js";
 import { relativeTime, type Palette } from "./palette.js";
-import type { Sink } from "./sink.js";
+import type { Sink } from "../output/sink.js";
 import { hanging, wrapText } from "./wrap.js";
 
 export interface MessageViewOptions {

@@ -3,7 +3,7 @@
 // their page is parsed. When pages arrive faster than they are written, the sink's large writes stay
 // large: a flush happens only when the renderer would otherwise sit idle with text in hand.
 import { nextTurn } from "../core/timer.js";
-import type { Sink } from "./sink.js";
+import type { Sink } from "../output/sink.js";
 
 export interface PageBoundaryHooks {
   /** Before a page's rows are rendered (e.g. a spinner on the same terminal steps aside). */

@@ -7,7 +7,7 @@ import type { CheckedMessage } from "../core/message.js";
 import type { Chunks } from "./chunks.js";
 import { isFlatColumn, messageSchema, messageWriter } from "./parquet-columns.js";
 import { leafColumns, ParquetFile } from "./parquet-writer.js";
-import type { Sink } from "./sink.js";
+import type { Sink } from "../output/sink.js";
 
 /**
  * Messages in a row group, at most. Readers prefer large groups (DuckDB splits its work by them), and

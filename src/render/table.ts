@@ -17,7 +17,7 @@ import { withCampaign, type Field } from "./fields.js";
 import type { Cell, Placed, Slot } from "./layout.js";
 import type { Chunks } from "./chunks.js";
 import type { Palette } from "./palette.js";
-import type { Sink } from "./sink.js";
+import type { Sink } from "../output/sink.js";
 
 type Layout = typeof import("./layout.js");
 

@@ -1,18 +1,21 @@
-// `msgstat export` killed (SIGKILL) at each step of a run, on the real executable: the run stops itself
-// at the step (MSGSTAT_EXPORT_TEST_PAUSE, a test hook) and says so on stderr, and only then is it killed,
-// so where it dies does not depend on timing. DuckDB then reads every message exactly once, each in its
+// `msgstat export` killed (SIGKILL) at each step of a run, on the built program: the run is held at the
+// step (the Context's `atStep` hook, given by test/support/held-bin.cjs) and says so on stderr, and only
+// then is it killed, so where it dies does not depend on timing. DuckDB then reads every message exactly once, each in its
 // old or its new state, and the next run completes the dataset and leaves nothing behind.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import type { Message } from "../../src/core/message.js";
-import { PAUSE_STEPS } from "../../src/commands/export/test-pause.js";
+import { EXPORT_STEPS } from "../../src/commands/export/run.js";
 import { FIXED_NOW, pageForward } from "../sandbox/http-helpers.js";
 import { query, readJsonlDataset } from "../support/dataset.js";
 import { runBin } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
+/** The built program with a hook that holds the run at the step named first on its command line. */
+const HELD_BIN = fileURLToPath(new URL("../support/held-bin.cjs", import.meta.url));
 const CAMPAIGNS = ["cmp-loyalty-es", "cmp-otp-alerts"];
 let sandbox: Sandbox;
 /** The new state: every message whose id ends in 3 has failed since the first run. */
@@ -88,8 +91,8 @@ function stateOf(message: Record<string, unknown>): string {
 
 /** Runs the export until it says it paused at `step`, then kills it. */
 function killedAt(dir: string, step: string) {
-  return runBin(exportArgs(dir), {
-    env: { MSGSTAT_EXPORT_TEST_PAUSE: step },
+  return runBin([step, ...exportArgs(dir)], {
+    script: HELD_BIN,
     onSpawn: (child) => {
       let said = "";
       child.stderr!.on("data", (chunk: Buffer | string) => {
@@ -108,7 +111,7 @@ function leftovers(dir: string): string[] {
 }
 
 describe.each(["jsonl.gz", "parquet"] as const)("--format %s", (chosen) => {
-  describe.each(PAUSE_STEPS)("msgstat export killed at %s", (step) => {
+  describe.each(EXPORT_STEPS)("msgstat export killed at %s", (step) => {
     it("leaves each message once, old or new; the next run completes the dataset", async () => {
       format = chosen;
       const dir = scratchFolder("export-kill-");
@@ -186,8 +189,8 @@ describe("two exports into one folder", () => {
     changed = false;
     const dir = scratchFolder("export-lock-");
     let second: Awaited<ReturnType<typeof runBin>> | undefined;
-    const first = await runBin(exportArgs(dir), {
-      env: { MSGSTAT_EXPORT_TEST_PAUSE: "fetching" },
+    const first = await runBin(["fetching", ...exportArgs(dir)], {
+      script: HELD_BIN,
       onSpawn: (child) => {
         let said = "";
         child.stderr!.on("data", (chunk: Buffer | string) => {

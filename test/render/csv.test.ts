@@ -5,7 +5,7 @@ import type { CheckedMessage } from "../../src/core/message.js";
 import { csvCell, csvRow, fieldsInZone, renderCsv } from "../../src/render/csv.js";
 import { TimeZone } from "../../src/core/time.js";
 import type { Field } from "../../src/render/fields.js";
-import type { Sink } from "../../src/render/sink.js";
+import type { Sink } from "../../src/output/sink.js";
 
 /** A sink that keeps every write, in order. */
 function recordingSink(): Sink & { writes: string[] } {

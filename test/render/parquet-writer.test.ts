@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { CheckedMessage } from "../../src/core/message.js";
 import { renderParquet } from "../../src/render/parquet.js";
 import { encodeHybrid, PAGE_BYTES } from "../../src/render/parquet-writer.js";
-import type { Sink } from "../../src/render/sink.js";
+import type { Sink } from "../../src/output/sink.js";
 import { duckdb, sqlText } from "../support/duckdb.js";
 import { scratchFolder } from "../support/scratch.js";
 

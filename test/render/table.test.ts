@@ -8,7 +8,7 @@ import type { CheckedMessage } from "../../src/core/message.js";
 import { TimeZone } from "../../src/core/time.js";
 import { compileFields } from "../../src/render/fields.js";
 import { plainPalette, type Palette } from "../../src/render/palette.js";
-import type { Sink } from "../../src/render/sink.js";
+import type { Sink } from "../../src/output/sink.js";
 import { renderTable, type TableOptions } from "../../src/render/table.js";
 import { HOSTILE_VALUES } from "../../src/sandbox/hostile-text.js";
 

@@ -112,12 +112,14 @@ export interface SpawnOptions {
   timeoutMs?: number;
   /** Written to the child's stdin, which is then closed. */
   stdin?: string;
+  /** Another script to run in place of bin/msgstat.js (one that loads the same built program). */
+  script?: string;
 }
 
 /** The real executable as a user runs it; the environment is minimal so a developer's own settings do not leak in. */
 export function runBin(args: string[], options: SpawnOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [options.script ?? BIN, ...args], {
       cwd: options.cwd,
       env: {
         PATH: process.env.PATH,

@@ -1,30 +1,22 @@
-// A partition's file, encoded from its spill into a temporary file in the run's staging folder
-// (AtomicFile's, beside `target`), flushed to disk and closed; the rename to the data file is left to the run,
-// which makes every rename of a run only once each partition it replaces is ready (run.ts).
-import { fsync, promises as fs } from "node:fs";
-import path from "node:path";
-import { promisify } from "node:util";
+// A partition's file, encoded from its spill into a prepared file in the run's staging folder, flushed
+// to disk and closed; its commit (the rename over the data file) is left to the run, which commits only
+// once every partition it replaces is ready (run.ts).
+import { promises as fs } from "node:fs";
 import { JsonSource, SourcedMessage } from "../../core/json-source.js";
 import type { CheckedMessage } from "../../core/message.js";
 import { renderJsonl } from "../../render/json.js";
 import { renderParquet } from "../../render/parquet.js";
-import { openOutput, type Sink } from "../../render/sink.js";
-import type { Context } from "../context.js";
+import { prepareFile, type Sink } from "../../output/sink.js";
+import type { AtomicFile } from "../../output/atomic-file.js";
 import type { ExportFormat } from "./layout.js";
 import { uniqueMessages } from "./spill.js";
-
-/** A temporary file ready to be renamed over its data file. */
-export interface ReadyFile {
-  temporary: string;
-  target: string;
-}
 
 // How a partition's messages become a file. Its version is part of each partition's digest: a change in
 // how msgstat encodes a format is a reason to write every partition again. msgstat's own version (which
 // Parquet's created_by names) is not: a release that encodes the same would otherwise rewrite every partition.
 interface Encoder {
   version: string;
-  /** The file is gzipped as it is written (render/gzip-stream.ts, as -o x.jsonl.gz). */
+  /** The file is gzipped as it is written (as -o x.jsonl.gz). */
   gzip: boolean;
   render(chunks: AsyncIterable<SourcedMessage[]>, sink: Sink, msgstatVersion: string): Promise<void>;
 }
@@ -59,27 +51,17 @@ async function* spilledChunks(file: string, repeats: { count: number }): AsyncGe
   if (chunk.length > 0) yield chunk;
 }
 
-/** Writes the partition's file from its spill under a temporary name beside `target` (in staging), synced, closed. */
+/** Writes the partition's file for `target` from its spill, prepared in `staging`: synced, closed, not yet in place. */
 export async function encodePartition(
   spill: string,
   target: string,
+  staging: string,
   format: ExportFormat,
   msgstatVersion: string,
-  ctx: Pick<Context, "stdout" | "stderr" | "signal">,
-): Promise<ReadyFile> {
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  let ready: ReadyFile | undefined;
-  const sink = await openOutput(target, ctx, {
-    gzip: ENCODERS[format].gzip,
-    staged: true,
-    steps: {
-      sync: promisify(fsync),
-      rename: (temporary, to) => {
-        ready = { temporary, target: to };
-        return Promise.resolve();
-      },
-    },
-  });
+  signal: AbortSignal,
+): Promise<AtomicFile> {
+  await fs.mkdir(staging, { recursive: true });
+  const sink = await prepareFile(target, staging, signal, { gzip: ENCODERS[format].gzip });
   try {
     await ENCODERS[format].render(spilledChunks(spill, { count: 0 }), sink, msgstatVersion);
   } catch (error) {
@@ -87,5 +69,5 @@ export async function encodePartition(
     throw error;
   }
   await sink.finish();
-  return ready!;
+  return sink.file;
 }

@@ -11,7 +11,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const MANIFEST_NAME = "msgstat-export.json";
 /** The staging folder of a run, inside <dir> (same file system: renames stay renames). */
 export const STAGING_NAME = ".msgstat-staging";
-/** The lock of the run writing <dir> (lock.ts). */
+/** The lock of the run writing <dir> (run.ts, `lockDataset`). */
 export const LOCK_NAME = ".msgstat-export.lock";
 /** Hive's name for a partition whose value is null: here, a message without a readable createdAt. */
 export const UNDATED = "__HIVE_DEFAULT_PARTITION__";
@@ -60,12 +60,12 @@ export function dataFileName(format: ExportFormat): string {
   return `messages.${format}`;
 }
 
-/** The lock's temporary file (config/lock-file.ts), left only by a run killed as it took the lock. */
+/** The lock's temporary file (the one lock's, taken in one step), left only by a run killed as it took the lock. */
 export function isLockTemporary(name: string): boolean {
   return name.startsWith(`.${LOCK_NAME}.msgstat-`) && name.endsWith(".tmp");
 }
 
-/** AtomicFile's temporary file of a data file (render/atomic-file.ts): `.messages.<ext>.msgstat-<pid>-<t>-<n>.tmp`. */
+/** The atomic writer's temporary file of a data file: `.messages.<ext>.msgstat-<pid>-<t>-<n>.tmp`. */
 const TEMPORARY = /^\.messages\..+\.msgstat-[0-9]+-[0-9a-z]+-[0-9a-z]+\.tmp$/;
 
 /**

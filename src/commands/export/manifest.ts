@@ -1,12 +1,12 @@
 // The manifest, <dir>/msgstat-export.json: what the last run did (when, which campaigns, counts, the
 // msgstat version) and, per partition, the digest and count of the messages its file holds. Written
-// by the one atomic writer (render/atomic-file.ts), after the partition files it describes. A
+// by the one atomic writer, after the partition files it describes. A
 // partition about to be replaced is first recorded without a digest ("pending"): if the run is killed
 // between the rename and the final manifest, the next run cannot trust any digest for it, and writes it.
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { OutputError, UsageError } from "../../core/errors.js";
-import { replaceFile } from "../../render/atomic-file.js";
+import { replaceFile } from "../../output/atomic-file.js";
 import type { FileFingerprint } from "./digest.js";
 import { MANIFEST_NAME, type ExportFormat } from "./layout.js";
 import { refuseLinks } from "./links.js";

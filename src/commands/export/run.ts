@@ -10,6 +10,7 @@
 //  3. the manifest is written with the new digests.
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { takeLock } from "../../output/lock.js";
 import { OutputError, ServiceError, UsageError } from "../../core/errors.js";
 import { MESSAGE, read } from "../../core/message.js";
 import { count, countText } from "../../core/numbers.js";
@@ -21,7 +22,8 @@ import { startProgress } from "../../render/spinner.js";
 import type { Context } from "../context.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { fingerprintOf, PartitionDigest, type FileFingerprint } from "./digest.js";
-import { encodePartition, ENCODERS, type ReadyFile } from "./encode.js";
+import type { AtomicFile } from "../../output/atomic-file.js";
+import { encodePartition, ENCODERS } from "./encode.js";
 import {
   campaignFolder,
   dataFileName,
@@ -36,11 +38,13 @@ import {
   STAGING_NAME,
   type ExportFormat,
 } from "./layout.js";
-import { lockDataset } from "./lock.js";
-import { refuseLinks, surveyDataset } from "./links.js";
+import { linkRefused, refuseLinks, surveyDataset } from "./links.js";
 import { readManifest, writeManifest, type Manifest, type PartitionEntry } from "./manifest.js";
 import { CampaignSpill, uniqueMessages } from "./spill.js";
-import { pauseFor, type PauseStep } from "./test-pause.js";
+
+/** The steps of a run a test can hold it at (Context's `atStep`), in the order a run reaches them. */
+export const EXPORT_STEPS = ["fetching", "spilling", "encoded", "between-renames", "before-manifest"] as const;
+type PauseStep = (typeof EXPORT_STEPS)[number];
 
 export interface ExportOptions {
   /** --to: the dataset's folder, created if missing. */
@@ -56,8 +60,8 @@ export interface ExportOptions {
 interface PartitionPlan {
   key: string;
   entry: PartitionEntry | undefined;
-  /** Set when the file changes: the new file ready to be renamed, or null to remove the partition. */
-  change?: ReadyFile | null;
+  /** Set when the file changes: the new file prepared, to be committed over its data file; or null to remove it. */
+  change?: AtomicFile | null;
 }
 
 interface CampaignExport {
@@ -92,6 +96,25 @@ export async function runExport(campaignIds: readonly string[], options: ExportO
   }
 }
 
+/**
+ * One run at a time in a dataset's folder (a second would remove the first's staging folder as
+ * leftovers): <dir>/.msgstat-export.lock, refused at once while another run holds it.
+ */
+export function lockDataset(dir: string): Promise<() => Promise<void>> {
+  const file = path.join(dir, LOCK_NAME);
+  return takeLock(file, {
+    waitMs: 0,
+    mode: 0o666,
+    link: linkRefused,
+    cannotCreate: (code) => new UsageError(`--to ${dir}: cannot write there (${code})`),
+    busy: (held) =>
+      new UsageError(
+        `another msgstat export (pid ${held.pid ?? "unknown"} on ${held.host ?? "an unknown machine"}) ` +
+          `is writing ${dir}`,
+      ).withHint(`Wait for it to end. If no export is running there, remove ${file}.`),
+  });
+}
+
 async function exportLocked(
   campaignIds: readonly string[],
   options: ExportOptions,
@@ -124,7 +147,7 @@ async function exportLocked(
     if (error.code !== "EEXIST") throw cannotWrite(path.join(dir, STAGING_NAME), error);
   });
   await refuseLinks(dir, STAGING_NAME);
-  const pause = pauseFor(ctx.env, ctx.stderr);
+  const pause = async (step: PauseStep) => ctx.atStep?.(step);
   const staging = path.join(dir, STAGING_NAME, `run-${process.pid}-${Date.now().toString(36)}`);
   const progress = await startProgress(ctx, "Exporting…");
   const tally: Tally = { selectors: new Map(), done: 0, partitions: 0, planned: 0, read: 0, repeats: { count: 0 } };
@@ -302,19 +325,20 @@ async function planCampaign(
     const before = previous?.partitions[key];
     if (before?.digest === entry.digest && (await intact(target, before.file))) entry.file = before.file;
     else {
-      // Encoded in staging: the partition's folder is created only when its file is renamed there (phase 2).
-      const staged = path.join(options.encoded, String(i), dataFileName(options.format));
+      // Prepared in staging: the partition's folder is created only when its file is committed (phase 2).
+      const staged = path.join(options.encoded, String(i));
       const ready = await encodePartition(
         spill.fileOf(date),
+        target,
         staged,
         options.format,
         options.msgstatVersion,
-        ctx,
+        ctx.signal,
       ).catch((error: unknown) => {
-        throw cannotWrite(staged, error);
+        throw cannotWrite(path.join(staged, dataFileName(options.format)), error);
       });
       entry.file = await fingerprintOf(ready.temporary);
-      plan.change = { temporary: ready.temporary, target };
+      plan.change = ready;
     }
     plans.push(plan);
     tally.planned++;
@@ -399,8 +423,8 @@ function recordCampaigns(manifest: Manifest, results: ReadonlyArray<CampaignResu
 
 /**
  * Phase 2: the partitions that change are first marked pending in the manifest (their digest unknown),
- * then each file is renamed over its data file, or removed. A run killed in between leaves each partition
- * whole, old or new, and the next run writes every pending one again.
+ * then each prepared file is committed over its data file, or the partition removed. A run killed in
+ * between leaves each partition whole, old or new, and the next run writes every pending one again.
  */
 async function commit(
   dir: string,
@@ -423,7 +447,7 @@ async function commit(
     if (plan.change) {
       await fs.mkdir(path.dirname(plan.change.target), { recursive: true });
       await refuseLinks(dir, `${plan.key}/${dataFileName(format)}`);
-      await fs.rename(plan.change.temporary, plan.change.target);
+      await plan.change.commit();
     } else await removePartition(dir, plan.key, format);
     show(`Moving partitions into place… ${countText(i + 1)} of ${countText(changes.length)}`);
   }

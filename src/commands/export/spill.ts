@@ -7,6 +7,7 @@ import { createReadStream, promises as fs } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { SourcedMessage } from "../../core/json-source.js";
+import { appendToFile } from "../../output/append.js";
 import { oneLineJson } from "../../render/json-layout.js";
 
 // A partition's lines are appended once this many bytes are waiting, and all of them past the total:
@@ -59,7 +60,7 @@ export class CampaignSpill {
     this.waiting.delete(date);
     this.held -= this.waitingBytes.get(date) ?? 0;
     this.waitingBytes.delete(date);
-    await fs.appendFile(this.fileOf(date), lines.join(""));
+    await appendToFile(this.fileOf(date), lines.join(""));
   }
 
   async remove(): Promise<void> {

@@ -1,17 +1,18 @@
 // `msgstat messages <campaignId> --follow` (and `batch ... --follow`): the newest messages, then every
 // new one as it appears, oldest first, until interrupted. The same renderers as a listing, fed by the
 // follower instead of the selector; each poll's messages are flushed as soon as they are rendered, so a
-// pipeline (`--jsonl | jq`) sees them at once. Output goes straight through, -o included: there is no
-// end at which a temporary file could be moved into place, and what was received must survive Ctrl-C.
+// pipeline (`--jsonl | jq`) sees them at once. -o is written in place as records come (gzipped for a
+// .gz name): there is no end at which a temporary file could be moved into place, and what was
+// received must survive Ctrl-C.
 import { spanText } from "../../core/time.js";
 import { compileFields } from "../../render/fields.js";
 import { flushAtPageBoundaries } from "../../render/page-flush.js";
-import { streamSink } from "../../render/sink.js";
+import { openOutput } from "../../output/sink.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import { ListingFollower, type FollowEvent } from "../../service/follow-listing.js";
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
-import { straightFileSink } from "../shared/straight-file.js";
+import { isGzipFile } from "../shared/output-file.js";
 import type { ListingOptions } from "./options.js";
 import { render, type ChunksOf } from "./run.js";
 
@@ -20,10 +21,7 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
   const fields = options.fields ? compileFields(options.fields, { batchId: listing.batchId }) : undefined;
   const client = await ctx.client();
   const toTerminal = options.outputFile === undefined && ctx.stdoutIsTTY;
-  const output =
-    options.outputFile !== undefined
-      ? await straightFileSink(options.outputFile, ctx.signal)
-      : { sink: streamSink(ctx.stdout, ctx.signal), close: async () => undefined };
+  const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile), live: true });
   const follower = new ListingFollower(
     client,
     {
@@ -41,14 +39,13 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
     (event) => report(event, ctx),
   );
   try {
-    const follow: ChunksOf = (reading) => flushAtPageBoundaries(follower.chunks(reading), output.sink);
-    await render(options, fields, listing, follow, output.sink, ctx, toTerminal);
+    const follow: ChunksOf = (reading) => flushAtPageBoundaries(follower.chunks(reading), sink);
+    await render(options, fields, listing, follow, sink, ctx, toTerminal);
+    await sink.finish();
   } catch (error) {
-    // Whole records only: what was rendered is flushed, a partial record never is.
-    await output.sink.discard();
+    // Whole records only: what was rendered is flushed, a partial record never is; the file is ended.
+    await sink.discard();
     throw explainNotFound(error, listing);
-  } finally {
-    await output.close();
   }
 }
 

@@ -12,7 +12,7 @@ import { MergedListing, type MergedOutcome } from "../../service/fan-out.js";
 import { PagingError, repeatsLine } from "../../service/paging.js";
 import { MessageSelector } from "../../service/select.js";
 import { compileFields, type Field } from "../../render/fields.js";
-import { openOutput, type Sink } from "../../render/sink.js";
+import { openOutput, type Sink } from "../../output/sink.js";
 import { startProgress } from "../../render/spinner.js";
 import { flushAtPageBoundaries } from "../../render/page-flush.js";
 import type { Context } from "../context.js";

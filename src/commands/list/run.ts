@@ -7,7 +7,7 @@ import { csvTimeFields, renderCsv } from "../../render/csv.js";
 import { compileFields, DEFAULT_CSV_FIELDS, withCampaign, type Field } from "../../render/fields.js";
 import { renderFieldsJson, renderFieldsJsonl, renderJson, renderJsonl } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
-import { openOutput, type Sink } from "../../render/sink.js";
+import { openOutput, type Sink } from "../../output/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { formatWallTime } from "../../core/time.js";
 import { UsageError } from "../../core/errors.js";

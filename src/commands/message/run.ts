@@ -10,7 +10,7 @@ import { fetchMessage } from "../../service/endpoints.js";
 import { waitForFinal, type WaitEvent } from "../../service/wait-for-message.js";
 import { renderJsonValue } from "../../render/json.js";
 import { loadPalette } from "../../render/palette.js";
-import { openOutput } from "../../render/sink.js";
+import { openOutput } from "../../output/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";

@@ -10,7 +10,7 @@ import type { MessageSelector } from "../../service/select.js";
 import { buildTotalReport, type StatsReport } from "../../stats/report.js";
 import type { StatsAccumulator } from "../../stats/accumulator.js";
 import { loadPalette } from "../../render/palette.js";
-import { openOutput, type Sink } from "../../render/sink.js";
+import { openOutput, type Sink } from "../../output/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { describeWindow } from "../shared/filters.js";

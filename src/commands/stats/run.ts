@@ -9,7 +9,7 @@ import { PARSED_MESSAGES } from "../../service/endpoints.js";
 import { MessageSelector } from "../../service/select.js";
 import { BYTE_ORDER_MARK, csvRow } from "../../render/csv.js";
 import { loadPalette } from "../../render/palette.js";
-import { openOutput, type Sink } from "../../render/sink.js";
+import { openOutput, type Sink } from "../../output/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { runAgainOnce } from "../shared/advice.js";
 import { progressText } from "../shared/progress.js";

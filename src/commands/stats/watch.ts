@@ -8,14 +8,14 @@ import { countText } from "../../core/numbers.js";
 import { formatWallTime, spanText } from "../../core/time.js";
 import { LiveScreen } from "../../render/live-screen.js";
 import { loadPalette } from "../../render/palette.js";
-import { streamSink, type Sink } from "../../render/sink.js";
+import { openOutput, type Sink } from "../../output/sink.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import { throughOutages, type OutageEvent } from "../../service/outages.js";
 import { changesSince, type ReportChanges } from "../../stats/changes.js";
 import type { StatsReport } from "../../stats/report.js";
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
-import { straightFileSink } from "../shared/straight-file.js";
+import { isGzipFile } from "../shared/output-file.js";
 import type { StatsOptions } from "./options.js";
 import { alertOnThreshold, countReport } from "./run.js";
 
@@ -30,10 +30,7 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
   const onScreen = options.format.kind === "report" && options.outputFile === undefined && ctx.stdoutIsTTY;
-  const output =
-    options.outputFile !== undefined
-      ? await straightFileSink(options.outputFile, ctx.signal)
-      : { sink: streamSink(ctx.stdout, ctx.signal), close: async () => undefined };
+  const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile), live: true });
   const screen = onScreen ? new LiveScreen(ctx.stdout, true) : undefined;
   const everyMs = options.watch!.everyMs;
   let first: StatsReport | undefined;
@@ -60,17 +57,16 @@ export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: 
       if (screen) {
         const whole = await frame(report, changes, { round, everyMs, first }, ctx);
         screen.draw(fitRows(whole, ctx.rows), whole);
-      } else await writeRound(output.sink, report, changes, round, first);
+      } else await writeRound(sink, report, changes, round, first);
       alertOnThreshold(report);
       // A slow read sets a slower pace: the service is never asked more often than it can answer.
       await ctx.timer.sleep(Math.max(everyMs, ctx.timer.now() - started), ctx.signal);
     }
   } catch (error) {
+    await sink.discard();
     throw explainNotFound(error, listing);
   } finally {
     screen?.close();
-    await output.sink.flush().catch(() => undefined);
-    await output.close();
   }
 }
 

@@ -3,7 +3,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { writeFileAtomic } from "../../../src/config/atomic-write.js";
+import { writeFileAtomic } from "../../../src/config/config-folder.js";
 import { configFolder } from "../../support/profiles.js";
 import { scratchFolder } from "../../support/scratch.js";
 

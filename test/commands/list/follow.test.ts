@@ -4,6 +4,7 @@
 // the built executable with a real SIGINT: e2e/follow.test.ts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../src/core/message.js";
 import type { FaultRule, Sandbox } from "../../../src/sandbox/index.js";
@@ -77,6 +78,23 @@ describe("messages --follow", () => {
     expect(code).toBe(130);
     expect(stdout).toBe("");
     const text = readFileSync(file, "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    const ids = text
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as Message).id);
+    expect(ids.length).toBeGreaterThan(10);
+    expect(ids).toEqual((await truthBetween(clock, ids[0]!)).slice(0, ids.length));
+  });
+
+  it("with -o x.jsonl.gz, the file is gzip, holding every complete record received before Ctrl-C", async () => {
+    const { clock, run } = await live();
+    const file = path.join(scratchFolder("msgstat-follow-"), "live.jsonl.gz");
+    const stop = clock.interruptAfter(8);
+    const { code, stdout } = await run(["messages", "cmp-live", "--follow", "-o", file], { ...stop });
+    expect(code).toBe(130);
+    expect(stdout).toBe("");
+    const text = gunzipSync(readFileSync(file)).toString("utf8");
     expect(text.endsWith("\n")).toBe(true);
     const ids = text
       .trimEnd()

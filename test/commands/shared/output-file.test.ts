@@ -19,7 +19,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { InterruptedError } from "../../../src/core/errors.js";
-import { temporaryName } from "../../../src/render/atomic-file.js";
+import { temporaryName } from "../../../src/output/atomic-file.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 import {
   cli,

@@ -1,16 +1,56 @@
-// The one atomic writer, as each of its users drives it: -o (openOutput) and the config and credentials
-// files (writeFileAtomic). The rename step is watched: by then the temporary file, named the same way
-// for both, is complete and flushed to disk, and the target is still what it was; a crash at that
-// moment (a rename that fails) leaves the target untouched.
-import { chmodSync, fsync, promises as fs, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+// The one atomic writer, as each of its users drives it: -o (openOutput), the config and credentials
+// files (writeFileAtomic), and export's prepared files (prepareFile, then commit). The file system's
+// sync and rename are watched (node:fs wrapped for this file alone): by the rename the temporary file,
+// named the same way for all, is complete and flushed to disk, and the target is still what it was; a
+// crash at that moment (a rename that fails) leaves the target untouched.
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
-import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../../src/config/atomic-write.js";
-import { AtomicFile, type ReplaceSteps } from "../../src/render/atomic-file.js";
-import { openOutput } from "../../src/render/sink.js";
+import { describe, expect, it, vi } from "vitest";
+import { writeFileAtomic } from "../../src/config/config-folder.js";
+import { AtomicFile } from "../../src/output/atomic-file.js";
+import { openOutput, prepareFile } from "../../src/output/sink.js";
 import { scratchFolder } from "../support/scratch.js";
+
+const actual = await vi.importActual<typeof import("node:fs")>("node:fs");
+
+/** The steps a replacement takes on disk, as the module under test calls them. */
+interface ReplaceSteps {
+  sync(descriptor: number): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+}
+
+/** While a test runs its write, the steps it watches; else node:fs as it is. */
+const watching: { steps?: ReplaceSteps } = {};
+
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  return {
+    ...fs,
+    fsync: (descriptor: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+      if (!watching.steps) return fs.fsync(descriptor, done);
+      watching.steps.sync(descriptor).then(
+        () => done(null),
+        (error: NodeJS.ErrnoException) => done(error),
+      );
+    },
+    promises: {
+      ...fs.promises,
+      rename: (from: string, to: string) =>
+        watching.steps ? watching.steps.rename(from, to) : fs.promises.rename(from, to),
+    },
+  };
+});
+
+/** Runs `write` with the file system's sync and rename replaced by `steps`. */
+async function watched<T>(steps: ReplaceSteps, write: () => Promise<T>): Promise<T> {
+  watching.steps = steps;
+  try {
+    return await write();
+  } finally {
+    watching.steps = undefined;
+  }
+}
 
 /** `.<target>.msgstat-<pid>-<time>-<n>.tmp`, beside the target. */
 const TEMPORARY = /^\.(.+)\.msgstat-(\d+)-[0-9a-z]+-[0-9a-z]+\.tmp$/;
@@ -32,7 +72,9 @@ function watchedSteps(target: string, crashAtRename = false) {
   let atRename: AtRename | undefined;
   const steps: ReplaceSteps = {
     async sync(descriptor) {
-      await promisify(fsync)(descriptor);
+      await new Promise<void>((resolve, reject) =>
+        actual.fsync(descriptor, (error) => (error ? reject(error) : resolve())),
+      );
       order.push("sync");
     },
     async rename(from, to) {
@@ -46,7 +88,7 @@ function watchedSteps(target: string, crashAtRename = false) {
         folder: readdirSync(path.dirname(target)).sort(),
       };
       if (crashAtRename) throw Object.assign(new Error("EIO: i/o error, rename"), { code: "EIO" });
-      await fs.rename(from, to);
+      await actual.promises.rename(from, to);
     },
   };
   return { steps, order, atRename: () => atRename! };
@@ -58,20 +100,35 @@ const users = [
   {
     name: "the config and credentials files (writeFileAtomic)",
     mode: 0o600,
-    write: (target: string, steps: ReplaceSteps) => writeFileAtomic(target, TEXT, 0o600, steps),
+    write: (target: string, steps: ReplaceSteps) => watched(steps, () => writeFileAtomic(target, TEXT, 0o600)),
     failure: (target: string) => `cannot write ${target} (EIO)`,
   },
   {
     name: "-o (openOutput)",
     mode: 0o640,
-    write: async (target: string, steps: ReplaceSteps) => {
-      const io = { stdout: new PassThrough(), stderr: new PassThrough(), signal: new AbortController().signal };
-      const sink = await openOutput(target, io, { steps });
-      for (let i = 0; i < 40_000; i++) await sink.write("row,");
-      await sink.write("\n");
-      await sink.finish();
-    },
+    write: (target: string, steps: ReplaceSteps) =>
+      watched(steps, async () => {
+        const io = { stdout: new PassThrough(), stderr: new PassThrough(), signal: new AbortController().signal };
+        const sink = await openOutput(target, io);
+        for (let i = 0; i < 40_000; i++) await sink.write("row,");
+        await sink.write("\n");
+        await sink.finish();
+      }),
     failure: (target: string) => `cannot write to ${target}: i/o error (EIO); ${target} was left as it was`,
+  },
+  {
+    name: "export's partitions (prepareFile, then commit)",
+    // A prepared file is created 0666, narrowed by the umask.
+    mode: 0o666 & ~process.umask(),
+    write: (target: string, steps: ReplaceSteps) =>
+      watched(steps, async () => {
+        const sink = await prepareFile(target, path.dirname(target), new AbortController().signal);
+        for (let i = 0; i < 40_000; i++) await sink.write("row,");
+        await sink.write("\n");
+        await sink.finish();
+        await sink.file.commit();
+      }),
+    failure: () => "EIO: i/o error, rename",
   },
 ];
 

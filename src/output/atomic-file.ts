@@ -1,7 +1,7 @@
-// One way to replace a file whole, for -o (sink.ts) and for the config and credentials files
-// (config/atomic-write.ts): written to a temporary file beside the target, flushed to disk, then
-// renamed over it. A crash, an interrupt or a full disk leaves the target as it was, never half a file;
-// without the flush, a crash soon after the rename could leave an empty file under the target's name.
+// The one way msgstat replaces a file whole (-o, export's partitions and manifest, the config and
+// credentials files): written to a temporary file, flushed to disk, then renamed over the target. A
+// crash, an interrupt or a full disk leaves the target as it was, never half a file; without the flush,
+// a crash soon after the rename could leave an empty file under the target's name.
 // The temporary file is created with its final mode, so a 0600 file is never readable by others, not
 // even for the moment between creating it and a chmod.
 import { close, createWriteStream, fsync, open, promises as fs, type WriteStream } from "node:fs";
@@ -10,17 +10,7 @@ import { promisify } from "node:util";
 
 const openFile = promisify(open);
 const closeFile = promisify(close);
-
-/** The steps that make a replacement durable and visible; a test passes its own to see their order. */
-export interface ReplaceSteps {
-  sync(descriptor: number): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
-}
-
-const ON_DISK: ReplaceSteps = {
-  sync: promisify(fsync),
-  rename: (from, to) => fs.rename(from, to),
-};
+const sync = promisify(fsync);
 
 // NAME_MAX of Linux, macOS and Windows file systems, in bytes.
 const NAME_MAX = 255;
@@ -72,57 +62,68 @@ export async function followLinks(file: string): Promise<{ target: string; descr
   return undefined;
 }
 
-/** A replacement under way: the temporary file is open; `commit` puts it in the target's place. */
+/**
+ * A replacement under way: the temporary file is open. `seal` makes it durable (flushed, closed) without
+ * moving it, so a caller with many files (export) prepares them all, then commits each; `commit` seals
+ * if need be and renames it over its target.
+ */
 export class AtomicFile {
-  /** Onto the temporary file, for content written as it comes; end it before `commit`. */
+  /** Onto the temporary file, for content written as it comes; end it before `seal` or `commit`. */
   readonly stream: WriteStream;
-  /** `commit` closed the descriptor itself (else the stream closes it when destroyed). */
-  private closedByCommit = false;
+  /** `seal` closed the descriptor itself (else the stream closes it when destroyed). */
+  private sealed = false;
 
   private constructor(
     readonly target: string,
     readonly temporary: string,
     private readonly descriptor: number,
-    private readonly steps: ReplaceSteps,
   ) {
-    // Not closed when the stream ends: `commit` syncs the descriptor first (Node's `flush` option would
-    // sync too, but out of a test's sight).
+    // Not closed when the stream ends: `seal` syncs the descriptor first.
     this.stream = createWriteStream(temporary, { fd: descriptor, autoClose: false });
   }
 
-  /** Opens a new temporary file beside `target` with `mode` (the umask can only narrow it). */
-  static async open(target: string, mode: number, steps: ReplaceSteps = ON_DISK): Promise<AtomicFile> {
-    const temporary = path.join(path.dirname(target), temporaryName(path.basename(target)));
+  /**
+   * Opens a new temporary file with `mode` (the umask can only narrow it), beside `target` or in
+   * `folder` (export's staging folder, on the same file system, so the rename stays atomic).
+   */
+  static async open(target: string, mode: number, folder = path.dirname(target)): Promise<AtomicFile> {
+    const temporary = path.join(folder, temporaryName(path.basename(target)));
     // "wx": a new file that nothing else has open.
     const descriptor = await openFile(temporary, "wx", mode);
-    return new AtomicFile(target, temporary, descriptor, steps);
+    return new AtomicFile(target, temporary, descriptor);
   }
 
-  /** Once the stream has ended: flushed to disk, closed, and renamed over the target. */
-  async commit(): Promise<void> {
-    await this.steps.sync(this.descriptor);
-    this.closedByCommit = true;
+  /** Once the stream has ended: flushed to disk and closed, still under its temporary name. */
+  async seal(): Promise<void> {
+    if (this.sealed) return;
+    await sync(this.descriptor);
+    this.sealed = true;
     await closeFile(this.descriptor);
-    await this.steps.rename(this.temporary, this.target);
+  }
+
+  /** Sealed, then renamed over the target; on failure the temporary file is removed. */
+  async commit(): Promise<void> {
+    try {
+      await this.seal();
+      await fs.rename(this.temporary, this.target);
+    } catch (error) {
+      await this.abandon();
+      throw error;
+    }
   }
 
   /** Leaves the target as it was: the temporary file closed and removed. */
   async abandon(): Promise<void> {
     const stream = this.stream;
-    if (!this.closedByCommit && !stream.closed)
+    if (!this.sealed && !stream.closed)
       await new Promise<void>((resolve) => stream.once("close", () => resolve()).destroy());
     await fs.rm(this.temporary, { force: true });
   }
 }
 
 /** Replaces `target` with `text`, written, flushed and renamed; on failure nothing is left behind. */
-export async function replaceFile(
-  target: string,
-  text: string,
-  mode: number,
-  steps: ReplaceSteps = ON_DISK,
-): Promise<void> {
-  const file = await AtomicFile.open(target, mode, steps);
+export async function replaceFile(target: string, text: string, mode: number): Promise<void> {
+  const file = await AtomicFile.open(target, mode);
   try {
     await new Promise<void>((resolve, reject) => {
       file.stream.once("error", reject);
@@ -132,5 +133,24 @@ export async function replaceFile(
   } catch (error) {
     await file.abandon();
     throw error;
+  }
+}
+
+/**
+ * Replaces `file` with `text` through a symbolic link (a dotfiles manager's): the link's target is
+ * replaced and the link stays, as -o does. `describe` words a failure's error from its code.
+ */
+export async function replaceThroughLinks(
+  file: string,
+  text: string,
+  mode: number,
+  describe: (target: string, code: string) => Error,
+): Promise<void> {
+  const followed = await followLinks(file);
+  if (followed === undefined) throw describe(file, "too many levels of symbolic links");
+  try {
+    await replaceFile(followed.target, text, mode);
+  } catch (error) {
+    throw describe(followed.target, (error as NodeJS.ErrnoException).code ?? String(error));
   }
 }

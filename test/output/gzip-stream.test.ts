@@ -3,7 +3,7 @@
 import { Writable } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { gzipInto } from "../../src/render/gzip-stream.js";
+import { gzipInto } from "../../src/output/gzip-stream.js";
 
 /** A destination that takes each chunk only on the next turn of the event loop: a slow disk. */
 function slowDestination(failAt?: number) {

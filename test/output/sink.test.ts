@@ -3,7 +3,7 @@
 // on flush.
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { streamSink } from "../../src/render/sink.js";
+import { streamSink } from "../../src/output/sink.js";
 
 function collected() {
   const stream = new PassThrough();

@@ -1,13 +1,13 @@
-// Where rendered text goes: stdout, or the file of -o. Text is gathered into large writes (a write per
-// record would cost more than rendering it), and backpressure is honoured so memory stays flat however
-// fast pages arrive. A regular file is replaced atomically (atomic-file.ts); see `fileSink` for links,
-// FIFOs and devices.
+// The one way to open a target: stdout, or a file replaced atomically (-o), written in place (the live
+// modes), or prepared now and committed later (export); a FIFO or a device is streamed to; a name
+// ending in .gz is gzipped. Text is gathered into large writes (a write per record would cost more than
+// rendering it), and backpressure is honoured so memory stays flat however fast pages arrive.
 import { createWriteStream, promises as fs, type Stats, type WriteStream } from "node:fs";
 import path from "node:path";
 import type { Writable } from "node:stream";
 import { InterruptedError, OutputClosedError, OutputError, UsageError } from "../core/errors.js";
-import { AtomicFile, followLinks, type ReplaceSteps } from "./atomic-file.js";
-import { gzipInto } from "./gzip-stream.js";
+import { AtomicFile, followLinks } from "./atomic-file.js";
+import { gzipInto, type GzipWritable } from "./gzip-stream.js";
 
 export interface Sink {
   /**
@@ -58,7 +58,7 @@ class BufferedSink implements Sink {
   /**
    * What was written last ended a line. A flush for size waits for a line's end, so the stream is only
    * ever handed whole lines (whole records of JSONL, CSV, a table): an interrupt, which stops the
-   * renderer between a record and its newline, then leaves no cut record behind (issue 25, 17).
+   * renderer between a record and its newline, then leaves no cut record behind.
    */
   private atLineEnd = true;
 
@@ -205,25 +205,26 @@ class BufferedSink implements Sink {
 
 /**
  * Streams into the temporary file of an AtomicFile as rows come, and puts it in the target's place at
- * the end (flushed to disk, then renamed), so the target is never half-written.
+ * the end (flushed to disk, then renamed), so the target is never half-written; a prepared file is only
+ * sealed at the end, and its owner commits it later.
  */
 class AtomicFileSink extends BufferedSink {
   constructor(
-    private readonly file: AtomicFile,
+    readonly file: AtomicFile,
     signal: AbortSignal,
     name: string,
-    { gzip, existed, staged }: { gzip: boolean; existed: boolean; staged: boolean },
+    { gzip, existed, prepared }: { gzip: boolean; existed: boolean; prepared: boolean },
   ) {
     super(gzip ? gzipInto(file.stream) : file.stream, signal, name, untouched(name, existed));
-    this.staged = staged;
+    this.prepared = prepared;
   }
 
-  private readonly staged: boolean;
+  private readonly prepared: boolean;
 
   override async finish(): Promise<void> {
     try {
       await this.end();
-      await this.file.commit().catch((error: NodeJS.ErrnoException) => {
+      await (this.prepared ? this.file.seal() : this.file.commit()).catch((error: NodeJS.ErrnoException) => {
         throw this.failure(error);
       });
     } catch (error) {
@@ -236,7 +237,12 @@ class AtomicFileSink extends BufferedSink {
     await this.file.abandon();
     // The interrupt's own line (cli.ts) then says what became of the file, as a failure's line does.
     const reason: unknown = this.signal.reason;
-    if (this.signal.aborted && !this.staged && reason instanceof InterruptedError && !reason.hints.includes(this.fate))
+    if (
+      this.signal.aborted &&
+      !this.prepared &&
+      reason instanceof InterruptedError &&
+      !reason.hints.includes(this.fate)
+    )
       reason.withHint(this.fate);
   }
 }
@@ -258,14 +264,47 @@ class StraightThroughSink extends BufferedSink {
   }
 }
 
+/**
+ * The live modes' file (--follow, --watch): written in place as records come, every flush reaching the
+ * file (through gzip's sync flush for a .gz name), and ended properly however the run ends, so what was
+ * received survives Ctrl-C as whole records and, gzipped, as a whole gzip file.
+ */
+class LiveFileSink extends BufferedSink {
+  constructor(
+    stream: Writable,
+    private readonly gzip: GzipWritable | undefined,
+    signal: AbortSignal,
+    name: string,
+  ) {
+    super(gzip ?? stream, signal, name, "the output is incomplete");
+  }
+
+  override async flush(): Promise<void> {
+    await super.flush();
+    await this.gzip?.syncFlush();
+  }
+
+  override async finish(): Promise<void> {
+    await this.end();
+  }
+
+  override async discard(): Promise<void> {
+    await super.discard();
+    await this.end().catch(() => undefined);
+  }
+}
+
 type Streams = { stdout: Writable; stderr: Writable; signal: AbortSignal };
 
-/** How -o writes its file: `gzip` compresses it as it is written (failures.csv.gz); `steps` only for a test. */
+/**
+ * How a file is written. By default it is replaced atomically when the sink finishes; `live`: written in
+ * place as it comes (the live modes, which have no end to wait for); `prepared`: sealed under its
+ * temporary name when the sink finishes, for its owner to commit (`PreparedSink`). `gzip`: compressed as
+ * it is written (the name ends in .gz).
+ */
 export interface OutputOptions {
   gzip?: boolean;
-  steps?: ReplaceSteps;
-  /** The caller puts the file in place itself (export's partitions): an interrupt's message does not name it. */
-  staged?: boolean;
+  live?: boolean;
 }
 
 /** A sink on a stream already open: stdout, or a file the caller opened (`name` says which in an error line). */
@@ -273,10 +312,30 @@ export function streamSink(stream: Writable, signal: AbortSignal, name = "stdout
   return new BufferedSink(stream, signal, name, "the output is incomplete");
 }
 
-/** Where a command writes: stdout, or the file named by -o (`output`), gzipped when `options.gzip`. */
+/** Where a command writes: stdout, or the file named by -o (`output`). */
 export async function openOutput(output: string | undefined, io: Streams, options: OutputOptions = {}): Promise<Sink> {
   if (output === undefined) return streamSink(io.stdout, io.signal);
   return fileSink(output, io, options);
+}
+
+/** A sink whose `finish` seals its file without moving it; `file.commit()` then puts it in place. */
+export interface PreparedSink extends Sink {
+  readonly file: AtomicFile;
+}
+
+/**
+ * A file prepared in `folder` (a staging folder on the target's file system) to replace `target` later:
+ * export encodes every partition first, then commits each.
+ */
+export async function prepareFile(
+  target: string,
+  folder: string,
+  signal: AbortSignal,
+  { gzip = false }: { gzip?: boolean } = {},
+): Promise<PreparedSink> {
+  signal.throwIfAborted();
+  const file = await AtomicFile.open(target, 0o666, folder);
+  return new AtomicFileSink(file, signal, target, { gzip, existed: true, prepared: true });
 }
 
 /**
@@ -285,7 +344,7 @@ export async function openOutput(output: string | undefined, io: Streams, option
  * /dev/full) or an open descriptor (/dev/stdout, /dev/fd/3) is written straight through, without a
  * temporary file, so not atomically; a folder, a socket or a block device is a usage error.
  */
-async function fileSink(output: string, io: Streams, { gzip = false, steps, staged }: OutputOptions): Promise<Sink> {
+async function fileSink(output: string, io: Streams, { gzip = false, live = false }: OutputOptions): Promise<Sink> {
   const followed = await followLinks(output);
   if (followed === undefined) throw new UsageError(`-o ${output}: too many levels of symbolic links`);
   const { target, descriptor } = followed;
@@ -298,18 +357,21 @@ async function fileSink(output: string, io: Streams, { gzip = false, steps, stag
     );
   if (own) return streamSink(own, io.signal, output);
   const existing = await fs.stat(target).catch(() => undefined);
-  if (descriptor !== undefined || existing?.isFIFO() || existing?.isCharacterDevice())
-    return straightThrough(output, target, io.signal, gzip);
-  if (existing && !existing.isFile())
+  const device = descriptor !== undefined || existing?.isFIFO() || existing?.isCharacterDevice();
+  if (!device && existing && !existing.isFile())
     throw new UsageError(
       existing.isDirectory()
         ? `-o ${output} is a folder; name a file`
         : `-o ${output} is neither a file, a FIFO nor a character device; name a file`,
     );
-  const directory = path.dirname(target);
-  const folder = await fs.stat(directory).catch(() => undefined);
-  if (!folder?.isDirectory()) throw new UsageError(`-o ${output}: the folder ${directory} does not exist`);
-  return atomic(output, target, existing, io.signal, { gzip, steps, staged });
+  if (!device) {
+    const directory = path.dirname(target);
+    const folder = await fs.stat(directory).catch(() => undefined);
+    if (!folder?.isDirectory()) throw new UsageError(`-o ${output}: the folder ${directory} does not exist`);
+  }
+  if (live) return liveFile(output, target, device ? "a" : "w", io.signal, gzip);
+  if (device) return straightThrough(output, target, io.signal, gzip);
+  return atomic(output, target, existing, io.signal, gzip);
 }
 
 async function straightThrough(output: string, target: string, signal: AbortSignal, gzip: boolean): Promise<Sink> {
@@ -318,23 +380,34 @@ async function straightThrough(output: string, target: string, signal: AbortSign
   return new StraightThroughSink(gzip ? gzipInto(stream) : stream, signal, output, "the output is incomplete");
 }
 
+async function liveFile(
+  output: string,
+  target: string,
+  flags: "a" | "w",
+  signal: AbortSignal,
+  gzip: boolean,
+): Promise<Sink> {
+  // "w": a plain file is started afresh; "a": a FIFO or a device is never truncated.
+  const stream = await opened(createWriteStream(target, { flags }), output, signal);
+  return new LiveFileSink(stream, gzip ? gzipInto(stream) : undefined, signal, output);
+}
+
 async function atomic(
   output: string,
   target: string,
   existing: Stats | undefined,
   signal: AbortSignal,
-  { gzip = false, steps, staged = false }: OutputOptions,
+  gzip: boolean,
 ): Promise<Sink> {
   signal.throwIfAborted();
   // The replacement keeps the target's permissions (an export may be private); a new file gets the umask's.
-  const file = await AtomicFile.open(target, existing ? existing.mode & 0o777 : 0o666, steps).catch(
+  const file = await AtomicFile.open(target, existing ? existing.mode & 0o777 : 0o666).catch(
     (error: NodeJS.ErrnoException) => {
       throw cannotWrite(output, error);
     },
   );
-  return new AtomicFileSink(file, signal, output, { gzip, existed: existing !== undefined, staged });
+  return new AtomicFileSink(file, signal, output, { gzip, existed: existing !== undefined, prepared: false });
 }
-
 function cannotWrite(output: string, error: NodeJS.ErrnoException): UsageError {
   return new UsageError(`-o ${output}: cannot write there: ${describeWriteError(error)}`);
 }

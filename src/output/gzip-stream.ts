@@ -1,15 +1,15 @@
-// Gzip in front of a destination stream: for -o failures.csv.gz (sink.ts) and for any file that is
-// written as it comes and should be gzip-compressed (the export's .jsonl.gz partitions). One Writable
-// that a sink writes to as it would to the file: it compresses as text arrives (memory stays flat),
-// passes the file's backpressure and errors back, and finishes only once the destination has every byte,
-// so a caller that syncs and renames the file after `end` (AtomicFile) never moves half of it.
+// Gzip in front of a destination stream, for every file whose name ends in .gz (-o failures.csv.gz,
+// the live modes' files, export's .jsonl.gz partitions). One Writable that a sink writes to as it
+// would to the file: it compresses as text arrives (memory stays flat), passes the file's backpressure
+// and errors back, and finishes only once the destination has every byte, so a caller that syncs and
+// renames the file after `end` (AtomicFile) never moves half of it.
 import { Writable } from "node:stream";
-import { createGzip, type Gzip } from "node:zlib";
+import { constants, createGzip, type Gzip } from "node:zlib";
 
 /** gzip's own default level: what `gzip` and `gunzip -l` users expect of a .gz file's size and time. */
 const LEVEL = 6;
 
-class GzipWritable extends Writable {
+export class GzipWritable extends Writable {
   private readonly gzip: Gzip;
 
   constructor(private readonly destination: Writable) {
@@ -26,6 +26,18 @@ class GzipWritable extends Writable {
     // pipe(), decides when it takes the next.
     if (this.gzip.write(chunk)) done();
     else this.gzip.once("drain", () => done());
+  }
+
+  /**
+   * Once what was written before has reached gzip, a sync flush: everything so far goes out as bytes a
+   * reader can decompress (a live file read while it grows, or cut short by a kill).
+   */
+  syncFlush(): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.write(Buffer.alloc(0), (error) =>
+        error ? reject(error) : this.gzip.flush(constants.Z_SYNC_FLUSH, () => resolve()),
+      ),
+    );
   }
 
   override _final(done: (error?: Error | null) => void): void {
@@ -53,6 +65,6 @@ class GzipWritable extends Writable {
 }
 
 /** A Writable that gzips what it is given into `destination` (whose end it waits for), flushing nothing early. */
-export function gzipInto(destination: Writable): Writable {
+export function gzipInto(destination: Writable): GzipWritable {
   return new GzipWritable(destination);
 }
