@@ -15,7 +15,7 @@ import {
   attemptsLabel,
   batchLabel,
   COMPARISON_COLUMNS,
-  durationText,
+  durationFigure,
   errorCodeLabel,
   errorTypeLabel,
   histogramLabel,
@@ -334,7 +334,7 @@ function timeToFinalSection(report: StatsReport): string {
     ["p99", "99th percentile", ttf.p99Ms],
   ] as const;
   const lead = `<div class="headline">${figures
-    .map(([id, label, ms]) => headlineBox(`ttf-${id}`, label, ms, durationText(ms)))
+    .map(([id, label, ms]) => headlineBox(`ttf-${id}`, label, ms, durationFigure(ms)))
     .join("")}</div>
 <p class="note">From a message's createdAt to the updatedAt of its last attempt, for the ${countText(
     ttf.measured,

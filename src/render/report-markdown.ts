@@ -10,7 +10,7 @@ import {
   attemptsLabel,
   batchLabel,
   COMPARISON_COLUMNS,
-  durationText,
+  durationFigure,
   errorCodeLabel,
   errorTypeLabel,
   histogramLabel,
@@ -162,8 +162,8 @@ function totalParts(input: ShareableReport, several: boolean): string[] {
   if (ttf.measured > 0 || ttf.withoutTimes > 0)
     parts.push(
       "### Time to final status",
-      `Median ${durationText(ttf.medianMs)}, 90th percentile ${durationText(ttf.p90Ms)}, 99th percentile ` +
-        `${durationText(ttf.p99Ms)}: from createdAt to the last attempt's updatedAt, ${n(ttf.measured)} final ` +
+      `Median ${durationFigure(ttf.medianMs)}, 90th percentile ${durationFigure(ttf.p90Ms)}, 99th percentile ` +
+        `${durationFigure(ttf.p99Ms)}: from createdAt to the last attempt's updatedAt, ${n(ttf.measured)} final ` +
         `messages${ttf.withoutTimes > 0 ? ` (${n(ttf.withoutTimes)} without those times left out)` : ""}.`,
       table(
         [col("time to final status", false), col("messages"), col("share")],

@@ -3,10 +3,11 @@
 // where they land (render/html-escape.ts, render/report-markdown.ts).
 import type { StatsReport } from "../stats/report.js";
 import type { TimeToFinalRow } from "../stats/time-to-final.js";
+import { durationText } from "../core/duration.js";
 import { inlineSafe } from "../core/text.js";
 import { formatWallTime, type TimeZone } from "../core/time.js";
 import { COLUMNS, type ComparisonRow } from "./stats-comparison.js";
-import { bucketLabel, describeFilters, PARTIAL_MARK, partialNote, spanText } from "./stats-report.js";
+import { bucketLabel, describeFilters, PARTIAL_MARK, partialNote, rangeText } from "./stats-report.js";
 
 export { notCountedText, reportTitle } from "./stats-report.js";
 
@@ -37,35 +38,15 @@ export const attemptsLabel = (bucket: string): string =>
 export const batchLabel = (row: NonNullable<StatsReport["batches"]>[number]): string =>
   row.other ? "(other batches)" : row.batchId === null ? "(no batch)" : row.batchId;
 
-/** `42 s`, `3 min 5 s`, `2.4 h`, `1.5 days`: a duration as a person reads it. */
-export function durationText(ms: number | null): string {
-  if (ms === null) return "–";
-  const seconds = ms / 1000;
-  if (seconds < 1) return "under 1 s";
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) {
-    const whole = Math.round(seconds);
-    const rest = whole % 60;
-    return `${Math.floor(whole / 60)} min${rest === 0 ? "" : ` ${rest} s`}`;
-  }
-  if (seconds < 48 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
-  return `${(seconds / 86_400).toFixed(1)} days`;
-}
-
-const boundText = (ms: number): string =>
-  ms < 60_000
-    ? `${ms / 1000} s`
-    : ms < 3_600_000
-      ? `${ms / 60_000} min`
-      : ms < 86_400_000
-        ? `${ms / 3_600_000} h`
-        : `${ms / 86_400_000} d`;
+/** A duration figure of the report; "–" where there is none. */
+export const durationFigure = (ms: number | null): string => (ms === null ? "–" : durationText(ms));
 
 /** `under 1 s`, `1 s – 5 s`, `7 d or more`. */
 export function histogramLabel(row: TimeToFinalRow): string {
-  if (row.fromMs === 0 && row.toMs !== null) return `under ${boundText(row.toMs)}`;
-  if (row.toMs === null) return `${boundText(row.fromMs)} or more`;
-  return `${boundText(row.fromMs)} – ${boundText(row.toMs)}`;
+  const bound = (ms: number) => durationText(ms, { exact: true });
+  if (row.fromMs === 0 && row.toMs !== null) return `under ${bound(row.toMs)}`;
+  if (row.toMs === null) return `${bound(row.fromMs)} or more`;
+  return `${bound(row.fromMs)} – ${bound(row.toMs)}`;
 }
 
 /** Why each campaign not counted was not, in the few words of its comparison row. */
@@ -84,7 +65,7 @@ export function aboutLines(report: ShareableReport): Array<[string, string]> {
   if (total.batchId !== null) lines.push(["Batch", inlineSafe(total.batchId)]);
   lines.push(["Filters", describeFilters(total, timeZone) || "none"], ["Time zone", timeZone.name]);
   if (total.totals.firstCreatedAt && total.totals.lastCreatedAt)
-    lines.push(["Created", spanText(total.totals.firstCreatedAt, total.totals.lastCreatedAt, timeZone)]);
+    lines.push(["Created", rangeText(total.totals.firstCreatedAt, total.totals.lastCreatedAt, timeZone)]);
   return lines;
 }
 

@@ -5,6 +5,7 @@ import type { StatsReport, TimeRow } from "../stats/report.js";
 import { BucketClock, INTERVAL_MS, type Interval } from "../stats/time-buckets.js";
 import type { Palette } from "./palette.js";
 import { countText, percentText } from "../core/numbers.js";
+import { durationText } from "../core/duration.js";
 import { inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
 import { hanging, wrapText } from "./wrap.js";
@@ -91,7 +92,7 @@ function headerLines(report: StatsReport, width: number, palette: Palette, zone:
   const messages = `${count(totals.messages)} ${plural(totals.messages, "message")}`;
   const span =
     totals.firstCreatedAt && totals.lastCreatedAt
-      ? `, created ${spanText(totals.firstCreatedAt, totals.lastCreatedAt, zone)}`
+      ? `, created ${rangeText(totals.firstCreatedAt, totals.lastCreatedAt, zone)}`
       : "";
   lines.push(...wrapped(`${messages}${span}`));
   lines.push(
@@ -496,17 +497,10 @@ export function bucketLabel(iso: string, interval: Interval, zone: TimeZone, wee
   return interval === "day" ? day : `${day} ${time}`;
 }
 
-export function spanText(first: string, last: string, zone: TimeZone): string {
+export function rangeText(first: string, last: string, zone: TimeZone): string {
   const from = Date.parse(first);
   const to = Date.parse(last);
-  return `${formatWallTime(from, zone)} → ${formatWallTime(to, zone)} (${duration(to - from)})`;
-}
-
-function duration(ms: number): string {
-  const hours = ms / INTERVAL_MS.hour;
-  if (hours < 1) return `${Math.round(ms / 60_000)} min`;
-  if (hours < 48) return `${hours.toFixed(hours < 10 ? 1 : 0)} hours`;
-  return `${(hours / 24).toFixed(1)} days`;
+  return `${formatWallTime(from, zone)} → ${formatWallTime(to, zone)} (${durationText(to - from)})`;
 }
 
 /**
