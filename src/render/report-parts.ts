@@ -2,10 +2,9 @@
 // labels are plain text with server text made inert (core/text.ts); each renderer escapes them for
 // where they land (render/html-escape.ts, render/report-markdown.ts).
 import type { StatsReport } from "../stats/report.js";
-import type { TimeToFinalRow } from "../stats/time-to-final.js";
-import { durationText } from "../core/duration.js";
 import { inlineSafe } from "../core/text.js";
 import { formatWallTime, type TimeZone } from "../core/time.js";
+import type { ReportInput } from "./report-sections.js";
 import { COLUMNS, type ComparisonRow } from "./stats-comparison.js";
 import { bucketLabel, describeFilters, PARTIAL_MARK, partialNote, rangeText } from "./stats-report.js";
 
@@ -14,13 +13,9 @@ export { notCountedText, reportTitle } from "./stats-report.js";
 export type { ComparisonRow };
 
 /** What a report page or document is made of: the total's report, and with several campaigns their rows. */
-export interface ShareableReport {
-  total: StatsReport;
-  /** Several campaigns: a row each, in the order named (the comparison comes first). */
-  campaigns?: readonly ComparisonRow[];
+export interface ShareableReport extends ReportInput {
   /** msgstat's version, said in the page. */
   version: string;
-  timeZone: TimeZone;
 }
 
 export const statusLabel = (row: StatsReport["byStatus"][number]): string =>
@@ -37,17 +32,6 @@ export const attemptsLabel = (bucket: string): string =>
 
 export const batchLabel = (row: NonNullable<StatsReport["batches"]>[number]): string =>
   row.other ? "(other batches)" : row.batchId === null ? "(no batch)" : row.batchId;
-
-/** A duration figure of the report; "–" where there is none. */
-export const durationFigure = (ms: number | null): string => (ms === null ? "–" : durationText(ms));
-
-/** `under 1 s`, `1 s – 5 s`, `7 d or more`. */
-export function histogramLabel(row: TimeToFinalRow): string {
-  const bound = (ms: number) => durationText(ms, { exact: true });
-  if (row.fromMs === 0 && row.toMs !== null) return `under ${bound(row.toMs)}`;
-  if (row.toMs === null) return `${bound(row.fromMs)} or more`;
-  return `${bound(row.fromMs)} – ${bound(row.toMs)}`;
-}
 
 /** Why each campaign not counted was not, in the few words of its comparison row. */
 export function notCountedReasons(report: ShareableReport): Map<string, string> {
@@ -86,8 +70,3 @@ export const COMPARISON_COLUMNS = COLUMNS.map((column) => ({
   figure: column.figure,
   numeric: column.align === "right",
 }));
-
-/** The histogram up to its last bin with a message: the longer, empty bins say nothing (--json has them). */
-export function shownHistogram(ttf: StatsReport["timeToFinal"]): TimeToFinalRow[] {
-  return ttf.histogram.slice(0, Math.max(1, ttf.histogram.findLastIndex((row) => row.count > 0) + 1));
-}
