@@ -3,6 +3,7 @@
 // shell (command-line.ts), with a time limit. Its stdout is a secret and is never shown; when it
 // fails, msgstat shows its exit status and the last line of its stderr.
 import { spawn, type ChildProcess } from "node:child_process";
+import { durationText } from "../core/duration.js";
 import { CredentialsError } from "../core/errors.js";
 import { splitCommand } from "./command-line.js";
 import { checkTokenValue, CONTROL } from "./keys.js";
@@ -32,8 +33,9 @@ export async function runTokenCommand(command: TokenCommand, env: Env, signal?: 
     throw new CredentialsError(`${subject} could not start ${program} (${outcome.spawnError})`);
   const said = lastLine(outcome.stderr);
   const saying = said ? `: ${said}` : " (it printed nothing on stderr)";
+  const limit = durationText(command.timeoutSeconds * 1000, { exact: true });
   if (outcome.timedOut)
-    throw new CredentialsError(`${subject} did not finish within ${command.timeoutSeconds} s and was stopped`).withHint(
+    throw new CredentialsError(`${subject} did not finish within ${limit} and was stopped`).withHint(
       "Raise token-command-timeout in the profile if it needs longer, e.g. to unlock a password manager.",
     );
   if (outcome.tooLong)

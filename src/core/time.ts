@@ -254,15 +254,6 @@ export function timestampInZone(
 
 export type Bound = "since" | "until";
 
-/** A length of time for a person, to the second: `45 s`, `3 min 10 s`, `2 h 05 min`. */
-export function spanText(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, "0")} s`;
-  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
-}
-
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
 
 /** The calendar words --since and --until accept, for help and error messages. */

@@ -1,5 +1,6 @@
 // Typed HTTP errors. Each names the request (method, host and path: never a header, so never a
 // credential) and what went wrong; the command layer adds what to try (commands/shared/advice.ts).
+import { durationText } from "../core/duration.js";
 import { AuthError, NotFoundError, ResponseError, ServiceError } from "../core/errors.js";
 import { inlineSafe } from "../core/text.js";
 import { proxyName } from "./proxy.js";
@@ -74,8 +75,8 @@ function failureText(failure: Exclude<Failure, { kind: "final" }>): string {
       return failure.text;
     case "timeout":
       return (
-        `no complete response within ${failure.timeoutMs / 1000} ` +
-        `s${failure.proxy === undefined ? "" : `, through the proxy ${failure.proxy}`}`
+        `no complete response within ${durationText(failure.timeoutMs, { exact: true })}` +
+        `${failure.proxy === undefined ? "" : `, through the proxy ${failure.proxy}`}`
       );
   }
 }

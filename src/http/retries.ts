@@ -3,6 +3,7 @@
 // undici 7.30) resumes a body cut short with a `Range` request where msgstat must ask for the
 // whole page again from the same cursor, waits without jitter, caps Retry-After without a word,
 // and keeps waiting after the run is interrupted.
+import { durationText } from "../core/duration.js";
 import type { Failure } from "./errors.js";
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
@@ -57,8 +58,8 @@ export function decideRetry(failure: Failure, attempt: number, policy: RetryPoli
     return { retry: true, delayMs: backoffDelayMs(attempt - 1, policy.baseMs, policy.random) };
   if (retryAfterMs <= policy.maxRetryAfterMs) return { retry: true, delayMs: retryAfterMs };
   const warning =
-    `the service asked to wait ${Math.ceil(retryAfterMs / 1000)} s before retrying; waiting ` +
-    `${Math.ceil(policy.maxRetryAfterMs / 1000)} s, the most msgstat waits`;
+    `the service asked to wait ${durationText(retryAfterMs)} before retrying; waiting ` +
+    `${durationText(policy.maxRetryAfterMs, { exact: true })}, the most msgstat waits`;
   return { retry: true, delayMs: policy.maxRetryAfterMs, warning };
 }
 

@@ -10,6 +10,7 @@ import https from "node:https";
 import { isIP, type LookupFunction, type Socket } from "node:net";
 import type { Readable } from "node:stream";
 import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
+import { durationText } from "../core/duration.js";
 import { ProxyRefusedError } from "./errors.js";
 import { proxyFor, type ProxyRoutes } from "./proxy.js";
 
@@ -168,7 +169,9 @@ function boundConnect(request: ClientRequest, connectMs: number): void {
     const timer = setTimeout(
       () =>
         request.destroy(
-          Object.assign(new Error(`could not connect within ${connectMs / 1000} s`), { code: "ETIMEDOUT" }),
+          Object.assign(new Error(`could not connect within ${durationText(connectMs, { exact: true })}`), {
+            code: "ETIMEDOUT",
+          }),
         ),
       connectMs,
     );

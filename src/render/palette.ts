@@ -1,4 +1,5 @@
 // Colours for people. chalk is loaded only when colour is on, so piped and JSON runs never pay for it.
+import { durationText } from "../core/duration.js";
 import { instantOf } from "../core/time.js";
 
 // Functions as properties, not methods: they are passed around on their own (`.map(palette.heading)`).
@@ -40,26 +41,13 @@ export async function loadPalette(color: boolean): Promise<Palette> {
   };
 }
 
-/** "3 hours ago", for a reader at a terminal. */
+/** "3 h 5 min ago", for a reader at a terminal. */
 export function relativeTime(timestamp: string | undefined, now: number): string {
   if (timestamp === undefined) return "";
   const at = instantOf(timestamp);
   if (at === undefined) return "";
+  // Whole seconds: a timestamp a few milliseconds ahead of the clock is "0 s ago", not "in under 1 s".
   const seconds = Math.round((now - at) / 1000);
-  const ago = seconds >= 0;
-  const span = Math.abs(seconds);
-  const units: Array<[number, string]> = [
-    [86_400, "day"],
-    [3_600, "hour"],
-    [60, "minute"],
-    [1, "second"],
-  ];
-  for (const [size, unit] of units) {
-    if (span >= size || size === 1) {
-      const count = Math.floor(span / size);
-      const label = `${count} ${unit}${count === 1 ? "" : "s"}`;
-      return ago ? `${label} ago` : `in ${label}`;
-    }
-  }
-  return "";
+  const span = durationText(Math.abs(seconds) * 1000);
+  return seconds >= 0 ? `${span} ago` : `in ${span}`;
 }

@@ -8,6 +8,14 @@ import type { StatsReport } from "../stats/report.js";
 import { countText, percentText } from "../core/numbers.js";
 import { INTERVAL_MS } from "../stats/time-buckets.js";
 import { inlineSafe } from "../core/text.js";
+import type { TimeZone } from "../core/time.js";
+import {
+  drawSections,
+  durationFigure,
+  histogramLabel,
+  shownHistogram,
+  type SectionDrawers,
+} from "./report-sections.js";
 import { contiguous } from "./stats-report.js";
 import { htmlAttribute, htmlText, jsonInScript, svgText } from "./html-escape.js";
 import {
@@ -15,14 +23,11 @@ import {
   attemptsLabel,
   batchLabel,
   COMPARISON_COLUMNS,
-  durationText,
   errorCodeLabel,
   errorTypeLabel,
-  histogramLabel,
   notCountedReasons,
   notCountedText,
   reportTitle,
-  shownHistogram,
   statusLabel,
   partialBucketsNote,
   timeBucketLabel,
@@ -100,9 +105,7 @@ export function renderHtmlReport(input: ShareableReport): string {
   const title = reportTitle(total);
   const missing = notCountedText(total, notCountedReasons(input));
   const carried = input.campaigns ? { campaigns: input.campaigns.map((row) => row.report ?? null), total } : total;
-  const sections: string[] = [];
-  if (input.campaigns) sections.push(comparisonSection(input.campaigns, total));
-  sections.push(...totalSections(input, input.campaigns !== undefined));
+  const sections = drawSections(input, HTML_SECTIONS);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -154,7 +157,18 @@ function idsWhole(escaped: string, report: StatsReport): string {
 
 // ---- sections ----
 
-function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): string {
+const HTML_SECTIONS: SectionDrawers<string> = {
+  comparison: ({ campaigns, total }, caption) => comparisonSection(campaigns ?? [], total, caption),
+  summary: ({ total }, caption) => summarySection(total, caption),
+  status: ({ total }, caption) => statusSection(total, caption),
+  failures: ({ total }, caption) => failureSection(total, caption),
+  attempts: ({ total }, caption) => attemptSection(total, caption),
+  timeToFinal: ({ total }, caption) => timeToFinalSection(total, caption),
+  batches: ({ total }, caption) => batchSection(total, caption),
+  overTime: (input, caption) => overTimeSection(input.total, input.timeZone, caption),
+};
+
+function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport, caption: string): string {
   const header = `<tr><th scope="col">campaign</th>${COMPARISON_COLUMNS.map(
     (column) => `<th scope="col"${column.numeric ? ' class="num"' : ""}>${htmlText(column.header)}</th>`,
   ).join("")}</tr>`;
@@ -186,7 +200,7 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
     })),
   );
   return `<section class="section" aria-labelledby="h-comparison">
-<h2 id="h-comparison">Campaigns compared (${countText(counted.length)} of ${countText(rows.length)} counted)</h2>
+<h2 id="h-comparison">${htmlText(caption)}</h2>
 <div class="scroll" tabindex="0" role="region" aria-label="Campaigns compared, table">
 <table id="comparison" class="cards"><caption>One row a campaign, then the total of those counted</caption>
 <thead>${header}</thead><tbody>
@@ -196,13 +210,9 @@ ${chart}
 </section>`;
 }
 
-function totalSections(input: ShareableReport, several: boolean): string[] {
-  const { total: report } = input;
-  const prefix = several ? "All campaigns together: " : "";
+function summarySection(report: StatsReport, caption: string): string {
   if (report.totals.messages === 0)
-    return [
-      `<section class="section"><h2>${htmlText(prefix)}Summary</h2><p>No messages: nothing to report.</p></section>`,
-    ];
+    return `<section class="section"><h2>${htmlText(caption)}</h2><p>No messages: nothing to report.</p></section>`;
   const { delivery, totals, threshold } = report;
   const headline = [
     ["total-messages", "Messages", countText(totals.messages), totals.messages],
@@ -210,8 +220,8 @@ function totalSections(input: ShareableReport, several: boolean): string[] {
     ["total-delivery-rate", "Delivery rate", percentText(delivery.deliveryRate), delivery.deliveryRate],
     ["total-failure-rate", "Failure rate", percentText(delivery.failureRate), delivery.failureRate],
   ] as const;
-  const summary = `<section class="section" aria-labelledby="h-summary">
-<h2 id="h-summary">${htmlText(prefix)}Summary</h2>
+  return `<section class="section" aria-labelledby="h-summary">
+<h2 id="h-summary">${htmlText(caption)}</h2>
 <div class="headline">${headline.map(([id, label, text, value]) => headlineBox(id, label, value, text)).join("")}</div>
 <p>${countText(delivery.success)} of ${countText(delivery.final)} final messages succeeded, ${countText(
     delivery.failure,
@@ -230,18 +240,9 @@ ${
     : ""
 }
 </section>`;
-  return [
-    summary,
-    statusSection(report),
-    failureSection(report),
-    attemptSection(report),
-    timeToFinalSection(report),
-    batchSection(report),
-    overTimeSection(report, input),
-  ].filter((section) => section !== "");
 }
 
-function statusSection(report: StatsReport): string {
+function statusSection(report: StatsReport, caption: string): string {
   const rows = report.byStatus.map((row) => ({
     label: statusLabel(row),
     cls: row.status === "success" ? "success" : row.status === "failure" ? "failure" : "pending",
@@ -249,7 +250,7 @@ function statusSection(report: StatsReport): string {
   }));
   return section(
     "status",
-    "By status",
+    caption,
     pair(
       table(
         "by-status",
@@ -267,12 +268,10 @@ function statusSection(report: StatsReport): string {
   );
 }
 
-function failureSection(report: StatsReport): string {
-  if (report.failures.length === 0) return "";
-  const failed = report.failures.reduce((sum, row) => sum + row.count, 0);
+function failureSection(report: StatsReport, caption: string): string {
   return section(
     "failures",
-    `Failures by latest error (${countText(failed)} failed)`,
+    caption,
     pair(
       table(
         "failures",
@@ -295,11 +294,11 @@ function failureSection(report: StatsReport): string {
   );
 }
 
-function attemptSection(report: StatsReport): string {
+function attemptSection(report: StatsReport, caption: string): string {
   const { buckets, succeededAfterRetry } = report.attempts;
   return section(
     "attempts",
-    "Attempts per message",
+    caption,
     pair(
       table(
         "attempts",
@@ -325,16 +324,15 @@ function attemptSection(report: StatsReport): string {
   );
 }
 
-function timeToFinalSection(report: StatsReport): string {
+function timeToFinalSection(report: StatsReport, caption: string): string {
   const ttf = report.timeToFinal;
-  if (ttf.measured === 0 && ttf.withoutTimes === 0) return "";
   const figures = [
     ["median", "Median", ttf.medianMs],
     ["p90", "90th percentile", ttf.p90Ms],
     ["p99", "99th percentile", ttf.p99Ms],
   ] as const;
   const lead = `<div class="headline">${figures
-    .map(([id, label, ms]) => headlineBox(`ttf-${id}`, label, ms, durationText(ms)))
+    .map(([id, label, ms]) => headlineBox(`ttf-${id}`, label, ms, durationFigure(ms)))
     .join("")}</div>
 <p class="note">From a message's createdAt to the updatedAt of its last attempt, for the ${countText(
     ttf.measured,
@@ -344,7 +342,7 @@ function timeToFinalSection(report: StatsReport): string {
 Percentiles are within 1 % (msgstat help stats).</p>`;
   return section(
     "time-to-final",
-    "Time to final status",
+    caption,
     lead +
       columnChart(
         "ttf-chart",
@@ -365,17 +363,16 @@ Percentiles are within 1 % (msgstat help stats).</p>`;
   );
 }
 
-function batchSection(report: StatsReport): string {
-  if (report.batches === null || report.batches.length === 0) return "";
+function batchSection(report: StatsReport, caption: string): string {
   return section(
     "batches",
-    "By batch",
+    caption,
     table(
       "batches",
       "Each batch of the campaign, then the messages in no batch",
       // The file name last: the figures stay beside the batch id on a phone.
       ["batch id", "size", "counted", "success", "failure", "delivered", "file"],
-      report.batches.map((row) => [
+      (report.batches ?? []).map((row) => [
         name(batchLabel(row)),
         row.totalMessages === null ? text("–", true) : figure(row.totalMessages),
         figure(row.messages),
@@ -388,14 +385,12 @@ function batchSection(report: StatsReport): string {
   );
 }
 
-function overTimeSection(report: StatsReport, input: ShareableReport): string {
+function overTimeSection(report: StatsReport, zone: TimeZone, caption: string): string {
   const { interval, buckets, unplotted } = report.overTime;
-  if (buckets.length === 0) return "";
-  const zone = input.timeZone;
   const label = (start: string) => timeBucketLabel(start, report, zone);
   return section(
     "over-time",
-    `Messages per ${interval} (${zone.name})`,
+    caption,
     columnChart(
       "over-time-chart",
       `Messages and failures per ${interval}`,

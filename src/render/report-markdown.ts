@@ -10,20 +10,24 @@ import {
   attemptsLabel,
   batchLabel,
   COMPARISON_COLUMNS,
-  durationText,
   errorCodeLabel,
   errorTypeLabel,
-  histogramLabel,
   notCountedReasons,
   notCountedText,
   reportTitle,
-  shownHistogram,
   statusLabel,
   partialBucketsNote,
   timeRowLabel,
   type ComparisonRow,
   type ShareableReport,
 } from "./report-parts.js";
+import {
+  drawSections,
+  durationFigure,
+  histogramLabel,
+  shownHistogram,
+  type SectionDrawers,
+} from "./report-sections.js";
 
 /**
  * Server text for a Markdown table cell or line: controls made visible (core/text.ts), then each mark
@@ -66,14 +70,114 @@ export function renderMarkdownReport(input: ShareableReport): string {
       .map(([term, value]) => `- **${term}:** ${escaped.has(term) ? markdownText(value) : value}`)
       .join("\n"),
   );
-  if (input.campaigns) parts.push(comparison(input.campaigns, total));
-  parts.push(...totalParts(input, input.campaigns !== undefined));
+  parts.push(...drawSections(input, MARKDOWN_SECTIONS));
   parts.push(`_Made by msgstat ${input.version}; \`msgstat stats --json\` gives the same figures as data._`);
   return `${parts.join("\n\n")}\n`;
 }
 
-function comparison(rows: readonly ComparisonRow[], total: StatsReport): string {
-  const counted = rows.filter((row) => row.report).length;
+// The comparison and the summary are headings of their own (##); the total's tables are under the summary (###).
+const MARKDOWN_SECTIONS: SectionDrawers<string> = {
+  comparison: ({ campaigns, total }, caption) => comparison(campaigns ?? [], total, caption),
+  summary: ({ total }, caption) => summary(total, caption),
+  status: ({ total }, caption) =>
+    part(
+      caption,
+      table(
+        [col("status", false), col("messages"), col("share"), col("final", false)],
+        total.byStatus.map((row) => [
+          markdownText(statusLabel(row)),
+          n(row.count),
+          pct(row.share),
+          row.final ? "yes" : "no",
+        ]),
+      ),
+    ),
+  failures: ({ total }, caption) =>
+    part(
+      caption,
+      table(
+        [col("error code", false), col("error type", false), col("messages"), col("share")],
+        total.failures.map((row) => [
+          markdownText(errorCodeLabel(row)),
+          markdownText(errorTypeLabel(row)),
+          n(row.count),
+          pct(row.share),
+        ]),
+      ),
+    ),
+  attempts: ({ total }, caption) =>
+    part(
+      caption,
+      table(
+        [col("attempts", false), col("messages"), col("share"), col("success"), col("failure")],
+        total.attempts.buckets.map((row) => [
+          attemptsLabel(row.attempts),
+          n(row.count),
+          pct(row.share),
+          n(row.success),
+          n(row.failure),
+        ]),
+      ),
+      `${n(total.attempts.succeededAfterRetry)} succeeded only after a retry.`,
+    ),
+  timeToFinal: ({ total: { timeToFinal: ttf } }, caption) =>
+    part(
+      caption,
+      `Median ${durationFigure(ttf.medianMs)}, 90th percentile ${durationFigure(ttf.p90Ms)}, 99th percentile ` +
+        `${durationFigure(ttf.p99Ms)}: from createdAt to the last attempt's updatedAt, ${n(ttf.measured)} final ` +
+        `messages${ttf.withoutTimes > 0 ? ` (${n(ttf.withoutTimes)} without those times left out)` : ""}.`,
+      table(
+        [col("time to final status", false), col("messages"), col("share")],
+        shownHistogram(ttf).map((row) => [
+          histogramLabel(row),
+          n(row.count),
+          pct(ttf.measured === 0 ? 0 : row.count / ttf.measured),
+        ]),
+      ),
+    ),
+  batches: ({ total }, caption) =>
+    part(
+      caption,
+      table(
+        [
+          col("batch id", false),
+          col("file", false),
+          col("size"),
+          col("counted"),
+          col("success"),
+          col("failure"),
+          col("delivered"),
+        ],
+        (total.batches ?? []).map((row) => [
+          markdownText(batchLabel(row)),
+          markdownText(row.fileName ?? ""),
+          row.totalMessages === null ? "–" : n(row.totalMessages),
+          n(row.messages),
+          n(row.success),
+          n(row.failure),
+          pct(row.deliveryRate),
+        ]),
+      ),
+    ),
+  overTime: ({ total, timeZone }, caption) =>
+    part(
+      caption,
+      table(
+        [col(total.overTime.interval, false), col("messages"), col("failed")],
+        total.overTime.buckets.map((bucket) => [
+          timeRowLabel(bucket, total, timeZone),
+          n(bucket.messages),
+          n(bucket.failures),
+        ]),
+      ),
+      ...(partialBucketsNote(total) ? [`_${partialBucketsNote(total)}_`] : []),
+    ),
+};
+
+/** A section under the summary: its caption as a third-level heading, then its blocks. */
+const part = (caption: string, ...blocks: string[]): string => [`### ${markdownText(caption)}`, ...blocks].join("\n\n");
+
+function comparison(rows: readonly ComparisonRow[], total: StatsReport, caption: string): string {
   const columns = [col("campaign", false), ...COMPARISON_COLUMNS.map((column) => col(column.header, column.numeric))];
   const cells = (label: string, report: StatsReport | undefined, uncounted?: string) => [
     label,
@@ -82,7 +186,7 @@ function comparison(rows: readonly ComparisonRow[], total: StatsReport): string 
     ),
   ];
   return [
-    `## Campaigns compared (${n(counted)} of ${n(rows.length)} counted)`,
+    `## ${markdownText(caption)}`,
     table(columns, [
       ...rows.map((row) => cells(markdownText(row.campaignId), row.report, row.uncounted)),
       cells("**total**", total),
@@ -90,11 +194,10 @@ function comparison(rows: readonly ComparisonRow[], total: StatsReport): string 
   ].join("\n\n");
 }
 
-function totalParts(input: ShareableReport, several: boolean): string[] {
-  const report = input.total;
-  const heading = several ? "## All campaigns together" : "## Summary";
-  if (report.totals.messages === 0) return [heading, "No messages: nothing to report."];
-  const { delivery, totals, threshold, timeToFinal: ttf } = report;
+function summary(report: StatsReport, caption: string): string {
+  const heading = `## ${markdownText(caption)}`;
+  if (report.totals.messages === 0) return [heading, "No messages: nothing to report."].join("\n\n");
+  const { delivery, totals, threshold } = report;
   const parts = [
     heading,
     table(
@@ -120,93 +223,5 @@ function totalParts(input: ShareableReport, several: boolean): string[] {
             : "within the limit"
       }`,
     );
-  parts.push(
-    "### By status",
-    table(
-      [col("status", false), col("messages"), col("share"), col("final", false)],
-      report.byStatus.map((row) => [
-        markdownText(statusLabel(row)),
-        n(row.count),
-        pct(row.share),
-        row.final ? "yes" : "no",
-      ]),
-    ),
-  );
-  if (report.failures.length > 0)
-    parts.push(
-      `### Failures by latest error (${n(report.failures.reduce((sum, row) => sum + row.count, 0))} failed)`,
-      table(
-        [col("error code", false), col("error type", false), col("messages"), col("share")],
-        report.failures.map((row) => [
-          markdownText(errorCodeLabel(row)),
-          markdownText(errorTypeLabel(row)),
-          n(row.count),
-          pct(row.share),
-        ]),
-      ),
-    );
-  parts.push(
-    "### Attempts per message",
-    table(
-      [col("attempts", false), col("messages"), col("share"), col("success"), col("failure")],
-      report.attempts.buckets.map((row) => [
-        attemptsLabel(row.attempts),
-        n(row.count),
-        pct(row.share),
-        n(row.success),
-        n(row.failure),
-      ]),
-    ),
-    `${n(report.attempts.succeededAfterRetry)} succeeded only after a retry.`,
-  );
-  if (ttf.measured > 0 || ttf.withoutTimes > 0)
-    parts.push(
-      "### Time to final status",
-      `Median ${durationText(ttf.medianMs)}, 90th percentile ${durationText(ttf.p90Ms)}, 99th percentile ` +
-        `${durationText(ttf.p99Ms)}: from createdAt to the last attempt's updatedAt, ${n(ttf.measured)} final ` +
-        `messages${ttf.withoutTimes > 0 ? ` (${n(ttf.withoutTimes)} without those times left out)` : ""}.`,
-      table(
-        [col("time to final status", false), col("messages"), col("share")],
-        shownHistogram(ttf).map((row) => [
-          histogramLabel(row),
-          n(row.count),
-          pct(ttf.measured === 0 ? 0 : row.count / ttf.measured),
-        ]),
-      ),
-    );
-  if (report.batches !== null && report.batches.length > 0)
-    parts.push(
-      "### By batch",
-      table(
-        [
-          col("batch id", false),
-          col("file", false),
-          col("size"),
-          col("counted"),
-          col("success"),
-          col("failure"),
-          col("delivered"),
-        ],
-        report.batches.map((row) => [
-          markdownText(batchLabel(row)),
-          markdownText(row.fileName ?? ""),
-          row.totalMessages === null ? "–" : n(row.totalMessages),
-          n(row.messages),
-          n(row.success),
-          n(row.failure),
-          pct(row.deliveryRate),
-        ]),
-      ),
-    );
-  const { interval, buckets } = report.overTime;
-  if (buckets.length > 0)
-    parts.push(
-      `### Messages per ${interval} (${markdownText(input.timeZone.name)})`,
-      table(
-        [col(interval, false), col("messages"), col("failed")],
-        buckets.map((bucket) => [timeRowLabel(bucket, report, input.timeZone), n(bucket.messages), n(bucket.failures)]),
-      ),
-      ...(partialBucketsNote(report) ? [`_${partialBucketsNote(report)}_`] : []),
-    );
-  return parts;
+  return parts.join("\n\n");
 }

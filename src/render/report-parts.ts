@@ -2,24 +2,20 @@
 // labels are plain text with server text made inert (core/text.ts); each renderer escapes them for
 // where they land (render/html-escape.ts, render/report-markdown.ts).
 import type { StatsReport } from "../stats/report.js";
-import type { TimeToFinalRow } from "../stats/time-to-final.js";
 import { inlineSafe } from "../core/text.js";
 import { formatWallTime, type TimeZone } from "../core/time.js";
+import type { ReportInput } from "./report-sections.js";
 import { COLUMNS, type ComparisonRow } from "./stats-comparison.js";
-import { bucketLabel, describeFilters, PARTIAL_MARK, partialNote, spanText } from "./stats-report.js";
+import { bucketLabel, describeFilters, PARTIAL_MARK, partialNote, rangeText } from "./stats-report.js";
 
 export { notCountedText, reportTitle } from "./stats-report.js";
 
 export type { ComparisonRow };
 
 /** What a report page or document is made of: the total's report, and with several campaigns their rows. */
-export interface ShareableReport {
-  total: StatsReport;
-  /** Several campaigns: a row each, in the order named (the comparison comes first). */
-  campaigns?: readonly ComparisonRow[];
+export interface ShareableReport extends ReportInput {
   /** msgstat's version, said in the page. */
   version: string;
-  timeZone: TimeZone;
 }
 
 export const statusLabel = (row: StatsReport["byStatus"][number]): string =>
@@ -37,37 +33,6 @@ export const attemptsLabel = (bucket: string): string =>
 export const batchLabel = (row: NonNullable<StatsReport["batches"]>[number]): string =>
   row.other ? "(other batches)" : row.batchId === null ? "(no batch)" : row.batchId;
 
-/** `42 s`, `3 min 5 s`, `2.4 h`, `1.5 days`: a duration as a person reads it. */
-export function durationText(ms: number | null): string {
-  if (ms === null) return "–";
-  const seconds = ms / 1000;
-  if (seconds < 1) return "under 1 s";
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) {
-    const whole = Math.round(seconds);
-    const rest = whole % 60;
-    return `${Math.floor(whole / 60)} min${rest === 0 ? "" : ` ${rest} s`}`;
-  }
-  if (seconds < 48 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
-  return `${(seconds / 86_400).toFixed(1)} days`;
-}
-
-const boundText = (ms: number): string =>
-  ms < 60_000
-    ? `${ms / 1000} s`
-    : ms < 3_600_000
-      ? `${ms / 60_000} min`
-      : ms < 86_400_000
-        ? `${ms / 3_600_000} h`
-        : `${ms / 86_400_000} d`;
-
-/** `under 1 s`, `1 s – 5 s`, `7 d or more`. */
-export function histogramLabel(row: TimeToFinalRow): string {
-  if (row.fromMs === 0 && row.toMs !== null) return `under ${boundText(row.toMs)}`;
-  if (row.toMs === null) return `${boundText(row.fromMs)} or more`;
-  return `${boundText(row.fromMs)} – ${boundText(row.toMs)}`;
-}
-
 /** Why each campaign not counted was not, in the few words of its comparison row. */
 export function notCountedReasons(report: ShareableReport): Map<string, string> {
   return new Map((report.campaigns ?? []).flatMap((row) => (row.uncounted ? [[row.campaignId, row.uncounted]] : [])));
@@ -84,7 +49,7 @@ export function aboutLines(report: ShareableReport): Array<[string, string]> {
   if (total.batchId !== null) lines.push(["Batch", inlineSafe(total.batchId)]);
   lines.push(["Filters", describeFilters(total, timeZone) || "none"], ["Time zone", timeZone.name]);
   if (total.totals.firstCreatedAt && total.totals.lastCreatedAt)
-    lines.push(["Created", spanText(total.totals.firstCreatedAt, total.totals.lastCreatedAt, timeZone)]);
+    lines.push(["Created", rangeText(total.totals.firstCreatedAt, total.totals.lastCreatedAt, timeZone)]);
   return lines;
 }
 
@@ -105,8 +70,3 @@ export const COMPARISON_COLUMNS = COLUMNS.map((column) => ({
   figure: column.figure,
   numeric: column.align === "right",
 }));
-
-/** The histogram up to its last bin with a message: the longer, empty bins say nothing (--json has them). */
-export function shownHistogram(ttf: StatsReport["timeToFinal"]): TimeToFinalRow[] {
-  return ttf.histogram.slice(0, Math.max(1, ttf.histogram.findLastIndex((row) => row.count > 0) + 1));
-}

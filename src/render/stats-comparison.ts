@@ -8,7 +8,6 @@ import { inlineSafe } from "../core/text.js";
 import { drawLine, layOut, type Cell, type Slot } from "./layout.js";
 import type { Palette } from "./palette.js";
 import { cutToWidth, displayWidth, padToWidth } from "./width.js";
-import { hanging, wrapText } from "./wrap.js";
 
 /** A campaign's row: its report, or (a campaign that could not be counted) why not, in a few words (stderr has all). */
 export interface ComparisonRow {
@@ -56,7 +55,7 @@ function topError(report: StatsReport): string {
   return `${name} ${percentText(top.share)}`;
 }
 
-/** The comparison: a heading, a header line, a row a campaign (in the order named) and the total's row. */
+/** The comparison under its caption: a header line, a row a campaign (in the order named) and the total's row. */
 export function renderComparison(
   rows: readonly ComparisonRow[],
   total: StatsReport,
@@ -104,23 +103,7 @@ export function renderComparison(
     const why = cutToWidth(`not counted: ${inlineSafe(row.uncounted ?? "")}`, room);
     return `${campaign}${" ".repeat(GAP)}${palette.status("failure", why)}`;
   });
-  const counted = rows.filter((row) => row.report).length;
-  const missing = rows.filter((row) => !row.report).map((row) => inlineSafe(row.campaignId));
-  // A partial run's first line names what is missing: wrapped, never cut.
-  const title =
-    counted === rows.length
-      ? [`Campaigns compared (${rows.length})`]
-      : hanging(
-          wrapText(
-            `Campaigns compared (${counted} of ${rows.length} counted; not counted: ${missing.join(", ")})`,
-            width + INDENT.length,
-            width,
-          ),
-          "",
-          INDENT,
-        ).split("\n");
   return [
-    ...title.map(palette.heading),
     palette.dim(INDENT + drawLine(placed, header, GAP)),
     ...body,
     line(TOTAL, figures[figures.length - 1]!, palette.bold),

@@ -5,14 +5,25 @@ import type { StatsReport, TimeRow } from "../stats/report.js";
 import { BucketClock, INTERVAL_MS, type Interval } from "../stats/time-buckets.js";
 import type { Palette } from "./palette.js";
 import { countText, percentText } from "../core/numbers.js";
+import { durationText } from "../core/duration.js";
 import { inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
 import { hanging, wrapText } from "./wrap.js";
 import { drawLine, layOut, type Cell, type Slot } from "./layout.js";
+import {
+  drawSections,
+  durationFigure,
+  histogramLabel,
+  shownHistogram,
+  type SectionDrawers,
+} from "./report-sections.js";
+import { renderComparison, type ComparisonRow } from "./stats-comparison.js";
 import { cutInMiddle, cutToWidth, displayWidth } from "./width.js";
 
 export interface StatsReportOptions {
   columns: number;
+  /** Several campaigns: a row each, in the order named, compared before the total's figures. */
+  campaigns?: readonly ComparisonRow[];
   palette: Palette;
   /** --tz: the span, the filters and the buckets' labels are read in it (the buckets were counted in it). */
   timeZone: TimeZone;
@@ -51,49 +62,63 @@ const plain: Style = (text) => text;
 
 export function renderStatsReport(report: StatsReport, options: StatsReportOptions): string {
   const width = Math.max(40, options.columns);
-  const zone = options.timeZone;
-  const sections = [headerLines(report, width, options.palette, zone)];
-  if (report.totals.messages > 0) {
-    sections.push(
-      statusLines(report, width, options.palette),
-      deliveryLines(report, width, options.palette),
-      failureLines(report, width, options.palette),
-      attemptLines(report, width, options.palette),
-      batchLines(report, width, options.palette),
-      timeLines(report, width, options.palette, zone),
-    );
-  }
-  return (
-    sections
-      .filter((lines) => lines.length > 0)
-      .map((lines) => lines.join("\n"))
-      .join("\n\n") + "\n"
-  );
+  const { palette, timeZone: zone } = options;
+  const heading = (caption: string, lines: string[]) => [...wrapped(caption, width).map(palette.heading), ...lines];
+  const drawers: SectionDrawers<string[]> = {
+    comparison: ({ campaigns, total }, caption) => [
+      ...wrapped(caption, width).map(palette.heading),
+      renderComparison(campaigns ?? [], total, options),
+    ],
+    summary: ({ total }, caption) => heading(caption, summaryLines(total, width, palette, zone)),
+    status: ({ total }, caption) => heading(caption, statusLines(total, width, palette)),
+    failures: ({ total }, caption) => heading(caption, failureLines(total, width, palette)),
+    attempts: ({ total }, caption) => heading(caption, attemptLines(total, width, palette)),
+    timeToFinal: ({ total }, caption) => heading(caption, timeToFinalLines(total, width, palette)),
+    batches: ({ total }, caption) => heading(caption, batchLines(total, width, palette)),
+    overTime: ({ total }, caption) => heading(caption, timeLines(total, width, palette, zone)),
+  };
+  const sections = [
+    headerLines(report, width, palette, zone),
+    ...drawSections({ total: report, campaigns: options.campaigns, timeZone: zone }, drawers),
+  ];
+  return sections.map((lines) => lines.join("\n")).join("\n\n") + "\n";
 }
 
 // ---- sections ----
 
+/** Scope, zone, filters and span are what the figures mean: wrapped, never cut. */
+const wrapped = (text: string, width: number): string[] =>
+  hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
+
+/** The title, what is missing and the filters: what every figure below is of. */
 function headerLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
-  // Scope, zone, filters and span are what the figures mean: wrapped, never cut.
-  const wrapped = (text: string) => hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
   // The zone once, up front, for every time below (span, filters, buckets).
   const { filters: bounds, totals } = report;
   const showsTimes = totals.messages > 0 || bounds.since !== null || bounds.until !== null;
-  const lines = wrapped(`${reportTitle(report)}${showsTimes ? `, times in ${zone.name}` : ""}`).map(palette.heading);
+  const lines = wrapped(`${reportTitle(report)}${showsTimes ? `, times in ${zone.name}` : ""}`, width).map(
+    palette.heading,
+  );
   const missing = notCountedText(report);
-  if (missing) lines.push(...wrapped(missing).map((line) => palette.status("failure", line)));
+  if (missing) lines.push(...wrapped(missing, width).map((line) => palette.status("failure", line)));
   const filters = describeFilters(report, zone);
-  if (filters) lines.push(...wrapped(`Filtered by ${filters}`).map(palette.dim));
+  if (filters) lines.push(...wrapped(`Filtered by ${filters}`, width).map(palette.dim));
+  return lines;
+}
+
+/** How many messages and attempts, over which span, and the delivery and failure rates. */
+function summaryLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
+  const { totals } = report;
   if (totals.messages === 0) {
-    lines.push("", `No messages${filters ? " match these filters" : " found"}: nothing to report.`);
-    return lines;
+    const filtered = describeFilters(report, zone) !== "";
+    return [`No messages${filtered ? " match these filters" : " found"}: nothing to report.`];
   }
+  const lines: string[] = [];
   const messages = `${count(totals.messages)} ${plural(totals.messages, "message")}`;
   const span =
     totals.firstCreatedAt && totals.lastCreatedAt
-      ? `, created ${spanText(totals.firstCreatedAt, totals.lastCreatedAt, zone)}`
+      ? `, created ${rangeText(totals.firstCreatedAt, totals.lastCreatedAt, zone)}`
       : "";
-  lines.push(...wrapped(`${messages}${span}`));
+  lines.push(...wrapped(`${messages}${span}`, width));
   lines.push(
     fit(
       `${count(totals.attempts)} ${plural(totals.attempts, "attempt")} in all ` +
@@ -105,7 +130,7 @@ function headerLines(report: StatsReport, width: number, palette: Palette, zone:
     lines.push(
       fit(`${count(totals.undated)} without a readable createdAt (left out of the span and of "over time")`, width),
     );
-  return lines;
+  return [...lines, ...deliveryLines(report, width, palette)];
 }
 
 function statusLines(report: StatsReport, width: number, palette: Palette): string[] {
@@ -120,7 +145,7 @@ function statusLines(report: StatsReport, width: number, palette: Palette): stri
       barStyle: style,
     };
   });
-  return [palette.heading("By status"), ...drawRows(rows, width)];
+  return drawRows(rows, width);
 }
 
 function deliveryLines(report: StatsReport, width: number, palette: Palette): string[] {
@@ -183,8 +208,6 @@ function deliveryLines(report: StatsReport, width: number, palette: Palette): st
 }
 
 function failureLines(report: StatsReport, width: number, palette: Palette): string[] {
-  if (report.failures.length === 0) return [];
-  const total = report.failures.reduce((sum, row) => sum + row.count, 0);
   const shown = report.failures.slice(0, MAX_ROWS);
   const rows = shown.map((row): Row => ({
     // The code first: it is the specific part, and what survives when a narrow terminal cuts the label.
@@ -195,8 +218,10 @@ function failureLines(report: StatsReport, width: number, palette: Palette): str
     fraction: row.share,
     barStyle: (text) => palette.bar("failure", text),
   }));
-  const lines = [palette.heading(`Failures by latest error (${count(total)} failed)`), ...drawRows(rows, width)];
-  return [...lines, ...more(report.failures.length - shown.length, "kind", "--csv --by error", palette)];
+  return [
+    ...drawRows(rows, width),
+    ...more(report.failures.length - shown.length, "kind", "--csv --by error", palette),
+  ];
 }
 
 function attemptLines(report: StatsReport, width: number, palette: Palette): string[] {
@@ -210,16 +235,30 @@ function attemptLines(report: StatsReport, width: number, palette: Palette): str
   const header = { label: "", figures: ["messages", "share", "success", "failure"] };
   const retried = report.attempts.succeededAfterRetry;
   const note = `${count(retried)} ${plural(retried, "message")} succeeded only after a retry`;
+  return [...drawRows(rows, width, header, palette), `${INDENT}${fit(note, width - INDENT.length)}`];
+}
+
+function timeToFinalLines(report: StatsReport, width: number, palette: Palette): string[] {
+  const ttf = report.timeToFinal;
+  const figures =
+    `median ${durationFigure(ttf.medianMs)}, 90th percentile ${durationFigure(ttf.p90Ms)}, ` +
+    `99th percentile ${durationFigure(ttf.p99Ms)}`;
+  const rows = shownHistogram(ttf).map((row): Row => {
+    const share = ttf.measured === 0 ? 0 : row.count / ttf.measured;
+    return { label: histogramLabel(row), figures: [count(row.count), percent(share)], fraction: share };
+  });
+  const left = ttf.withoutTimes > 0 ? ` (${count(ttf.withoutTimes)} without those times left out)` : "";
+  const what = `from createdAt to the last attempt's updatedAt, ${count(ttf.measured)} final messages${left}`;
   return [
-    palette.heading("Attempts per message"),
-    ...drawRows(rows, width, header, palette),
-    `${INDENT}${fit(note, width - INDENT.length)}`,
+    `${INDENT}${fit(figures, width - INDENT.length)}`,
+    ...drawRows(rows, width, { label: "", figures: ["messages", "share"] }, palette),
+    palette.dim(`${INDENT}${fit(what, width - INDENT.length)}`),
   ];
 }
 
 function batchLines(report: StatsReport, width: number, palette: Palette): string[] {
-  if (report.batches === null || report.batches.length === 0) return [];
-  const shown = report.batches.slice(0, MAX_ROWS);
+  const batches = report.batches ?? [];
+  const shown = batches.slice(0, MAX_ROWS);
   // The id first, padded so the file names line up: it is what --batch takes, and what survives when
   // a narrow terminal cuts the label.
   const idWidth = Math.max("batch id".length, ...shown.map((row) => displayWidth(inlineSafe(row.batchId ?? ""))));
@@ -251,14 +290,12 @@ function batchLines(report: StatsReport, width: number, palette: Palette): strin
   }));
   const header = { ...named("batch id", "file"), figures: ["size", "counted", "success", "failure", "delivered"] };
   // The names before the bar: the delivered column already says what the bar shows.
-  const lines = [palette.heading("By batch"), ...drawRows(rows, width, header, palette, { barAfterWholeLabels: true })];
-  return [...lines, ...more(report.batches.length - shown.length, "batch", "--csv --by batch", palette)];
+  const lines = drawRows(rows, width, header, palette, { barAfterWholeLabels: true });
+  return [...lines, ...more(batches.length - shown.length, "batch", "--csv --by batch", palette)];
 }
 
 function timeLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
   const { interval, buckets, unplotted } = report.overTime;
-  if (buckets.length === 0) return [];
-  const title = palette.heading(`Messages per ${interval} (${zone.name})`);
   const range =
     stepsBetween(Date.parse(buckets[0]!.start), Date.parse(buckets[buckets.length - 1]!.start), interval) + 1;
   const lines =
@@ -271,7 +308,7 @@ function timeLines(report: StatsReport, width: number, palette: Palette, zone: T
         `${count(unplotted)} ${plural(unplotted, "message")} with createdAt decades away from the rest are not drawn`,
       ),
     );
-  return [title, ...lines];
+  return lines;
 }
 
 function timeRowLines(
@@ -496,17 +533,10 @@ export function bucketLabel(iso: string, interval: Interval, zone: TimeZone, wee
   return interval === "day" ? day : `${day} ${time}`;
 }
 
-export function spanText(first: string, last: string, zone: TimeZone): string {
+export function rangeText(first: string, last: string, zone: TimeZone): string {
   const from = Date.parse(first);
   const to = Date.parse(last);
-  return `${formatWallTime(from, zone)} → ${formatWallTime(to, zone)} (${duration(to - from)})`;
-}
-
-function duration(ms: number): string {
-  const hours = ms / INTERVAL_MS.hour;
-  if (hours < 1) return `${Math.round(ms / 60_000)} min`;
-  if (hours < 48) return `${hours.toFixed(hours < 10 ? 1 : 0)} hours`;
-  return `${(hours / 24).toFixed(1)} days`;
+  return `${formatWallTime(from, zone)} → ${formatWallTime(to, zone)} (${durationText(to - from)})`;
 }
 
 /**

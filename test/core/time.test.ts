@@ -7,7 +7,6 @@ import {
   instantOf,
   isoInZone,
   parseTimeBound,
-  spanText,
   TimeZone,
   timestampInZone,
 } from "../../src/core/time.js";
@@ -149,21 +148,6 @@ describe("--since and --until in the zone", () => {
 
   it("durations count back from now, whatever the zone", () => {
     expect(parseTimeBound("24h", "since", NOW, PARIS)).toBe(NOW - 24 * HOUR);
-  });
-});
-
-describe("spanText: how long, for a person", () => {
-  it.each([
-    [0, "0 s"],
-    [1_499, "1 s"],
-    [59_400, "59 s"],
-    [59_600, "1 min 00 s"],
-    [190_000, "3 min 10 s"],
-    [3_599_000, "59 min 59 s"],
-    [3_600_000, "1 h 00 min"],
-    [7_500_000, "2 h 05 min"],
-  ])("%d ms is %s", (ms, text) => {
-    expect(spanText(ms)).toBe(text);
   });
 });
 

@@ -72,7 +72,7 @@ describe("how long to wait", () => {
     expect(decideRetry(status(429, 3_600_000), 1, policy())).toEqual({
       retry: true,
       delayMs: 60_000,
-      warning: "the service asked to wait 3600 s before retrying; waiting 60 s, the most msgstat waits",
+      warning: "the service asked to wait 1 h before retrying; waiting 1 min, the most msgstat waits",
     });
   });
 

@@ -4,7 +4,7 @@
 // pipeline (`--jsonl | jq`) sees them at once. -o is written in place as records come (gzipped for a
 // .gz name): there is no end at which a temporary file could be moved into place, and what was
 // received must survive Ctrl-C.
-import { spanText } from "../../core/time.js";
+import { durationText } from "../../core/duration.js";
 import { compileFields } from "../../render/fields.js";
 import { flushAtPageBoundaries } from "../../render/page-flush.js";
 import { openOutput } from "../../output/sink.js";
@@ -51,12 +51,12 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
 
 function report(event: FollowEvent, ctx: Context): void {
   if (event.kind === "failing")
-    ctx.warn(`${event.error.message}; still following, trying again in ${spanText(event.retryInMs)}`);
+    ctx.warn(`${event.error.message}; still following, trying again in ${durationText(event.retryInMs)}`);
   else if (event.givenUp === 0)
-    ctx.note(`the service answers again after ${spanText(event.downMs)}; following on, nothing missed`);
+    ctx.note(`the service answers again after ${durationText(event.downMs)}; following on, nothing missed`);
   else
     ctx.warn(
-      `the service answers again after ${spanText(event.downMs)}; following on, but ${event.givenUp} ` +
+      `the service answers again after ${durationText(event.downMs)}; following on, but ${event.givenUp} ` +
         `${event.givenUp === 1 ? "message" : "messages"} in flight could not be looked at again: ` +
         `more arrived meanwhile than --follow reads back`,
     );

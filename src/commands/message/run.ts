@@ -1,7 +1,7 @@
 // `msgstat message <campaignId> <messageId>`: fetch one message and show it, or, with --wait, poll it
 // until it is final and then show it the same way.
 import { MessageFailedError, NotFinalInTimeError, type MsgstatError } from "../../core/errors.js";
-import { spanText } from "../../core/time.js";
+import { durationText } from "../../core/duration.js";
 import type { SourcedMessage } from "../../core/json-source.js";
 import { MESSAGE, read, type CheckedMessage } from "../../core/message.js";
 import { newestFailedAttempt } from "../../core/attempts.js";
@@ -84,7 +84,7 @@ async function waitWithProgress(options: MessageRun, ctx: Context) {
 
 /** Shows one event of the wait; returns whether the service is failing now (a warning once per outage). */
 function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: Context, failing: boolean): boolean {
-  const waited = `${spanText(event.waitedMs)} waited`;
+  const waited = `${durationText(event.waitedMs)} waited`;
   if (event.kind === "polled") {
     const status = read(MESSAGE, event.message.message, "latestStatus") ?? "no status";
     progress.update(`Waiting for ${options.messageId}: ${status}, ${waited}`);
@@ -93,9 +93,9 @@ function report(event: WaitEvent, options: MessageRun, progress: Progress, ctx: 
   }
   progress.update(
     `Waiting for ${options.messageId}: the service is failing, trying again in ` +
-      `${spanText(event.retryInMs)} (${waited})`,
+      `${durationText(event.retryInMs)} (${waited})`,
   );
-  if (!failing) ctx.warn(`${event.error.message}; still waiting, trying again in ${spanText(event.retryInMs)}`);
+  if (!failing) ctx.warn(`${event.error.message}; still waiting, trying again in ${durationText(event.retryInMs)}`);
   return true;
 }
 
@@ -104,7 +104,7 @@ function endOfWait(options: MessageRun, message: CheckedMessage, final: boolean)
   const status = read(MESSAGE, message, "latestStatus") ?? "no status";
   if (!final) {
     throw new NotFinalInTimeError(
-      `${options.messageId} is still ${status} after ${askedSpan(options.wait!.timeoutMs)} (--wait-timeout)`,
+      `${options.messageId} is still ${status} after ${askedTimeout(options)} (--wait-timeout)`,
     );
   }
   if (status === "failure") {
@@ -116,15 +116,10 @@ function endOfWait(options: MessageRun, message: CheckedMessage, final: boolean)
 
 function noAnswerInTime(options: MessageRun, lastError: MsgstatError | undefined): NotFinalInTimeError {
   return new NotFinalInTimeError(
-    `no answer about ${options.messageId} within ${askedSpan(options.wait!.timeoutMs)} (--wait-timeout)` +
+    `no answer about ${options.messageId} within ${askedTimeout(options)} (--wait-timeout)` +
       (lastError ? `; the last try: ${lastError.message}` : ""),
   );
 }
 
-/** A span as the user gave it: `--wait-timeout 1.5s` is 1.5 s, not rounded to 2 s as a time waited is. */
-function askedSpan(ms: number): string {
-  if (ms % 1000 === 0 || ms >= 3_600_000) return spanText(ms);
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = `${Number(((ms % 60_000) / 1000).toFixed(3))} s`;
-  return minutes > 0 ? `${minutes} min ${seconds}` : seconds;
-}
+/** --wait-timeout as the user gave it: 1.5s is 1.5 s, not rounded to 2 s as a time waited is. */
+const askedTimeout = (options: MessageRun): string => durationText(options.wait!.timeoutMs, { exact: true });

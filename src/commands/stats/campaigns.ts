@@ -9,7 +9,6 @@ import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
 import type { MessageSelector } from "../../service/select.js";
 import { buildTotalReport, type StatsReport } from "../../stats/report.js";
 import type { StatsAccumulator } from "../../stats/accumulator.js";
-import { loadPalette } from "../../render/palette.js";
 import { openOutput, type Sink } from "../../output/sink.js";
 import { startProgress, type Progress } from "../../render/spinner.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
@@ -203,13 +202,8 @@ async function writeCampaigns(
           ctx,
         ),
       );
-    case "report": {
-      const palette = await loadPalette(ctx.color && toTerminal);
-      const { renderComparison } = await import("../../render/stats-comparison.js");
-      const rows = comparisonRows(outcome, results);
-      await sink.write(renderComparison(rows, outcome.total, { columns: ctx.columns, palette }) + "\n\n");
-      return write(outcome.total, options, sink, ctx, toTerminal);
-    }
+    case "report":
+      return write(outcome.total, options, sink, ctx, toTerminal, comparisonRows(outcome, results));
   }
 }
 

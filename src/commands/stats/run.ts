@@ -180,6 +180,7 @@ export async function write(
   sink: Sink,
   ctx: Context,
   toTerminal: boolean,
+  campaigns?: readonly ComparisonRow[],
 ): Promise<void> {
   switch (options.format.kind) {
     case "json":
@@ -194,7 +195,9 @@ export async function write(
       const palette = await loadPalette(ctx.color && toTerminal);
       // Loaded here, not up front: it measures text with string-width, which --json and --csv never need.
       const { renderStatsReport } = await import("../../render/stats-report.js");
-      return sink.write(renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone }));
+      return sink.write(
+        renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone, campaigns }),
+      );
     }
   }
 }

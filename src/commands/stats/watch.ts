@@ -5,7 +5,8 @@
 // A failing service is waited out, rounds go on when it recovers; --max-failure-rate ends the watch
 // with exit 5 on the first round above it.
 import { countText } from "../../core/numbers.js";
-import { formatWallTime, spanText } from "../../core/time.js";
+import { durationText } from "../../core/duration.js";
+import { formatWallTime } from "../../core/time.js";
 import { LiveScreen } from "../../render/live-screen.js";
 import { loadPalette } from "../../render/palette.js";
 import { openOutput, type Sink } from "../../output/sink.js";
@@ -41,8 +42,8 @@ export async function runWatch(listing: ListingRef, options: StatsOptions, ctx: 
     signal: ctx.signal,
     onEvent: (event: OutageEvent) => {
       if (event.kind === "failing")
-        ctx.warn(`${event.error.message}; still watching, trying again in ${spanText(event.retryInMs)}`);
-      else ctx.note(`the service answers again after ${spanText(event.downMs)}; watching on`);
+        ctx.warn(`${event.error.message}; still watching, trying again in ${durationText(event.retryInMs)}`);
+      else ctx.note(`the service answers again after ${durationText(event.downMs)}; watching on`);
     },
   };
   try {
@@ -99,7 +100,7 @@ async function frame(
   const at = (iso: string) => formatWallTime(Date.parse(iso), ctx.timeZone, "second").slice(11);
   const heading =
     `Watching ${report.batchId ?? report.campaignId}: round ${round.round}, updated ` +
-    `${at(report.generatedAt)} ${ctx.timeZone.name}, every ${Math.round(round.everyMs / 1000)} s. ` +
+    `${at(report.generatedAt)} ${ctx.timeZone.name}, every ${durationText(round.everyMs, { exact: true })}. ` +
     `Ctrl-C to stop.`;
   const moved = changes.byStatus.map(
     ({ status, change }) => `${change > 0 ? "+" : "−"}${countText(Math.abs(change))} ${status ?? "no status"}`,
@@ -110,7 +111,7 @@ async function frame(
     round.round === 1
       ? "First round: changes show from the next one."
       : `Since ${at(round.first.generatedAt)}: ${moved.length > 0 ? moved.join(", ") : "no change"} in ` +
-        `${spanText(changes.elapsedMs)}${pace}.`;
+        `${durationText(changes.elapsedMs)}${pace}.`;
   const report_ = renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone });
   return `${palette.bold(fit(heading, ctx.columns))}\n${fit(since, ctx.columns)}\n\n${report_}`;
 }

@@ -91,7 +91,7 @@ describe.each(CASES)("$how", ({ env, args, zone }) => {
       expect(stats.stdout.replace(/\n {2}/g, " ")).toContain(
         `Delivery report: campaign ${CAMPAIGN}, times in ${zone}\n`,
       );
-      expect(stats.stdout).toContain(`\n1 message, created ${minute} → ${minute} (0 min)\n`);
+      expect(stats.stdout).toContain(`\n1 message, created ${minute} → ${minute} (0 s)\n`);
       expect(stats.stdout).toContain(`Messages per hour (${zone})`);
       expect(stats.stdout).toContain(`  ${wall.slice(0, 10)} ${weekday(at, zone)} ${wall.slice(11, 13)}:00 `);
     },

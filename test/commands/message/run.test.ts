@@ -70,10 +70,10 @@ Attempts (3, newest first)
   it("on a terminal: relative times and colour; with --no-color none", async () => {
     const coloured = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030"], { tty: true });
     expect(coloured.stdout).toContain("\u001b[31m● failure\u001b[39m");
-    expect(coloured.stdout).toContain("(2 days ago)");
+    expect(coloured.stdout).toContain("(2 d 18 h ago)");
     const plain = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030", "--no-color"], { tty: true });
     expect(plain.stdout).not.toContain("\u001b[");
-    expect(plain.stdout).toContain("  Created    2025-04-28 18:00:18 UTC (2 days ago)\n");
+    expect(plain.stdout).toContain("  Created    2025-04-28 18:00:18 UTC (2 d 18 h ago)\n");
   });
 
   it.each(["msg-spring-0000030", "msg-spring-0000000", "msg-otp-0000001"])(

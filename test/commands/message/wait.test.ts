@@ -100,7 +100,7 @@ describe("message --wait", () => {
     expect(JSON.parse(stdout)).toMatchObject({ latestStatus: "success" });
     const lines = stderr.split("\n").filter(Boolean);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^warning: .*HTTP 503.*; still waiting, trying again in (\d+ min )?\d+ s$/);
+    expect(lines[0]).toMatch(/^warning: .*HTTP 503.*; still waiting, trying again in (\d+ min|\d+ s|\d+ min \d+ s)$/);
     expect(lines[1]).toBe("the service answers again; still waiting");
   });
 

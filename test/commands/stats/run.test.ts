@@ -402,7 +402,7 @@ describe("the terminal report", () => {
     const result = await stats(["cmp-empty"]);
     expect(result).toEqual({
       code: 0,
-      stdout: "Delivery report: campaign cmp-empty\n\nNo messages found: nothing to report.\n",
+      stdout: "Delivery report: campaign cmp-empty\n\nSummary\nNo messages found: nothing to report.\n",
       stderr: "",
     });
   });

@@ -99,7 +99,7 @@ describe("--max-failure-rate with nothing to measure (defect 7)", () => {
   it("an empty campaign: the report, then exit 8 and why on stderr", async () => {
     expect(await stats(["cmp-empty", "--max-failure-rate", "10"])).toEqual({
       code: 8,
-      stdout: "Delivery report: campaign cmp-empty\n\nNo messages found: nothing to report.\n",
+      stdout: "Delivery report: campaign cmp-empty\n\nSummary\nNo messages found: nothing to report.\n",
       stderr:
         "msgstat: --max-failure-rate 10% not checked: no message is final\n" +
         "  Nothing was counted: an empty campaign, or no message in the window or filters.\n" +
