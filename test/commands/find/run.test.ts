@@ -184,9 +184,10 @@ describe("on a terminal", () => {
   const SCREENS: Record<number, string[]> = {
     // The time in its short form: what is left once the error has its room.
     80: [
-      "CAMPAIGN         ID                  STATUS   ERROR                 CREATED",
-      "                                                                    UTC",
-      "cmp-spring-sale  msg-spring-0000071  failure  server_unknown_error  05-01 00:40",
+      // The room to spare goes to the error, for a longer code to come.
+      "CAMPAIGN         ID                  STATUS   ERROR                  CREATED",
+      "                                                                     UTC",
+      "cmp-spring-sale  msg-spring-0000071  failure  server_unknown_error   05-01 00:40",
     ],
     160: [
       "CAMPAIGN         ID                  STATUS   TRIES  ERROR                 CREATED (UTC)     MESSAGE",
@@ -200,15 +201,17 @@ describe("on a terminal", () => {
     80: [
       "CAMPAIGN         ID                  RECIPIENT     STATUS   ERROR",
       "cmp-spring-sale  msg-spring-0000071  448002935115  failure  server_unknown_error",
-      // The id runs a cell past its column, never cut; the recipient's spare cell takes it back.
-      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  recipient_unavailab…",
+      // The id runs a cell past its column, never cut; the recipient's spare cell takes it back. The longer
+      // error code is never cut either: where no cell is left to spare (80 columns), it runs past the edge.
+      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  recipient_unavailable",
     ],
     160: [
       "CAMPAIGN         ID                  RECIPIENT     STATUS   TRIES  ERROR                 CREATED (UTC)     MESSAGE",
       "cmp-spring-sale  msg-spring-0000071  448002935115  failure  2      server_unknown_error  2025-05-01 00:40  " +
         "¡Hola Ana! Rebajas de primavera: 10% de descuento ha…",
-      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  1      recipient_unavailab…  2025-04-24 14:10  " +
-        "Fatima, tienes 4687 puntos. Tu código: 214166. Canjé…",
+      // The longer code runs a cell past its column; the message text gives the cell back.
+      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  1      recipient_unavailable  2025-04-24 14:10  " +
+        "Fatima, tienes 4687 puntos. Tu código: 214166. Canj…",
     ],
   };
   const ENDING_NOTES: Record<number, string> = {
@@ -235,7 +238,7 @@ describe("on a terminal", () => {
   // Its first page holds one message, of cmp-spring-sale; the next comes from cmp-loyalty-es, whose ids are
   // a cell longer, and fails with a longer code: the table keeps its one header and its columns.
   it.each([80, 160])(
-    "*5115 at %i columns: one table under one header, though later rows are wider",
+    "*5115 at %i columns: one table under one header, though later rows are wider; no error code cut",
     async (columns) => {
       const result = await findIn("*5115", { tty: true, columns, env: { NO_COLOR: "1" } });
       expect(result).toEqual({
