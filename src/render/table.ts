@@ -138,7 +138,9 @@ function errorCell(m: CheckedMessage): string {
 
 function defaultColumns(options: TableOptions): Column[] {
   const createdAt = (m: CheckedMessage) => read(MESSAGE, m, "createdAt");
-  const campaign = options.campaign;
+  // One campaign (find in one): on a terminal its column would say the same on every row, so it gives its
+  // room to the others; piped, it stays, as the recipient's does.
+  const campaign = options.tty && options.campaignIds?.length === 1 ? undefined : options.campaign;
   // Columns give way by what was asked: the error with --status failure (or once a row has one), the time
   // with --since or --until; then the tries, the batch, its file and the text.
   const failuresAsked = options.statuses?.has("failure") === true;

@@ -261,6 +261,24 @@ describe("on a terminal", () => {
     });
   });
 
+  it("in one campaign: no CAMPAIGN column on a terminal, where it would repeat itself; piped, it stays", async () => {
+    const one = (options: CliOptions) =>
+      runCli(["--base-url", sandbox.url, "find", "+44 800 293 5115", "cmp-spring-sale"], {
+        now: FIXED_NOW,
+        ...options,
+      });
+    expect(await one({ tty: true, columns: 80, env: { NO_COLOR: "1" } })).toEqual({
+      code: 0,
+      stdout:
+        "ID                  STATUS   TRIES  ERROR                   CREATED (UTC)\n" +
+        "msg-spring-0000071  failure  2      server_unknown_error    2025-05-01 00:40\n",
+      stderr: "Hidden at 80 columns: MESSAGE (--wide shows all)\n",
+    });
+    expect((await one({ columns: 80 })).stdout.split("\n")[0]).toBe(
+      "CAMPAIGN\tID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE",
+    );
+  });
+
   it("piped, or for an ending that matches many numbers, the RECIPIENT column stays", async () => {
     const piped = await findIn("+44 800 293 5115", { columns: 80 });
     expect(piped.stdout.split("\n")[0]).toBe(
