@@ -418,19 +418,25 @@ function fit(layout: Layout, columns: Column[], measures: Measures, options: Tab
     return { widths: formsOf(column).map((_, f) => measures.width(c, f)), min: column.min, rank };
   });
   let placed = layout.layOut(slots, options.columns, GAP);
-  // The error, kept for failures yet to come, joins after the time; where it was cut there, it goes before
-  // the time instead (which may take a narrower form) if both then fit: a code is not to be cut.
-  const waiting = columns.findIndex((column, c) => column.reserve !== undefined && !measures.seen[c]);
+  // An error code is not to be cut: where the time's wider forms took the room the codes need, the time
+  // takes a narrower form (the zone under its name, then no year), if both then show.
+  const error = columns.findIndex((column) => column.reserve !== undefined);
   const time = columns.findIndex((column) => column.rank !== undefined && column.forms !== undefined);
   const at = (among: Placed[], c: number) => among.find(({ index }) => index === c);
-  const [error, created] = [slots[waiting], slots[time]];
-  if (error?.rank !== undefined && created?.rank !== undefined && error.rank > created.rank) {
-    const cut = at(placed, waiting);
-    if (at(placed, time) && (!cut || cut.width < measures.width(waiting, 0))) {
-      const swapped = slots.map((slot, c) => (c === waiting ? { ...error, rank: created.rank! - 0.01 } : slot));
-      const retried = layout.layOut(swapped, options.columns, GAP);
-      const whole = at(retried, waiting);
-      if (whole && whole.width >= measures.width(waiting, 0) && at(retried, time)) placed = retried;
+  const whole = (among: Placed[]) => (at(among, error)?.width ?? 0) >= measures.width(error, 0);
+  const timeSlot = slots[time];
+  if (slots[error] && timeSlot && at(placed, time) && !whole(placed)) {
+    for (let narrower = 1; narrower < timeSlot.widths.length; narrower++) {
+      const retried = layout.layOut(
+        slots.map((slot, c) => (c === time ? { ...timeSlot, widths: timeSlot.widths.slice(narrower) } : slot)),
+        options.columns,
+        GAP,
+      );
+      const shownTime = at(retried, time);
+      if (!shownTime || !whole(retried)) continue;
+      shownTime.form += narrower;
+      placed = retried;
+      break;
     }
   }
   // Room to spare goes to the error, up to the widest known code, so that one that comes later fits.

@@ -279,6 +279,23 @@ describe("on a terminal", () => {
     );
   });
 
+  it("--since with a full number at 80 columns: the time in its short form, so that the error code is whole", async () => {
+    const result = await findIn("+44 800 293 5115", {
+      tty: true,
+      columns: 80,
+      env: { NO_COLOR: "1" },
+      extra: ["--since", "30d"],
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "CAMPAIGN         ID                  STATUS   ERROR                  CREATED\n" +
+        "                                                                     UTC\n" +
+        "cmp-spring-sale  msg-spring-0000071  failure  server_unknown_error   05-01 00:40\n",
+      stderr: "Hidden at 80 columns: TRIES, MESSAGE (--wide shows all)\n",
+    });
+  });
+
   it("piped, or for an ending that matches many numbers, the RECIPIENT column stays", async () => {
     const piped = await findIn("+44 800 293 5115", { columns: 80 });
     expect(piped.stdout.split("\n")[0]).toBe(
