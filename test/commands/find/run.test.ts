@@ -313,7 +313,7 @@ describe("a national number", () => {
     expect(idsOf(result.stdout)).toEqual(["a-1", "a-3", "b-2", "b-3", "a-5"]);
     // Two lines, each within 80 columns (a note on stderr is not wrapped).
     expect(result.stderr).toBe(
-      "07700900123: no country code is set, so the numbers ending in 7700900123\n" +
+      "07700900123: no country code set; listing numbers ending in 7700900123\n" +
         "For one country: --country-code 44 (UK), or msgstat config set country-code 44\n",
     );
     for (const line of result.stderr.trimEnd().split("\n")) expect(line.length).toBeLessThanOrEqual(80);
