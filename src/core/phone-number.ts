@@ -111,7 +111,7 @@ export function findQuery(text: string, countryCode?: string): RecipientQuery & 
       described: `ending in ${national}`,
       // Two short lines, each within 80 columns for a 15-digit number: notes on stderr are not wrapped.
       ambiguous: [
-        `${digits}: no country code is set, so the numbers ending in ${national}`,
+        `${digits}: no country code set; listing numbers ending in ${national}`,
         "For one country: --country-code 44 (UK), or msgstat config set country-code 44",
       ],
     };

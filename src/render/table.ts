@@ -4,9 +4,9 @@
 // when a row has one, the time with --since) is kept before the rest, a column with nothing in it is
 // left out, times are in --tz with the zone in the header, status in colour. Widths known before the
 // first page (the campaigns named, the statuses, the error codes) are taken from the start; a later
-// value too wide for its column is cut, an id runs past it. What a later page has in a column that is
-// not shown is named when the table ends. Piped: tab-separated rows under a header, every value whole
-// and as the server wrote it (times included), no colour (the gh convention).
+// value too wide for its column is cut, an id or an error code runs past it. What a later page has in a
+// column that is not shown is named when the table ends. Piped: tab-separated rows under a header, every
+// value whole and as the server wrote it (times included), no colour (the gh convention).
 import { attemptCount, batchFileOf, batchIdOf, newestFailedAttempt } from "../core/attempts.js";
 import { stringifyAtAnyDepth } from "../core/json-stringify.js";
 import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
@@ -77,7 +77,10 @@ interface Column {
   emptyRank?: number;
   /** Values it will hold, known before the first page (campaign ids, statuses): its width fits them from the start. */
   known?: readonly string[];
-  /** Values it may hold, known in advance, that size it while the first page has none (error codes). */
+  /**
+   * Values it may hold, known in advance (error codes): its column is as wide as they are where that fits,
+   * else as wide as the values seen so far; a value wider than its column runs past it, never cut.
+   */
   reserve?: readonly string[];
   /** Widest a column grows on a terminal (its text is cut past it); keys have none. */
   max?: number;
@@ -135,7 +138,9 @@ function errorCell(m: CheckedMessage): string {
 
 function defaultColumns(options: TableOptions): Column[] {
   const createdAt = (m: CheckedMessage) => read(MESSAGE, m, "createdAt");
-  const campaign = options.campaign;
+  // One campaign (find in one): on a terminal its column would say the same on every row, so it gives its
+  // room to the others; piped, it stays, as the recipient's does.
+  const campaign = options.tty && options.campaignIds?.length === 1 ? undefined : options.campaign;
   // Columns give way by what was asked: the error with --status failure (or once a row has one), the time
   // with --since or --until; then the tries, the batch, its file and the text.
   const failuresAsked = options.statuses?.has("failure") === true;
@@ -302,7 +307,15 @@ class Measures {
 
   /** Width of a form: its text (while it has had none, its reserve) capped at the column's max, its header whole. */
   width(c: number, form: number): number {
-    const content = this.seen[c] ? this.widths[c]![form]! : Math.max(this.widths[c]![form]!, this.reserved[c]![form]!);
+    return this.seen[c] ? this.capped(c, form, this.widths[c]![form]!) : this.reservedWidth(c, form);
+  }
+
+  /** Width of a form that holds its reserve as well as its text so far. */
+  reservedWidth(c: number, form: number): number {
+    return this.capped(c, form, Math.max(this.widths[c]![form]!, this.reserved[c]![form]!));
+  }
+
+  private capped(c: number, form: number, content: number): number {
     return Math.max(this.headers[c]![form]!, Math.min(this.columns[c]!.max ?? Number.POSITIVE_INFINITY, content));
   }
 }
@@ -348,7 +361,7 @@ async function renderForTerminal(
         const column = columns[index]!;
         return column.status
           ? { text: shown, style: (cut) => palette.status(value, cut), whole: options.wide }
-          : { text: shown, whole: column.key === true || options.wide };
+          : { text: shown, whole: column.key === true || wholeCodes.has(index) || options.wide };
       });
       text += layout.drawLine(placed, cells, GAP, options.wide ? 0 : options.columns) + "\n";
       const flushing = sink.write(text);
@@ -362,6 +375,9 @@ async function renderForTerminal(
   };
   // Laid out once, on the first page: one table, one header.
   let placed: Placed[] | undefined;
+  // Error codes are never cut where their column holds those of the first page: a longer one runs past it.
+  // (On a terminal too narrow for them, the column was cut, and so are they.)
+  let wholeCodes = new Set<number>();
   let measures: Measures | undefined;
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
@@ -370,7 +386,13 @@ async function renderForTerminal(
     const rows = chunk.map((message) => columns.map((column) => inlineSafe(column.cell(message))));
     measures.add(rows);
     const first = placed === undefined;
-    placed ??= fit(loaded.layout, columns, measures, options);
+    if (placed === undefined) {
+      const laidOut = fit(loaded.layout, columns, measures, options);
+      const seen = measures;
+      const fitted = laidOut.filter(({ index, width }) => columns[index]!.reserve && width >= seen.width(index, 0));
+      wholeCodes = new Set(fitted.map(({ index }) => index));
+      placed = laidOut;
+    }
     await draw(placed, rows, first && options.headers);
   }
   // Nothing listed: nothing drawn, not even the header; the command says so on stderr. (Piped, the
@@ -395,5 +417,37 @@ function fit(layout: Layout, columns: Column[], measures: Measures, options: Tab
     if (column.optional && !measures.seen[c] && rank === undefined) return null;
     return { widths: formsOf(column).map((_, f) => measures.width(c, f)), min: column.min, rank };
   });
-  return layout.layOut(slots, options.columns, GAP);
+  let placed = layout.layOut(slots, options.columns, GAP);
+  // An error code is not to be cut: where the time's wider forms took the room the codes need, the time
+  // takes a narrower form (the zone under its name, then no year), if both then show.
+  const error = columns.findIndex((column) => column.reserve !== undefined);
+  const time = columns.findIndex((column) => column.rank !== undefined && column.forms !== undefined);
+  const at = (among: Placed[], c: number) => among.find(({ index }) => index === c);
+  const whole = (among: Placed[]) => (at(among, error)?.width ?? 0) >= measures.width(error, 0);
+  const timeSlot = slots[time];
+  if (slots[error] && timeSlot && at(placed, time) && !whole(placed)) {
+    for (let narrower = 1; narrower < timeSlot.widths.length; narrower++) {
+      const retried = layout.layOut(
+        slots.map((slot, c) => (c === time ? { ...timeSlot, widths: timeSlot.widths.slice(narrower) } : slot)),
+        options.columns,
+        GAP,
+      );
+      const shownTime = at(retried, time);
+      if (!shownTime || !whole(retried)) continue;
+      shownTime.form += narrower;
+      placed = retried;
+      break;
+    }
+  }
+  // Room to spare goes to the error, up to the widest known code, so that one that comes later fits.
+  let spare = options.columns - placed.reduce((sum, { width }) => sum + width + GAP, -GAP);
+  for (const column of placed) {
+    if (columns[column.index]!.reserve === undefined) continue;
+    const wider = Math.min(spare, measures.reservedWidth(column.index, column.form) - column.width);
+    if (wider > 0) {
+      column.width += wider;
+      spare -= wider;
+    }
+  }
+  return placed;
 }

@@ -90,7 +90,7 @@ describe("findQuery (msgstat find)", () => {
     expect(query.test).toEqual({ kind: "endsWith", digits: "7700900123" });
     expect(query.search).toBe("7700900123");
     expect(query.ambiguous).toEqual([
-      "07700900123: no country code is set, so the numbers ending in 7700900123",
+      "07700900123: no country code set; listing numbers ending in 7700900123",
       "For one country: --country-code 44 (UK), or msgstat config set country-code 44",
     ]);
   });

@@ -153,18 +153,18 @@ describe("the columns line up whatever the text", () => {
   it("at 160 columns: every column, hostile text made inert", async () => {
     const text = await table([HOSTILE_PAGE], { columns: 160 });
     expect(text.split("\n")).toEqual([
-      "ID      RECIPIENT      STATUS        TRIES  ERROR                  CREATED (UTC)     BATCH     FILE            MESSAGE",
-      `msg-01  4915112345678  success       1                             2025-05-01 10:15  bat-日本  顧客リスト.csv  ${PARTY}`,
-      `msg-02  33612345678    failure       1      recipient_unavailable  2025-05-01 09:15  bat-w1    ${FRANCE} wave 1.csv   مرحبا بك`,
-      "msg-03  15550001111    queued\\x1b[…                                2025-05-01 08:15                            invoice\\u202efdp.exe",
-      `msg-04  15550002222    success       2                             2025-04-30 23:59  bat-w1    ${FRANCE} wave 1.csv   Cafe\u0301 \u2705 \u2764\uFE0F`,
-      "msg-05  15550003333    created                                     2025-04-30 22:00                            tab\\tseparated, two\\nlines",
-      `msg-06  4915112345679  failure       1      \u26A0\uFE0F_blocked_日本        2025-04-30 21:00                            ${FAMILY}${FAMILY}${FAMILY} שלום עולם`,
+      "ID      RECIPIENT      STATUS        TRIES  ERROR                   CREATED (UTC)     BATCH     FILE            MESSAGE",
+      `msg-01  4915112345678  success       1                              2025-05-01 10:15  bat-日本  顧客リスト.csv  ${PARTY}`,
+      `msg-02  33612345678    failure       1      recipient_unavailable   2025-05-01 09:15  bat-w1    ${FRANCE} wave 1.csv   مرحبا بك`,
+      "msg-03  15550001111    queued\\x1b[…                                 2025-05-01 08:15                            invoice\\u202efdp.exe",
+      `msg-04  15550002222    success       2                              2025-04-30 23:59  bat-w1    ${FRANCE} wave 1.csv   Cafe\u0301 \u2705 \u2764\uFE0F`,
+      "msg-05  15550003333    created                                      2025-04-30 22:00                            tab\\tseparated, two\\nlines",
+      `msg-06  4915112345679  failure       1      \u26A0\uFE0F_blocked_日本         2025-04-30 21:00                            ${FAMILY}${FAMILY}${FAMILY} שלום עולם`,
       "",
     ]);
     const [header, ...rows] = text.trimEnd().split("\n");
     const starts = startsOf(header!);
-    expect(starts).toEqual([0, 8, 23, 37, 44, 67, 85, 95, 111]);
+    expect(starts).toEqual([0, 8, 23, 37, 44, 68, 86, 96, 112]);
     expect(rows.map((row) => columnsAt(row, starts))).toEqual([
       ["msg-01", "4915112345678", "success", "1", "", "2025-05-01 10:15", "bat-日本", "顧客リスト.csv", PARTY],
       [
@@ -208,18 +208,18 @@ describe("the columns line up whatever the text", () => {
   it("at 80 columns: the error and the time join, the rest is left out", async () => {
     const text = await table([HOSTILE_PAGE], { columns: 80 });
     expect(text.split("\n")).toEqual([
-      "ID      RECIPIENT      STATUS        ERROR                  CREATED (UTC)",
-      "msg-01  4915112345678  success                              2025-05-01 10:15",
-      "msg-02  33612345678    failure       recipient_unavailable  2025-05-01 09:15",
-      "msg-03  15550001111    queued\\x1b[…                         2025-05-01 08:15",
-      "msg-04  15550002222    success                              2025-04-30 23:59",
-      "msg-05  15550003333    created                              2025-04-30 22:00",
-      "msg-06  4915112345679  failure       \u26A0\uFE0F_blocked_日本        2025-04-30 21:00",
+      "ID      RECIPIENT      STATUS        ERROR                   CREATED (UTC)",
+      "msg-01  4915112345678  success                               2025-05-01 10:15",
+      "msg-02  33612345678    failure       recipient_unavailable   2025-05-01 09:15",
+      "msg-03  15550001111    queued\\x1b[…                          2025-05-01 08:15",
+      "msg-04  15550002222    success                               2025-04-30 23:59",
+      "msg-05  15550003333    created                               2025-04-30 22:00",
+      "msg-06  4915112345679  failure       \u26A0\uFE0F_blocked_日本         2025-04-30 21:00",
       "",
     ]);
     const [header, ...rows] = text.trimEnd().split("\n");
     const starts = startsOf(header!);
-    expect(starts).toEqual([0, 8, 23, 37, 60]);
+    expect(starts).toEqual([0, 8, 23, 37, 61]);
     for (const row of rows) expect(columnsAt(row, starts)).toHaveLength(5);
     expect(columnsAt(rows[5]!, starts)[3]).toBe("\u26A0\uFE0F_blocked_日本");
   });

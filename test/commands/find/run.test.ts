@@ -184,9 +184,10 @@ describe("on a terminal", () => {
   const SCREENS: Record<number, string[]> = {
     // The time in its short form: what is left once the error has its room.
     80: [
-      "CAMPAIGN         ID                  STATUS   ERROR                 CREATED",
-      "                                                                    UTC",
-      "cmp-spring-sale  msg-spring-0000071  failure  server_unknown_error  05-01 00:40",
+      // The room to spare goes to the error, for a longer code to come.
+      "CAMPAIGN         ID                  STATUS   ERROR                  CREATED",
+      "                                                                     UTC",
+      "cmp-spring-sale  msg-spring-0000071  failure  server_unknown_error   05-01 00:40",
     ],
     160: [
       "CAMPAIGN         ID                  STATUS   TRIES  ERROR                 CREATED (UTC)     MESSAGE",
@@ -200,15 +201,17 @@ describe("on a terminal", () => {
     80: [
       "CAMPAIGN         ID                  RECIPIENT     STATUS   ERROR",
       "cmp-spring-sale  msg-spring-0000071  448002935115  failure  server_unknown_error",
-      // The id runs a cell past its column, never cut; the recipient's spare cell takes it back.
-      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  recipient_unavailab…",
+      // The id runs a cell past its column, never cut; the recipient's spare cell takes it back. The longer
+      // error code is never cut either: where no cell is left to spare (80 columns), it runs past the edge.
+      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  recipient_unavailable",
     ],
     160: [
       "CAMPAIGN         ID                  RECIPIENT     STATUS   TRIES  ERROR                 CREATED (UTC)     MESSAGE",
       "cmp-spring-sale  msg-spring-0000071  448002935115  failure  2      server_unknown_error  2025-05-01 00:40  " +
         "¡Hola Ana! Rebajas de primavera: 10% de descuento ha…",
-      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  1      recipient_unavailab…  2025-04-24 14:10  " +
-        "Fatima, tienes 4687 puntos. Tu código: 214166. Canjé…",
+      // The longer code runs a cell past its column; the message text gives the cell back.
+      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  1      recipient_unavailable  2025-04-24 14:10  " +
+        "Fatima, tienes 4687 puntos. Tu código: 214166. Canj…",
     ],
   };
   const ENDING_NOTES: Record<number, string> = {
@@ -235,7 +238,7 @@ describe("on a terminal", () => {
   // Its first page holds one message, of cmp-spring-sale; the next comes from cmp-loyalty-es, whose ids are
   // a cell longer, and fails with a longer code: the table keeps its one header and its columns.
   it.each([80, 160])(
-    "*5115 at %i columns: one table under one header, though later rows are wider",
+    "*5115 at %i columns: one table under one header, though later rows are wider; no error code cut",
     async (columns) => {
       const result = await findIn("*5115", { tty: true, columns, env: { NO_COLOR: "1" } });
       expect(result).toEqual({
@@ -258,6 +261,41 @@ describe("on a terminal", () => {
     });
   });
 
+  it("in one campaign: no CAMPAIGN column on a terminal, where it would repeat itself; piped, it stays", async () => {
+    const one = (options: CliOptions) =>
+      runCli(["--base-url", sandbox.url, "find", "+44 800 293 5115", "cmp-spring-sale"], {
+        now: FIXED_NOW,
+        ...options,
+      });
+    expect(await one({ tty: true, columns: 80, env: { NO_COLOR: "1" } })).toEqual({
+      code: 0,
+      stdout:
+        "ID                  STATUS   TRIES  ERROR                   CREATED (UTC)\n" +
+        "msg-spring-0000071  failure  2      server_unknown_error    2025-05-01 00:40\n",
+      stderr: "Hidden at 80 columns: MESSAGE (--wide shows all)\n",
+    });
+    expect((await one({ columns: 80 })).stdout.split("\n")[0]).toBe(
+      "CAMPAIGN\tID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE",
+    );
+  });
+
+  it("--since with a full number at 80 columns: the time in its short form, so that the error code is whole", async () => {
+    const result = await findIn("+44 800 293 5115", {
+      tty: true,
+      columns: 80,
+      env: { NO_COLOR: "1" },
+      extra: ["--since", "30d"],
+    });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "CAMPAIGN         ID                  STATUS   ERROR                  CREATED\n" +
+        "                                                                     UTC\n" +
+        "cmp-spring-sale  msg-spring-0000071  failure  server_unknown_error   05-01 00:40\n",
+      stderr: "Hidden at 80 columns: TRIES, MESSAGE (--wide shows all)\n",
+    });
+  });
+
   it("piped, or for an ending that matches many numbers, the RECIPIENT column stays", async () => {
     const piped = await findIn("+44 800 293 5115", { columns: 80 });
     expect(piped.stdout.split("\n")[0]).toBe(
@@ -275,7 +313,7 @@ describe("a national number", () => {
     expect(idsOf(result.stdout)).toEqual(["a-1", "a-3", "b-2", "b-3", "a-5"]);
     // Two lines, each within 80 columns (a note on stderr is not wrapped).
     expect(result.stderr).toBe(
-      "07700900123: no country code is set, so the numbers ending in 7700900123\n" +
+      "07700900123: no country code set; listing numbers ending in 7700900123\n" +
         "For one country: --country-code 44 (UK), or msgstat config set country-code 44\n",
     );
     for (const line of result.stderr.trimEnd().split("\n")) expect(line.length).toBeLessThanOrEqual(80);
