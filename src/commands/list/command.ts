@@ -4,7 +4,6 @@ import { UsageError } from "../../core/errors.js";
 import { requireId, textOption } from "../shared/option-values.js";
 import { campaignIdsFrom } from "../shared/campaign-ids.js";
 import { chosenConcurrency, concurrencyOption } from "../shared/concurrency.js";
-import { globalOptionsOf } from "../shared/global-options.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp, type BriefHelp, type HelpSection } from "../shared/help.js";
@@ -95,7 +94,7 @@ async function listMany(
     });
   const ctx = contextFor(command, run);
   const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
-  const concurrency = chosenConcurrency(raw.concurrency, globalOptionsOf(command, { defaults: false }), ctx.env);
+  const concurrency = chosenConcurrency(raw.concurrency, ctx.settings);
   const ids = await campaignIdsFrom(args, raw.campaignsFile, ctx);
   if (ids.length === 1) {
     if (options.follow) return runFollow({ campaignId: ids[0]! }, options, ctx);

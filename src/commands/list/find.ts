@@ -2,7 +2,7 @@
 // the campaigns named or the profile's `campaigns` list. For support staff, who have a number, not a
 // campaign id.
 import type { Command } from "@commander-js/extra-typings";
-import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
@@ -29,11 +29,9 @@ export function defineFind(command: Command, run: Run): void {
     GLOBAL_OPTIONS_HEADING,
   ).action(async (recipient, campaignIds, raw, cmd) => {
     const ctx = contextFor(cmd, run);
-    const given = globalOptionsOf(cmd, { defaults: false });
     await runFind(recipient, campaignIds, raw, {
       ctx,
-      given,
-      concurrency: () => chosenConcurrency(raw.concurrency, given, ctx.env),
+      concurrency: () => chosenConcurrency(raw.concurrency, ctx.settings),
     });
   });
   setBriefHelp(find, {
