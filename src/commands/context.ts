@@ -33,6 +33,8 @@ export interface Io {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** How host names are resolved: Node's own lookup unless a test gives one. */
   lookup?: LookupFunction;
+  /** The most the first retry of a request waits, in ms: 500 unless a test shortens it. */
+  retryBaseMs?: number;
   /**
    * Read only by `auth login` (a piped token, or a prompt on a terminal). A function: Node makes
    * process.stdin's stream when it is first asked for, which `--help` then never pays for (a command
@@ -139,7 +141,12 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     always,
     client: async () => {
       if (run.client) return run.client;
-      const { credentials, ...client } = await clientSettings(settings, { signal: io.signal, note, log });
+      const { credentials, ...client } = await clientSettings(settings, {
+        signal: io.signal,
+        note,
+        log,
+        retryBaseMs: io.retryBaseMs,
+      });
       run.credentials = credentials;
       run.client = new ApiClient({
         ...client,

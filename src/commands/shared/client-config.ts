@@ -31,6 +31,8 @@ export interface SettingsIo {
   note: (line: string) => void;
   /** With --verbose: where each setting came from. */
   log?: (line: string) => void;
+  /** The most the first retry waits, in ms (full jitter, doubling): 500 unless a test shortens it. */
+  retryBaseMs?: number;
 }
 
 function parseHeader(text: string): [string, string] {
@@ -93,8 +95,6 @@ export async function clientSettings(
     );
   }
   if (settings.profile.exists) io.log?.(describeSettings(settings, choice));
-  // For tests and the benchmark: a shorter backoff than people get.
-  const retryBase = Number(env.MSGSTAT_RETRY_BASE_MS ?? 500);
   const again =
     (settings.profile.chosenBy.kind === "flag" ? ` --profile ${settings.profile.name}` : "") +
     (settings.baseUrl.from.kind === "flag" ? ` --base-url ${settings.baseUrl.value.trim()}` : "");
@@ -105,7 +105,7 @@ export async function clientSettings(
     headers: mergeHeaders(settings.profile.headers, flagHeaders),
     timeoutMs: settings.timeout.value * 1000,
     retries: settings.retries.value,
-    retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 500,
+    retryBaseMs: io.retryBaseMs ?? 500,
     network: { proxy, ca: await resolveTrust(settings, env) },
   };
 }
