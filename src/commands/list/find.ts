@@ -8,7 +8,7 @@ import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
 import { contextFor, type Run } from "../context.js";
 import { addFindOptions } from "./find-flags.js";
-import { OUTPUT_BRIEF_HELP } from "./flags.js";
+import { OUTPUT_BRIEF_HELP } from "../shared/output-flags.js";
 import { runFind } from "./find-run.js";
 
 const NUMBER_HELP =
