@@ -107,3 +107,9 @@ export function exactDecimal(value: number): { digits: bigint; scale: number } {
   const digits = BigInt(`${value < 0 ? "-" : ""}${match[1]}${fraction}`);
   return scale >= 0 ? { digits, scale } : { digits: digits * 10n ** BigInt(-scale), scale: 0 };
 }
+
+/** `value` × 10^places, exact as a decimal: 0.137 × 10^2 is 13.7, where 0.137 * 100 is 13.700000000000001. */
+export function shiftDecimal(value: number, places: number): number {
+  const { digits, scale } = exactDecimal(value);
+  return Number(`${digits}e${places - scale}`);
+}

@@ -5,8 +5,11 @@
 // keeps, client-side, only the recipients that match.
 import { UsageError } from "./errors.js";
 
-/** What only formats a number: spaces, dashes, dots, brackets and slashes. */
-const FORMATTING = /[\s\-.()/]/g;
+/**
+ * What only formats a number: spaces (no-break and thin ones too), dashes, dots, brackets and slashes. The
+ * dashes include those a word processor writes for "-": hyphens, figure, en and em dashes, and the minus sign.
+ */
+const FORMATTING = /[\s\-\u2010-\u2015\u2212.()/]/g;
 /** E.164: a full international number is at most 15 digits; fewer than 7 is no phone number anywhere. */
 export const INTERNATIONAL_DIGITS = { min: 7, max: 15 } as const;
 /**
@@ -78,12 +81,16 @@ export function searchQuery(text: string): RecipientQuery {
 
 /**
  * `msgstat find <recipient>`: one customer's number, matched exactly.
- * - `+44 7700 900123`, `0044 7700 900123`, `447700900123`: the full international number; only recipients
- *   equal to it (formatting aside) match, never one that merely contains or ends with its digits.
+ * - `+44 7700 900123`, `0044 7700 900123`, `447700900123` (without a country calling code): the full
+ *   international number; only recipients equal to it (formatting aside) match, never one that merely
+ *   contains or ends with its digits.
  * - `07700 900123` (a trunk 0): with a country calling code (`countryCode`, from --country-code or the
  *   profile), the full number 44 7700900123 exactly; without one, the numbers ending in 7700900123, in
  *   whatever country (`ambiguous` says so, in lines for a note on stderr).
  * - `*0779`: the numbers ending in 0779, when that is what was asked.
+ * - `(720) 970-3582`, no +, 00 or trunk 0: with a country calling code, a national number of that country
+ *   (bareNational); without one, the full international number, as the API writes recipients (and, when
+ *   it was typed with formatting, `ambiguous` says so).
  * Throws a UsageError, with advice, for what cannot be one person's number.
  */
 export function findQuery(text: string, countryCode?: string): RecipientQuery & { ambiguous?: string[] } {
@@ -114,12 +121,55 @@ export function findQuery(text: string, countryCode?: string): RecipientQuery & 
       "Type the number in full, as +44 7700 900123; for a part of a number: msgstat messages <campaignId> " +
         "--search <digits>; for its last digits: msgstat find '*0779'",
     );
+  if (!international && countryCode !== undefined) return bareNational(digits, countryCode, shown);
   if (digits.length < INTERNATIONAL_DIGITS.min || digits.length > INTERNATIONAL_DIGITS.max)
     throw new UsageError(
       `${shown} has ${digits.length} digits: a full international number has ${INTERNATIONAL_DIGITS.min} to ` +
         `${INTERNATIONAL_DIGITS.max}, country code included`,
     ).withHint("For the numbers that end in some digits: msgstat find '*0779'");
+  // Digits alone are a recipient as the API writes one; typed with formatting but no + or 00, it may
+  // as well be a national number, so stderr says how it was read.
+  if (!international && text.trim() !== digits)
+    return {
+      ...exactly(digits),
+      ambiguous: [
+        `${text.trim()}: no + or 00 and no country code, so read as +${digits}`,
+        "A national number? --country-code 1 (US), or msgstat config set country-code 1",
+      ],
+    };
   return exactly(digits);
+}
+
+/**
+ * A number without +, 00 or a trunk 0, with a country calling code given: a national number of that
+ * country, as people write one where there is no trunk prefix ((720) 970-3582 in the US), never the
+ * international number its first digits would make of it (+7 209...). One that starts with the code
+ * itself could be either, the international number typed without its + or a national one: refused, with
+ * both spellings, unless only one of them has at most 15 digits.
+ */
+function bareNational(digits: string, countryCode: string, shown: string): RecipientQuery {
+  const full = countryCode + digits;
+  const withCode = digits.startsWith(countryCode) && digits.length >= INTERNATIONAL_DIGITS.min;
+  if (full.length > INTERNATIONAL_DIGITS.max) {
+    if (withCode && digits.length <= INTERNATIONAL_DIGITS.max) return exactly(digits);
+    throw new UsageError(
+      `${shown} has ${digits.length} digits: with country code ${countryCode}, more than the ` +
+        `${INTERNATIONAL_DIGITS.max} of a full international number`,
+    ).withHint("For the numbers that end in some digits: msgstat find '*0779'");
+  }
+  if (digits.length < MIN_NATIONAL_DIGITS)
+    throw new UsageError(
+      `${shown} is too short for a national number of country code ${countryCode} (at least ` +
+        `${MIN_NATIONAL_DIGITS} digits)`,
+    ).withHint(
+      `Type the number in full, as +${countryCode} and its digits; for its last digits: msgstat find '*${digits}'`,
+    );
+  if (withCode)
+    throw new UsageError(
+      `${shown} could be +${digits} (typed without its +) or the national number ${digits} of country code ` +
+        `${countryCode} (+${full})`,
+    ).withHint(`Say which: msgstat find '+${digits}', or with the trunk 0: msgstat find 0${digits}`);
+  return exactly(full);
 }
 
 function exactly(digits: string): RecipientQuery {

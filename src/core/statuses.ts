@@ -7,6 +7,9 @@ export const MESSAGE_STATUSES = ["created", "success", "failure"] as const;
 /** MessageAttempt.status values seen in the reference (`sent` is an attempt still under way). */
 export const ATTEMPT_STATUSES = ["sent", "success", "failure"] as const;
 
+/** MessageAttempt.errorCode values seen in the reference (others are shown as they come). */
+export const ERROR_CODES = ["recipient_unavailable", "server_unknown_error", "delivery_unknown_error"] as const;
+
 /** The statuses after which nothing more happens to a message; `created` and unknown ones may still change. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(["success", "failure"]);
 

@@ -3,7 +3,7 @@
 // cell cut or padded to its column (render/width.ts measures). Written here rather than drawn by a
 // table package: the layout is msgstat's own (ranks, narrower forms, what is never cut), and what
 // is left, padding and joining cells, is a few lines with one width function.
-import { padToWidth } from "./width.js";
+import { displayWidth, padToWidth } from "./width.js";
 
 /** A column as the layout sees it. */
 export interface Slot {
@@ -80,15 +80,41 @@ export interface Cell {
   text: string;
   align?: "left" | "right";
   style?: (text: string) => string;
+  /** Never cut (an id in a column laid out before it came): it runs past its column instead. */
+  whole?: boolean;
 }
 
-/** A line of the placed columns, `gap` cells apart, each cell cut or padded to its column; no spaces at its end. */
-export function drawLine(placed: readonly Placed[], cells: readonly Cell[], gap: number): string {
+/**
+ * A line of the placed columns, `gap` cells apart, each cell cut or padded to its column; no spaces at its end.
+ * A whole cell wider than its column runs past it, and the cells after it start later and end where their
+ * columns end, so the line lines up again as soon as one of them has room to spare (its padding); none is
+ * cut further than its column would cut it, but the last, which ends where its column ends or, given the
+ * `room` the line has (the terminal's width), within it.
+ */
+export function drawLine(placed: readonly Placed[], cells: readonly Cell[], gap: number, room = 0): string {
   const between = " ".repeat(gap);
   let line = "";
+  let columnEnd = 0;
+  let at = 0;
   for (let i = 0; i < placed.length; i++) {
     const cell = cells[i]!;
-    line += (i === 0 ? "" : between) + padToWidth(cell.text, placed[i]!.width, cell.align, cell.style);
+    if (i > 0) {
+      line += between;
+      columnEnd += gap;
+      at += gap;
+    }
+    columnEnd += placed[i]!.width;
+    // Late, a cell gives up its padding, and is cut no further than its column would cut it; the last
+    // one no further than the room left.
+    const late = columnEnd - at < placed[i]!.width;
+    let width = Math.max(1, columnEnd - at);
+    if (cell.whole) width = Math.max(width, displayWidth(cell.text));
+    else if (late) {
+      const wanted = Math.max(width, Math.min(displayWidth(cell.text), placed[i]!.width));
+      width = i < placed.length - 1 ? wanted : Math.max(width, Math.min(wanted, room - at));
+    }
+    line += padToWidth(cell.text, width, cell.align, cell.style);
+    at += width;
   }
   return line.trimEnd();
 }

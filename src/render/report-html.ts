@@ -19,10 +19,14 @@ import {
   errorCodeLabel,
   errorTypeLabel,
   histogramLabel,
-  scopeText,
+  notCountedReasons,
+  notCountedText,
+  reportTitle,
   shownHistogram,
   statusLabel,
+  partialBucketsNote,
   timeBucketLabel,
+  timeRowLabel,
   type ComparisonRow,
   type ShareableReport,
 } from "./report-parts.js";
@@ -52,7 +56,15 @@ thead th{background:var(--head);font-weight:600}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .id{white-space:nowrap}
 @media (max-width:600px){body{padding:12px}th,td{padding:4px 6px}table{font-size:.93em}
-svg:not(.narrow) text:not(.tick){font-size:20px}}
+svg:not(.narrow) text{font-size:21px}svg text.tick:not(.sparse){display:none}
+table.cards,table.cards tbody,table.cards tr,table.cards th,table.cards td{display:block;width:auto}
+table.cards{min-width:0}table.cards caption{display:block}
+table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+table.cards tr{border:1px solid var(--rule);border-radius:6px;margin:0 0 8px;padding:4px 10px}
+table.cards th,table.cards td{border:0;padding:2px 0;text-align:right}table.cards th{text-align:left}
+table.cards td{display:flex;justify-content:space-between;gap:12px;white-space:normal;overflow-wrap:anywhere}
+table.cards td::before{content:attr(data-label);color:var(--muted);text-align:left;white-space:nowrap}
+table.cards tr.total{border-width:2px}table.cards tr.total th,table.cards tr.total td{border-top:0}}
 tr.total th,tr.total td{font-weight:600;border-top:2px solid var(--rule)}
 figure{margin:.4em 0 1em;break-inside:avoid}
 svg{display:block;width:100%;height:auto;max-width:720px}svg.narrow{max-width:560px}
@@ -61,13 +73,14 @@ svg{display:block;width:100%;height:auto;max-width:720px}svg.narrow{max-width:56
 align-items:start}}
 svg text{fill:var(--fg);font:14px system-ui,sans-serif}
 svg .muted{fill:var(--muted)}svg .tick{font-size:12px}
-svg .grid{stroke:var(--grid);stroke-width:1}
+svg .grid{stroke:var(--grid);stroke-width:1}svg .partial-column{opacity:.45}
 .s-success{fill:var(--success)}.s-failure{fill:var(--failure)}.s-pending{fill:var(--pending)}.s-bar{fill:var(--bar)}
 .legend{color:var(--muted);font-size:.9em}
 .swatch{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em;vertical-align:-.05em}
 .w-success{background:var(--success)}.w-failure{background:var(--failure)}.w-pending{background:var(--pending)}
-.w-bar{background:var(--bar)}
+.w-bar{background:var(--bar)}.partial-key{margin-left:.8em}
 .note{color:var(--muted)}
+.partial{border-left:4px solid var(--failure);padding:6px 12px;margin:.4em 0 1em;background:var(--head)}
 footer{margin-top:2em;color:var(--muted);font-size:.9em}
 @media print{:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#444;--rule:#bbb;--head:#eee;
 --success:#1a7f37;--failure:#cf222e;--pending:#9a6700;--bar:#0969da;--grid:#ccc}
@@ -84,7 +97,8 @@ function contentSecurityPolicy(): string {
 
 export function renderHtmlReport(input: ShareableReport): string {
   const { total } = input;
-  const title = `Delivery report: ${scopeText(total)}`;
+  const title = reportTitle(total);
+  const missing = notCountedText(total, notCountedReasons(input));
   const carried = input.campaigns ? { campaigns: input.campaigns.map((row) => row.report ?? null), total } : total;
   const sections: string[] = [];
   if (input.campaigns) sections.push(comparisonSection(input.campaigns, total));
@@ -103,7 +117,7 @@ export function renderHtmlReport(input: ShareableReport): string {
 <body>
 <header>
 <h1>${idsWhole(htmlText(title), total)}</h1>
-<dl class="about">
+${missing ? `<p class="partial" id="not-counted">${idsWhole(htmlText(missing), total)}</p>\n` : ""}<dl class="about">
 ${aboutLines(input)
   .map(([term, value]) => {
     const shown = term === "Campaigns" || term === "Batch" ? idsWhole(htmlText(value), total) : htmlText(value);
@@ -126,7 +140,11 @@ which this page carries too.</footer>
 
 /** The campaign and batch ids in escaped text, each kept on one line: a browser would break them at a hyphen. */
 function idsWhole(escaped: string, report: StatsReport): string {
-  const ids = [...(report.campaignIds ?? [report.campaignId]), ...(report.batchId === null ? [] : [report.batchId])];
+  const ids = [
+    ...(report.campaignIds ?? [report.campaignId]),
+    ...(report.campaignIdsNotCounted ?? []),
+    ...(report.batchId === null ? [] : [report.batchId]),
+  ];
   const pattern = ids
     .map((id) => htmlText(inlineSafe(id)).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .sort((a, b) => b.length - a.length)
@@ -143,7 +161,9 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
   const line = (label: string, report: StatsReport | undefined, uncounted: string | undefined, cls = "") => {
     const cells = report
       ? COMPARISON_COLUMNS.map(
-          (column) => `<td${column.numeric ? ' class="num"' : ""}>${htmlText(column.figure(report))}</td>`,
+          (column) =>
+            `<td${column.numeric ? ' class="num"' : ""} data-label="${htmlAttribute(column.header)}">` +
+            `${htmlText(column.figure(report))}</td>`,
         ).join("")
       : `<td colspan="${COMPARISON_COLUMNS.length}">not counted: ${htmlText(uncounted ?? "")}</td>`;
     return `<tr${cls}><th scope="row" class="id">${htmlText(label)}</th>${cells}</tr>`;
@@ -168,7 +188,7 @@ function comparisonSection(rows: readonly ComparisonRow[], total: StatsReport): 
   return `<section class="section" aria-labelledby="h-comparison">
 <h2 id="h-comparison">Campaigns compared (${countText(counted.length)} of ${countText(rows.length)} counted)</h2>
 <div class="scroll" tabindex="0" role="region" aria-label="Campaigns compared, table">
-<table id="comparison"><caption>One row a campaign, then the total of those counted</caption>
+<table id="comparison" class="cards"><caption>One row a campaign, then the total of those counted</caption>
 <thead>${header}</thead><tbody>
 ${body}
 </tbody></table></div>
@@ -381,9 +401,11 @@ function overTimeSection(report: StatsReport, input: ShareableReport): string {
       `Messages and failures per ${interval}`,
       drawnBuckets(report, zone).map((bucket) => ({
         // Without the year, which the table and the span above give: the labels stay short enough to read.
-        label: label(bucket.start).slice(5),
+        // A mark of one character: the labels have little room; the legend and the table say it in words.
+        label: label(bucket.start).slice(5) + (bucket.partial ? CHART_PARTIAL_MARK : ""),
         value: bucket.messages,
         failed: bucket.failures,
+        partial: bucket.partial === true,
       })),
       true,
     ) +
@@ -391,8 +413,15 @@ function overTimeSection(report: StatsReport, input: ShareableReport): string {
         "over-time",
         `Messages created per ${interval} of ${zone.name}, and how many of them failed`,
         [interval, "messages", "failed"],
-        buckets.map((bucket) => [text(label(bucket.start)), figure(bucket.messages), figure(bucket.failures)]),
+        buckets.map((bucket) => [
+          text(timeRowLabel(bucket, report, zone)),
+          figure(bucket.messages),
+          figure(bucket.failures),
+        ]),
       ) +
+      (partialBucketsNote(report)
+        ? `<p class="note" id="partial-buckets">${htmlText(partialBucketsNote(report))}</p>`
+        : "") +
       (unplotted > 0
         ? `<p class="note">${countText(unplotted)} messages with createdAt decades away from the rest ` +
           "are not drawn.</p>"
@@ -408,6 +437,9 @@ function drawnBuckets(report: StatsReport, zone: ShareableReport["timeZone"]) {
 }
 
 const MAX_COLUMNS = 400;
+
+/** After a column chart's label of an hour or day counted only in part (the table writes PARTIAL_MARK). */
+const CHART_PARTIAL_MARK = " *";
 
 // ---- tables ----
 
@@ -440,14 +472,17 @@ function table(id: string, caption: string, headers: string[], rows: CellHtml[][
         `<tr>${cells
           .map((cell, i) => {
             const cls = cell.numeric ? ' class="num"' : cell.whole ? ' class="id"' : "";
-            return i === 0 ? `<th scope="row"${cls}>${cell.html}</th>` : `<td${cls}>${cell.html}</td>`;
+            if (i === 0) return `<th scope="row"${cls}>${cell.html}</th>`;
+            return `<td${cls} data-label="${htmlAttribute(headers[i] ?? "")}">${cell.html}</td>`;
           })
           .join("")}</tr>`,
     )
     .join("\n");
-  // A table wider than a phone scrolls sideways: focusable, so a keyboard can scroll it too.
+  // On a phone, a table of more than three columns becomes a card a row, each figure beside its column's
+  // name (data-label), so none is behind a sideways scroll. Wider still, it scrolls: focusable, for a keyboard.
+  const cards = headers.length > 3 ? ' class="cards"' : "";
   return `<div class="scroll" tabindex="0" role="region" aria-label="${htmlAttribute(caption)}">
-<table id="${id}"><caption>${htmlText(caption)}</caption>
+<table id="${id}"${cards}><caption>${htmlText(caption)}</caption>
 <thead><tr>${head}</tr></thead><tbody>
 ${body}
 </tbody></table></div>`;
@@ -468,6 +503,11 @@ ${body}
 // ---- charts ----
 
 const WIDTH = 720;
+/**
+ * The size of a wide chart's text on a phone, in the chart's units (the stylesheet's 21px): its 720 units
+ * are drawn about 366 px wide at 390, so the text is about 10.7 px there.
+ */
+const PHONE_TEXT = 21;
 /** The bar charts beside a table: narrower, so their text stays readable on a phone. */
 const BARS_WIDTH = 480;
 const LABEL_ROOM = 190;
@@ -580,16 +620,19 @@ function stackedBars(
 function columnChart(
   id: string,
   title: string,
-  columns: Array<{ label: string; value: number; failed: number }>,
+  columns: Array<{ label: string; value: number; failed: number; partial?: boolean }>,
   withFailures: boolean,
 ): string {
   if (columns.length === 0) return "";
-  const height = 250;
   const top = 16;
-  const bottom = 70;
-  const left = 80;
+  const plot = 164;
+  // Room under the axis for the longest label turned 35°, at the size a phone draws it (PHONE_TEXT).
+  const longest = Math.max(...columns.map((column) => [...cut(column.label)].length)) * PHONE_TEXT * 0.58;
+  const bottom = Math.max(70, Math.ceil(22 + longest * Math.sin((35 * Math.PI) / 180)));
+  const height = top + plot + bottom;
+  // And room left of the axis for the first label, which reaches back as far as the longest.
+  const left = Math.max(80, Math.ceil(longest * Math.cos((35 * Math.PI) / 180)));
   const room = WIDTH - left - 10;
-  const plot = height - top - bottom;
   const most = Math.max(1, ...columns.map((column) => column.value));
   const step = room / columns.length;
   const barWidth = Math.max(1, step * 0.8);
@@ -610,24 +653,32 @@ function columnChart(
       const h = (column.value / most) * plot;
       const failedHeight = withFailures ? (column.failed / most) * plot : 0;
       const base = top + plot;
+      // Every other label stays on a phone, where the text is larger (the stylesheet hides the rest).
+      const cls = i % (2 * every) === 0 ? "muted tick sparse" : "muted tick";
       const label =
         i % every === 0
-          ? svgLabel(x + barWidth / 2, base + 14, cut(column.label), { cls: "muted tick", anchor: "end", rotate: -35 })
+          ? svgLabel(x + barWidth / 2, base + 14, cut(column.label), { cls, anchor: "end", rotate: -35 })
           : "";
-      return (
+      // A partial hour or day drawn paler: its height is of part of it only.
+      const bars =
         (h > 0 ? rect("bar", x, base - h, barWidth, h) : "") +
-        (failedHeight > 0 ? rect("failure", x, base - failedHeight, barWidth, failedHeight) : "") +
-        label
-      );
+        (failedHeight > 0 ? rect("failure", x, base - failedHeight, barWidth, failedHeight) : "");
+      return (column.partial ? `<g class="partial-column">${bars}</g>` : bars) + label;
     })
     .join("\n");
   const description =
     `${title}, ${columns.length} columns; the busiest has ${countText(most)}. ` + "The table has every figure.";
+  const partly = columns.some((column) => column.partial)
+    ? `<span class="partial-key">${htmlText(`${CHART_PARTIAL_MARK.trim()} paler: counted in part`)}</span>`
+    : "";
   const key = withFailures
-    ? legend([
-        { cls: "bar", name: "messages" },
-        { cls: "failure", name: "of which failed" },
-      ])
+    ? legend(
+        [
+          { cls: "bar", name: "messages" },
+          { cls: "failure", name: "of which failed" },
+        ],
+        partly,
+      )
     : "";
   return `${svgOpen(id, height, title, description)}\n${grid}\n${bars}\n${svgClose}${key}`;
 }
@@ -645,9 +696,9 @@ export function axisTicks(most: number): number[] {
   return ticks;
 }
 
-function legend(parts: Array<{ cls: string; name: string }>): string {
+function legend(parts: Array<{ cls: string; name: string }>, more = ""): string {
   const swatch = (cls: string) => (cls === "bar" ? "w-bar" : `w-${cls}`);
   return `<p class="legend">${parts
     .map((part) => `<span class="swatch ${swatch(part.cls)}" aria-hidden="true"></span>${htmlText(part.name)}`)
-    .join("")}</p>`;
+    .join("")}${more}</p>`;
 }

@@ -14,10 +14,13 @@ import {
   errorCodeLabel,
   errorTypeLabel,
   histogramLabel,
-  scopeText,
+  notCountedReasons,
+  notCountedText,
+  reportTitle,
   shownHistogram,
   statusLabel,
-  timeBucketLabel,
+  partialBucketsNote,
+  timeRowLabel,
   type ComparisonRow,
   type ShareableReport,
 } from "./report-parts.js";
@@ -53,7 +56,9 @@ const pct = (value: number | null): string => percentText(value);
 
 export function renderMarkdownReport(input: ShareableReport): string {
   const { total } = input;
-  const parts = [`# Delivery report: ${markdownText(scopeText(total))}`];
+  const parts = [`# ${markdownText(reportTitle(total))}`];
+  const missing = notCountedText(total, notCountedReasons(input));
+  if (missing) parts.push(`> **${markdownText(missing)}**`);
   // Campaigns, batch and filters hold server or user text; the times and the version are msgstat's own.
   const escaped = new Set(["Campaigns", "Batch", "Filters"]);
   parts.push(
@@ -107,7 +112,7 @@ function totalParts(input: ShareableReport, several: boolean): string[] {
   ];
   if (threshold)
     parts.push(
-      `\`--max-failure-rate ${threshold.maxFailureRate}\`: ${
+      `\`--max-failure-rate ${threshold.maxFailureRate}%\`: ${
         !threshold.checked
           ? "not checked, no message is final"
           : threshold.exceeded
@@ -199,12 +204,9 @@ function totalParts(input: ShareableReport, several: boolean): string[] {
       `### Messages per ${interval} (${markdownText(input.timeZone.name)})`,
       table(
         [col(interval, false), col("messages"), col("failed")],
-        buckets.map((bucket) => [
-          timeBucketLabel(bucket.start, report, input.timeZone),
-          n(bucket.messages),
-          n(bucket.failures),
-        ]),
+        buckets.map((bucket) => [timeRowLabel(bucket, report, input.timeZone), n(bucket.messages), n(bucket.failures)]),
       ),
+      ...(partialBucketsNote(report) ? [`_${partialBucketsNote(report)}_`] : []),
     );
   return parts;
 }

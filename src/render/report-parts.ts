@@ -3,11 +3,12 @@
 // where they land (render/html-escape.ts, render/report-markdown.ts).
 import type { StatsReport } from "../stats/report.js";
 import type { TimeToFinalRow } from "../stats/time-to-final.js";
-import { count } from "../core/numbers.js";
 import { inlineSafe } from "../core/text.js";
 import { formatWallTime, type TimeZone } from "../core/time.js";
 import { COLUMNS, type ComparisonRow } from "./stats-comparison.js";
-import { bucketLabel, describeFilters, spanText } from "./stats-report.js";
+import { bucketLabel, describeFilters, PARTIAL_MARK, partialNote, spanText } from "./stats-report.js";
+
+export { notCountedText, reportTitle } from "./stats-report.js";
 
 export type { ComparisonRow };
 
@@ -67,14 +68,9 @@ export function histogramLabel(row: TimeToFinalRow): string {
   return `${boundText(row.fromMs)} – ${boundText(row.toMs)}`;
 }
 
-export function scopeText(report: StatsReport): string {
-  const ids = report.campaignIds;
-  // One campaign counted of several named is that campaign, not "1 campaign together".
-  if (ids?.length === 1) return `campaign ${inlineSafe(ids[0]!)}`;
-  if (ids !== undefined) return `${count(ids.length, "campaign")} together (${ids.map(inlineSafe).join(", ")})`;
-  return report.batchId === null
-    ? `campaign ${inlineSafe(report.campaignId)}`
-    : `batch ${inlineSafe(report.batchId)} of campaign ${inlineSafe(report.campaignId)}`;
+/** Why each campaign not counted was not, in the few words of its comparison row. */
+export function notCountedReasons(report: ShareableReport): Map<string, string> {
+  return new Map((report.campaigns ?? []).flatMap((row) => (row.uncounted ? [[row.campaignId, row.uncounted]] : [])));
 }
 
 /** The facts under the title: when, by which msgstat, what was counted, how filtered, in which zone. */
@@ -83,7 +79,7 @@ export function aboutLines(report: ShareableReport): Array<[string, string]> {
   const lines: Array<[string, string]> = [
     ["Generated", `${formatWallTime(Date.parse(total.generatedAt), timeZone, "second")} ${timeZone.name}`],
     ["By", `msgstat ${report.version}`],
-    ["Campaigns", (total.campaignIds ?? [total.campaignId]).map(inlineSafe).join(", ")],
+    ["Campaigns", (total.campaignIds ?? [total.campaignId]).map(inlineSafe).join(", ") || "none counted"],
   ];
   if (total.batchId !== null) lines.push(["Batch", inlineSafe(total.batchId)]);
   lines.push(["Filters", describeFilters(total, timeZone) || "none"], ["Time zone", timeZone.name]);
@@ -94,6 +90,14 @@ export function aboutLines(report: ShareableReport): Array<[string, string]> {
 
 export const timeBucketLabel = (start: string, report: StatsReport, zone: TimeZone): string =>
   bucketLabel(start, report.overTime.interval, zone);
+
+/** A bucket's label in a table, marked when the hour or day was counted only in part. */
+export const timeRowLabel = (bucket: StatsReport["overTime"]["buckets"][number], report: StatsReport, zone: TimeZone) =>
+  timeBucketLabel(bucket.start, report, zone) + (bucket.partial ? PARTIAL_MARK : "");
+
+/** The note under a table or chart with a partial hour or day; "" when it has none. */
+export const partialBucketsNote = (report: StatsReport): string =>
+  report.overTime.buckets.some((bucket) => bucket.partial) ? partialNote(report.overTime.interval) : "";
 
 /** The comparison's columns, as the terminal's (render/stats-comparison.ts): one header and one figure each. */
 export const COMPARISON_COLUMNS = COLUMNS.map((column) => ({

@@ -8,6 +8,7 @@ import { inlineSafe } from "../core/text.js";
 import { drawLine, layOut, type Cell, type Slot } from "./layout.js";
 import type { Palette } from "./palette.js";
 import { cutToWidth, displayWidth, padToWidth } from "./width.js";
+import { hanging, wrapText } from "./wrap.js";
 
 /** A campaign's row: its report, or (a campaign that could not be counted) why not, in a few words (stderr has all). */
 export interface ComparisonRow {
@@ -104,12 +105,22 @@ export function renderComparison(
     return `${campaign}${" ".repeat(GAP)}${palette.status("failure", why)}`;
   });
   const counted = rows.filter((row) => row.report).length;
+  const missing = rows.filter((row) => !row.report).map((row) => inlineSafe(row.campaignId));
+  // A partial run's first line names what is missing: wrapped, never cut.
   const title =
     counted === rows.length
-      ? `Campaigns compared (${rows.length})`
-      : `Campaigns compared (${counted} of ${rows.length} counted; the total is of those)`;
+      ? [`Campaigns compared (${rows.length})`]
+      : hanging(
+          wrapText(
+            `Campaigns compared (${counted} of ${rows.length} counted; not counted: ${missing.join(", ")})`,
+            width + INDENT.length,
+            width,
+          ),
+          "",
+          INDENT,
+        ).split("\n");
   return [
-    palette.heading(title),
+    ...title.map(palette.heading),
     palette.dim(INDENT + drawLine(placed, header, GAP)),
     ...body,
     line(TOTAL, figures[figures.length - 1]!, palette.bold),

@@ -74,21 +74,14 @@ export function renderStatsReport(report: StatsReport, options: StatsReportOptio
 // ---- sections ----
 
 function headerLines(report: StatsReport, width: number, palette: Palette, zone: TimeZone): string[] {
-  const scope =
-    report.campaignIds !== undefined
-      ? `${report.campaignIds.length} ${plural(report.campaignIds.length, "campaign")} together ` +
-        `(${report.campaignIds.join(", ")})`
-      : report.batchId === null
-        ? `campaign ${report.campaignId}`
-        : `batch ${report.batchId} of campaign ${report.campaignId}`;
   // Scope, zone, filters and span are what the figures mean: wrapped, never cut.
   const wrapped = (text: string) => hanging(wrapText(text, width, width - INDENT.length), "", INDENT).split("\n");
   // The zone once, up front, for every time below (span, filters, buckets).
   const { filters: bounds, totals } = report;
   const showsTimes = totals.messages > 0 || bounds.since !== null || bounds.until !== null;
-  const lines = wrapped(`Delivery report: ${inlineSafe(scope)}${showsTimes ? `, times in ${zone.name}` : ""}`).map(
-    palette.heading,
-  );
+  const lines = wrapped(`${reportTitle(report)}${showsTimes ? `, times in ${zone.name}` : ""}`).map(palette.heading);
+  const missing = notCountedText(report);
+  if (missing) lines.push(...wrapped(missing).map((line) => palette.status("failure", line)));
   const filters = describeFilters(report, zone);
   if (filters) lines.push(...wrapped(`Filtered by ${filters}`).map(palette.dim));
   if (totals.messages === 0) {
@@ -293,7 +286,9 @@ function timeRowLines(
   // The hour clocks repeat in autumn: both get their offset, so neither reads as the other.
   const repeated = labels.map((label) => labels.indexOf(label) !== labels.lastIndexOf(label));
   const rows = buckets.map((bucket, i): Row => ({
-    label: repeated[i] ? `${labels[i]} ${offsetText(zone.offsetAt(Date.parse(bucket.start)))}` : labels[i]!,
+    label:
+      (repeated[i] ? `${labels[i]} ${offsetText(zone.offsetAt(Date.parse(bucket.start)))}` : labels[i]!) +
+      (bucket.partial ? PARTIAL_MARK : ""),
     figures: [
       count(bucket.messages),
       count(bucket.failures),
@@ -307,7 +302,18 @@ function timeRowLines(
   const legend = palette
     .dim(fit(`${INDENT}█ messages, of which ▒ failed; bars scaled to the busiest ${interval}`, width))
     .replace("▒", palette.bar("failure", "▒"));
-  return [...drawRows(rows, width, header, palette), legend];
+  const partly = buckets.some((bucket) => bucket.partial)
+    ? [palette.dim(fit(`${INDENT}${partialNote(interval)}`, width))]
+    : [];
+  return [...drawRows(rows, width, header, palette), legend, ...partly];
+}
+
+/** After the label of a first or last hour or day that was counted only in part. */
+export const PARTIAL_MARK = " (partial)";
+
+/** What PARTIAL_MARK means, under the table or chart it marks. */
+export function partialNote(interval: Interval): string {
+  return `(partial): the count starts or ends inside that ${interval}`;
 }
 
 /** Too many buckets for a row each: two sparklines, several buckets a mark when the terminal is narrow. */
@@ -338,8 +344,9 @@ function sparkLines(
   const most = Math.max(...groups.map((group) => group.messages));
   const mostFailed = Math.max(...groups.map((group) => group.failures));
   const unit = perMark === 1 ? interval : `${perMark} ${interval}s`;
-  const from = bucketLabel(buckets[0]!.start, interval, zone, false);
-  const to = bucketLabel(buckets[buckets.length - 1]!.start, interval, zone, false);
+  const [oldest, newest] = [buckets[0]!, buckets[buckets.length - 1]!];
+  const from = bucketLabel(oldest.start, interval, zone, false) + (oldest.partial ? PARTIAL_MARK : "");
+  const to = bucketLabel(newest.start, interval, zone, false) + (newest.partial ? PARTIAL_MARK : "");
   return [
     `${INDENT}${"messages".padEnd(labelWidth)}${GAP}${spark(
       groups.map((group) => group.messages),
@@ -500,6 +507,45 @@ function duration(ms: number): string {
   if (hours < 1) return `${Math.round(ms / 60_000)} min`;
   if (hours < 48) return `${hours.toFixed(hours < 10 ? 1 : 0)} hours`;
   return `${(hours / 24).toFixed(1)} days`;
+}
+
+/**
+ * What a report is of: `campaign a`, `batch b of campaign a`, `3 campaigns together (a, b, c)`. The total
+ * of a run where some campaign could not be counted says how many of those asked for it holds.
+ */
+export function scopeText(report: StatsReport): string {
+  const ids = report.campaignIds;
+  if (ids === undefined)
+    return report.batchId === null
+      ? `campaign ${inlineSafe(report.campaignId)}`
+      : `batch ${inlineSafe(report.batchId)} of campaign ${inlineSafe(report.campaignId)}`;
+  const missing = report.campaignIdsNotCounted?.length ?? 0;
+  const asked = ids.length + missing;
+  if (ids.length === 0) return `none of ${asked} campaigns counted`;
+  // One campaign counted of several named is that campaign, not "1 campaign together".
+  if (ids.length === 1) return `campaign ${inlineSafe(ids[0]!)}${missing > 0 ? `, 1 of ${asked} campaigns` : ""}`;
+  const counted = missing > 0 ? `${ids.length} of ${asked}` : String(ids.length);
+  return `${counted} campaigns together (${ids.map(inlineSafe).join(", ")})`;
+}
+
+/** The title of the report in every view; a partial one says so first. */
+export function reportTitle(report: StatsReport): string {
+  return `${report.campaignIdsNotCounted ? "Partial delivery report" : "Delivery report"}: ${scopeText(report)}`;
+}
+
+/**
+ * The line under a partial report's title: the campaigns no figure includes, each with why in a few words
+ * when `reasons` has it (the comparison's rows); undefined for a complete report.
+ */
+export function notCountedText(report: StatsReport, reasons?: ReadonlyMap<string, string>): string | undefined {
+  const missing = report.campaignIdsNotCounted;
+  if (!missing) return undefined;
+  const named = missing.map((id) => {
+    const why = reasons?.get(id);
+    return `${inlineSafe(id)}${why ? `, ${inlineSafe(why)}` : ""}`;
+  });
+  const which = missing.length === 1 ? "it" : "them";
+  return `Not counted: ${named.join(reasons ? "; " : ", ")}. No figure below includes ${which}.`;
 }
 
 export function describeFilters(report: StatsReport, zone: TimeZone): string {

@@ -1,12 +1,16 @@
-// The listing table. On a terminal: columns fitted to its width page by page, for people who copy ids
-// out of it: ids and recipients are never cut, the error code is kept before batch and text, a column
-// with nothing in it is left out, times are in --tz with the zone in the header, status in colour.
-// Widths only grow: a later page with a longer value widens its column, and the header is printed
-// again above it. Piped: tab-separated rows under a header, every value whole and as the server wrote
-// it (times included), no colour (the gh convention).
+// The listing table. On a terminal: one table under one header, its columns fitted to the width on the
+// first page (the rows stream, so they cannot wait for the last page), for people who copy ids out of
+// it: ids and recipients are never cut, what the user asked about (the error with --status failure or
+// when a row has one, the time with --since) is kept before the rest, a column with nothing in it is
+// left out, times are in --tz with the zone in the header, status in colour. Widths known before the
+// first page (the campaigns named, the statuses, the error codes) are taken from the start; a later
+// value too wide for its column is cut, an id runs past it. What a later page has in a column that is
+// not shown is named when the table ends. Piped: tab-separated rows under a header, every value whole
+// and as the server wrote it (times included), no colour (the gh convention).
 import { attemptCount, batchFileOf, batchIdOf, newestFailedAttempt } from "../core/attempts.js";
 import { stringifyAtAnyDepth } from "../core/json-stringify.js";
 import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
+import { ERROR_CODES, MESSAGE_STATUSES } from "../core/statuses.js";
 import { inlineSafe } from "../core/text.js";
 import { timestampInZone, type TimeZone } from "../core/time.js";
 import { withCampaign, type Field } from "./fields.js";
@@ -36,6 +40,17 @@ export interface TableOptions {
    * gives its room to the error and the time (at 80 columns one of them went). Piped, it stays.
    */
   oneRecipient?: boolean;
+  /** --status: with failure among them, the error is what was asked about; without, no row has one. */
+  statuses?: ReadonlySet<string>;
+  /** --since or --until: the time is what was asked about. */
+  window?: boolean;
+  /** The campaigns of the CAMPAIGN column, known before the first page. */
+  campaignIds?: readonly string[];
+}
+
+/** What the terminal table left out: the headers of columns with something in them that were not shown. */
+export interface TableOutcome {
+  hidden: string[];
 }
 
 /** One way of showing a column: header lines, and what becomes of its text. */
@@ -53,8 +68,17 @@ interface Column {
   plain?: (message: CheckedMessage) => string;
   /** Copied into the next command: never cut, whatever the width (ids, recipients). */
   key?: boolean;
-  /** Columns a narrower terminal may go without, kept in rank order (1 first). Unranked ones always show. */
+  /** Columns a narrower terminal may go without, kept in rank order (lowest first). Unranked ones always show. */
   rank?: number;
+  /**
+   * Its rank while the first page has nothing in it (the error, before a failure came): undefined leaves
+   * it out then, as any optional column.
+   */
+  emptyRank?: number;
+  /** Values it will hold, known before the first page (campaign ids, statuses): its width fits them from the start. */
+  known?: readonly string[];
+  /** Values it may hold, known in advance, that size it while the first page has none (error codes). */
+  reserve?: readonly string[];
   /** Widest a column grows on a terminal (its text is cut past it); keys have none. */
   max?: number;
   /** Narrowest a column may be cut to; without it, a column too wide for the room is left out instead. */
@@ -112,13 +136,34 @@ function errorCell(m: CheckedMessage): string {
 function defaultColumns(options: TableOptions): Column[] {
   const createdAt = (m: CheckedMessage) => read(MESSAGE, m, "createdAt");
   const campaign = options.campaign;
+  // Columns give way by what was asked: the error with --status failure (or once a row has one), the time
+  // with --since or --until; then the tries, the batch, its file and the text.
+  const failuresAsked = options.statuses?.has("failure") === true;
+  const failuresPossible = options.statuses === undefined || failuresAsked;
+  const known = (values: readonly string[]) => values.map(inlineSafe);
   return [
-    ...(campaign ? [{ header: "CAMPAIGN", cell: (m: CheckedMessage) => text(campaign.get(m)), key: true }] : []),
+    ...(campaign
+      ? [
+          {
+            header: "CAMPAIGN",
+            cell: (m: CheckedMessage) => text(campaign.get(m)),
+            key: true,
+            known: known(options.campaignIds ?? []),
+          },
+        ]
+      : []),
     { header: "ID", cell: (m) => m.id, key: true },
     ...(options.oneRecipient && options.tty
       ? []
       : [{ header: "RECIPIENT", cell: (m: CheckedMessage) => text(read(MESSAGE, m, "recipient")), key: true }]),
-    { header: "STATUS", cell: (m) => text(read(MESSAGE, m, "latestStatus")), max: 12, min: 4, status: true },
+    {
+      header: "STATUS",
+      cell: (m) => text(read(MESSAGE, m, "latestStatus")),
+      max: 12,
+      min: 4,
+      status: true,
+      known: MESSAGE_STATUSES,
+    },
     { header: "TRIES", cell: (m) => text(attemptCount(m)), max: 5, rank: 3, optional: true },
     // Why a message failed matters more at a glance than when, how often it was tried or where it came from.
     {
@@ -128,7 +173,10 @@ function defaultColumns(options: TableOptions): Column[] {
       plain: (m) => text(newestFailedAttempt(m)?.errorCode),
       max: 32,
       min: 12,
-      rank: 1,
+      rank: failuresAsked ? 0 : 1,
+      // Before a failure came: kept for one when failures can come, after the time, sized for the codes known.
+      emptyRank: failuresAsked ? 0 : failuresPossible ? 2.5 : undefined,
+      reserve: ERROR_CODES,
       optional: true,
     },
     withTimeForms(
@@ -137,7 +185,7 @@ function defaultColumns(options: TableOptions): Column[] {
         cell: (m) => timestampInZone(createdAt(m), options.timeZone),
         plain: (m) => text(createdAt(m)),
         max: 25,
-        rank: 2,
+        rank: options.window ? 0.5 : 2,
         optional: true,
       },
       "CREATED",
@@ -177,13 +225,13 @@ function fieldColumns(fields: readonly Field[], zone: TimeZone): Column[] {
   });
 }
 
-export async function renderTable(chunks: Chunks, sink: Sink, options: TableOptions): Promise<void> {
+export async function renderTable(chunks: Chunks, sink: Sink, options: TableOptions): Promise<TableOutcome> {
   const columns = options.fields
     ? fieldColumns(withCampaign(options.fields, options.campaign), options.timeZone)
     : defaultColumns(options);
-  return options.tty
-    ? renderForTerminal(chunks, sink, columns, options)
-    : renderPlain(chunks, sink, columns, options.headers);
+  if (options.tty) return renderForTerminal(chunks, sink, columns, options);
+  await renderPlain(chunks, sink, columns, options.headers);
+  return { hidden: [] };
 }
 
 async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[], headers: boolean): Promise<void> {
@@ -211,6 +259,8 @@ class Measures {
   readonly seen: boolean[];
   readonly widths: number[][];
   private readonly headers: number[][];
+  /** Each form's width for the values a column may hold (its reserve), for while it has had none. */
+  private readonly reserved: number[][];
 
   constructor(
     private readonly columns: Column[],
@@ -221,6 +271,18 @@ class Measures {
       formsOf(column).map((form) => Math.max(...headerOf(column, form).map(measure))),
     );
     this.widths = this.headers.map((widths) => [...widths]);
+    this.reserved = columns.map((column, c) =>
+      formsOf(column).map((form, f) => this.widest(column.reserve ?? [], form, this.headers[c]![f]!)),
+    );
+    columns.forEach((column, c) =>
+      formsOf(column).forEach((form, f) => {
+        this.widths[c]![f] = this.widest(column.known ?? [], form, this.widths[c]![f]!);
+      }),
+    );
+  }
+
+  private widest(values: readonly string[], form: Form, atLeast: number): number {
+    return values.reduce((widest, value) => Math.max(widest, this.measure(form.shown(value))), atLeast);
   }
 
   add(rows: string[][]): void {
@@ -238,19 +300,22 @@ class Measures {
     });
   }
 
-  /** Width of a form: its text capped at the column's max (keys have none), its header whole. */
+  /** Width of a form: its text (while it has had none, its reserve) capped at the column's max, its header whole. */
   width(c: number, form: number): number {
-    return Math.max(
-      this.headers[c]![form]!,
-      Math.min(this.columns[c]!.max ?? Number.POSITIVE_INFINITY, this.widths[c]![form]!),
-    );
+    const content = this.seen[c] ? this.widths[c]![form]! : Math.max(this.widths[c]![form]!, this.reserved[c]![form]!);
+    return Math.max(this.headers[c]![form]!, Math.min(this.columns[c]!.max ?? Number.POSITIVE_INFINITY, content));
   }
 }
 
 const formsOf = (column: Column): Form[] => column.forms ?? [WHOLE];
 const headerOf = (column: Column, form: Form): string[] => (form.header.length > 0 ? form.header : [column.header]);
 
-async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], options: TableOptions): Promise<void> {
+async function renderForTerminal(
+  chunks: Chunks,
+  sink: Sink,
+  columns: Column[],
+  options: TableOptions,
+): Promise<TableOutcome> {
   // While the first page is on its way (the loop below asks for it): the layout and string-width load,
   // then the headers are measured (a time column's headers name the zone, whose lookup starts ICU: see
   // withTimeForms). The piped table never loads them.
@@ -260,10 +325,10 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
   }));
   ready.catch(() => undefined);
   const { palette } = options;
-  const draw = async (placed: Placed[], rows: string[][], withHeader: boolean, before: string): Promise<void> => {
+  const draw = async (placed: Placed[], rows: string[][], withHeader: boolean): Promise<void> => {
     const { layout } = await ready;
     const forms = placed.map(({ index, form }) => formsOf(columns[index]!)[form]!);
-    let text = before;
+    let text = "";
     if (withHeader) {
       const headers = placed.map(({ index }, i) => headerOf(columns[index]!, forms[i]!));
       const lines = Math.max(...headers.map((header) => header.length));
@@ -280,9 +345,12 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
       const cells = placed.map(({ index }, i): Cell => {
         const value = row[index]!;
         const shown = forms[i]!.shown(value);
-        return columns[index]!.status ? { text: shown, style: (cut) => palette.status(value, cut) } : { text: shown };
+        const column = columns[index]!;
+        return column.status
+          ? { text: shown, style: (cut) => palette.status(value, cut), whole: options.wide }
+          : { text: shown, whole: column.key === true || options.wide };
       });
-      text += layout.drawLine(placed, cells, GAP) + "\n";
+      text += layout.drawLine(placed, cells, GAP, options.wide ? 0 : options.columns) + "\n";
       const flushing = sink.write(text);
       text = "";
       if (flushing) await flushing;
@@ -292,40 +360,40 @@ async function renderForTerminal(chunks: Chunks, sink: Sink, columns: Column[], 
     }
     if (text !== "") await sink.write(text);
   };
-  let previous: string | undefined;
+  // Laid out once, on the first page: one table, one header.
+  let placed: Placed[] | undefined;
+  let measures: Measures | undefined;
   for await (const chunk of chunks) {
     if (chunk.length === 0) continue;
-    const { layout, measures } = await ready;
+    const loaded = await ready;
+    measures = loaded.measures;
     const rows = chunk.map((message) => columns.map((column) => inlineSafe(column.cell(message))));
     measures.add(rows);
-    const placed = fit(layout, columns, measures, options);
-    const arrangement = JSON.stringify(placed);
-    // A changed layout gets its header again, after a blank line, so every row sits under its own.
-    const header = options.headers && arrangement !== previous;
-    await draw(placed, rows, header, header && previous !== undefined ? "\n" : "");
-    previous = arrangement;
+    const first = placed === undefined;
+    placed ??= fit(loaded.layout, columns, measures, options);
+    await draw(placed, rows, first && options.headers);
   }
   // Nothing listed: nothing drawn, not even the header; the command says so on stderr. (Piped, the
   // header stays: a program reads it as the columns' names, as CSV's.)
+  if (placed === undefined || measures === undefined) return { hidden: [] };
+  const shown = new Set(placed.map(({ index }) => index));
+  return { hidden: columns.filter((column, c) => measures.seen[c] && !shown.has(c)).map((column) => column.header) };
 }
 
 /**
- * Where each column goes within the terminal's width (render/layout.ts lays it out). Ids, recipients
- * and batch ids have no min, so they are never cut; the default columns that always show are those
- * and the status; the others join by rank: the error code first, then the time, the tries, the batch,
- * its file and the message's text. A column with nothing in it so far is left out, unless --fields
- * asked for it. --wide: every column, none cut, whatever the width.
+ * Where each column goes within the terminal's width (render/layout.ts lays it out), on the first page.
+ * Ids, recipients and batch ids have no min, so they are never cut; the default columns that always
+ * show are those and the status; the others join by rank: what was asked about first (the error, the
+ * time), then the error code, the time, the tries, the batch, its file and the message's text. A column
+ * with nothing in it is left out, unless --fields asked for it or (the error) it may fill later.
+ * --wide: every column, none cut, whatever the width.
  */
 function fit(layout: Layout, columns: Column[], measures: Measures, options: TableOptions): Placed[] {
   if (options.wide) return columns.map((_, c) => ({ index: c, form: 0, width: measures.widths[c]![0]! }));
-  const slots = columns.map((column, c): Slot | null =>
-    column.optional && !measures.seen[c]
-      ? null
-      : {
-          widths: formsOf(column).map((_, f) => measures.width(c, f)),
-          min: column.min,
-          rank: column.rank,
-        },
-  );
+  const slots = columns.map((column, c): Slot | null => {
+    const rank = measures.seen[c] ? column.rank : column.optional ? column.emptyRank : column.rank;
+    if (column.optional && !measures.seen[c] && rank === undefined) return null;
+    return { widths: formsOf(column).map((_, f) => measures.width(c, f)), min: column.min, rank };
+  });
   return layout.layOut(slots, options.columns, GAP);
 }

@@ -1,10 +1,10 @@
 // From the running tally to the report `msgstat stats` prints, writes as JSON and cuts into CSV
 // tables. The structure is documented field by field in docs/stats.md: change both together.
 import { FINAL_STATUSES } from "../core/statuses.js";
-import { exactDecimal } from "../core/numbers.js";
+import { exactDecimal, shiftDecimal } from "../core/numbers.js";
 import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./accumulator.js";
 import { isoInZone, type TimeZone } from "../core/time.js";
-import { intervalForSpan, type Interval } from "./time-buckets.js";
+import { BucketClock, intervalForSpan, type Interval } from "./time-buckets.js";
 import type { RecipientTest } from "../core/phone-number.js";
 import type { TimeToFinal } from "./time-to-final.js";
 
@@ -65,6 +65,11 @@ export interface TimeRow {
   start: string;
   messages: number;
   failures: number;
+  /**
+   * The first or last bucket, when what was counted starts or ends inside it (--since, --until, else the
+   * first and last createdAt): its figures are of part of the hour or day only.
+   */
+  partial?: true;
 }
 
 export interface StatsReport {
@@ -72,6 +77,8 @@ export interface StatsReport {
   campaignId: string;
   /** The total of several campaigns only: those counted (its campaignId is them, comma-separated). */
   campaignIds?: string[];
+  /** The total of several campaigns, when some could not be counted: those, which no figure includes. */
+  campaignIdsNotCounted?: string[];
   batchId: string | null;
   generatedAt: string;
   filters: { search: string | null; statuses: string[] | null; since: string | null; until: string | null };
@@ -97,8 +104,18 @@ export interface StatsReport {
   overTime: { interval: Interval; timeZone: string; buckets: TimeRow[]; unplotted: number };
   /** From createdAt to the last attempt's updatedAt, of final messages (docs/stats.md). */
   timeToFinal: TimeToFinal;
-  /** `checked` is false when no message was final: there was no rate to compare (exit 8 without --watch). */
-  threshold: { maxFailureRate: number; exceeded: boolean; checked: boolean } | null;
+  /**
+   * `maxFailureRate` is the percent as given (kept for compatibility); `maxFailureRatePercent` the same,
+   * `maxFailureRateFraction` it as a fraction, comparable with `delivery.failureRate`. `checked` is false when
+   * no message was final: there was no rate to compare (exit 8 without --watch).
+   */
+  threshold: {
+    maxFailureRate: number;
+    maxFailureRatePercent: number;
+    maxFailureRateFraction: number;
+    exceeded: boolean;
+    checked: boolean;
+  } | null;
 }
 
 const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
@@ -109,10 +126,19 @@ const byCountThen =
   (a: T, b: T) =>
     b.count - a.count || name(a).localeCompare(name(b));
 
-/** The report of several campaigns' tallies added together (StatsAccumulator.absorb), naming them. */
-export function buildTotalReport(tally: StatsAccumulator, campaignIds: string[], scope: ReportScope): StatsReport {
+/**
+ * The report of several campaigns' tallies added together (StatsAccumulator.absorb), naming them, and
+ * those asked for that could not be counted: a partial report says so in every view.
+ */
+export function buildTotalReport(
+  tally: StatsAccumulator,
+  campaignIds: string[],
+  scope: ReportScope,
+  notCounted: readonly string[] = [],
+): StatsReport {
   const { version, campaignId, ...rest } = buildReport(tally, { ...scope, campaignId: campaignIds.join(",") });
-  return { version, campaignId, campaignIds, ...rest };
+  const missing = notCounted.length > 0 ? { campaignIdsNotCounted: [...notCounted] } : {};
+  return { version, campaignId, campaignIds, ...missing, ...rest };
 }
 
 export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsReport {
@@ -140,12 +166,14 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
     failures: errorRows(tally),
     attempts: { buckets: attemptRows(tally), succeededAfterRetry: tally.succeededAfterRetry },
     batches: batchRows(tally),
-    overTime: timeRows(tally, scope.interval, scope.timeZone),
+    overTime: timeRows(tally, scope),
     threshold:
       scope.maxFailureRate === undefined
         ? null
         : {
             maxFailureRate: scope.maxFailureRate,
+            maxFailureRatePercent: scope.maxFailureRate,
+            maxFailureRateFraction: shiftDecimal(scope.maxFailureRate, -2),
             exceeded: exceeds(delivery, scope.maxFailureRate),
             checked: delivery.final > 0,
           },
@@ -255,10 +283,20 @@ function batchRows(tally: StatsAccumulator): BatchRow[] | null {
   return rows;
 }
 
-function timeRows(tally: StatsAccumulator, asked: Interval | undefined, zone: TimeZone): StatsReport["overTime"] {
+function timeRows(tally: StatsAccumulator, scope: ReportScope): StatsReport["overTime"] {
+  const zone = scope.timeZone;
   const span = tally.oldest && tally.newest ? tally.newest.at - tally.oldest.at : 0;
-  const { interval, rows } = tally.time.buckets(asked ?? intervalForSpan(span));
+  const { interval, rows } = tally.time.buckets(scope.interval ?? intervalForSpan(span));
+  // What was counted covers from --since (else the first createdAt) to --until (else the last), both inclusive.
+  const from = scope.since ?? tally.oldest?.at;
+  const to = scope.until ?? tally.newest?.at;
+  const clock = new BucketClock(zone);
+  const last = rows.length - 1;
   // The zone's own offset, so a bucket reads as the local hour or midnight it is.
-  const buckets = rows.map(({ start, messages, failures }) => ({ start: isoInZone(start, zone), messages, failures }));
+  const buckets = rows.map(({ start, messages, failures }, i): TimeRow => {
+    const cutAtStart = i === 0 && from !== undefined && from > start;
+    const cutAtEnd = i === last && to !== undefined && to + 1 < clock.next(start, interval);
+    return { start: isoInZone(start, zone), messages, failures, ...(cutAtStart || cutAtEnd ? { partial: true } : {}) };
+  });
   return { interval, timeZone: zone.name, buckets, unplotted: tally.time.unplotted };
 }

@@ -113,8 +113,14 @@ export function reportTable(report: StatsReport, by: TableChoice): Table {
       };
     case "time":
       return {
-        header: ["start", "interval", "messages", "failures"],
-        rows: report.overTime.buckets.map((row) => [row.start, report.overTime.interval, row.messages, row.failures]),
+        header: ["start", "interval", "messages", "failures", "partial"],
+        rows: report.overTime.buckets.map((row) => [
+          row.start,
+          report.overTime.interval,
+          row.messages,
+          row.failures,
+          row.partial === true,
+        ]),
       };
   }
 }

@@ -1,6 +1,6 @@
 // Counts as people read them: digits grouped as Intl's en-US groups them, without starting ICU.
 import { describe, expect, it } from "vitest";
-import { countText, exactDecimal } from "../../src/core/numbers.js";
+import { countText, exactDecimal, shiftDecimal } from "../../src/core/numbers.js";
 
 describe("countText", () => {
   it('groups digits as toLocaleString("en-US") does, for every order of magnitude and sign', () => {
@@ -23,5 +23,18 @@ describe("exactDecimal", () => {
     [1e21, 10n ** 21n, 0],
   ])("%d is %d / 10^%d", (value, digits, scale) => {
     expect(exactDecimal(value)).toEqual({ digits, scale });
+  });
+});
+
+describe("shiftDecimal", () => {
+  it.each([
+    [0.137, 2, 13.7],
+    [7.2, -2, 0.072],
+    [18.4, -2, 0.184],
+    [5, -2, 0.05],
+    [1e-7, 2, 0.00001],
+    [100, -2, 1],
+  ])("%d shifted by %d places is %d, not a floating-point neighbour", (value, places, shifted) => {
+    expect(shiftDecimal(value, places)).toBe(shifted);
   });
 });

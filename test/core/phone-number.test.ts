@@ -64,6 +64,23 @@ describe("findQuery (msgstat find)", () => {
     },
   );
 
+  it.each([
+    ["U+2010 hyphen", "\u2010"],
+    ["U+2011 non-breaking hyphen", "\u2011"],
+    ["U+2012 figure dash", "\u2012"],
+    ["U+2013 en dash", "\u2013"],
+    ["U+2014 em dash", "\u2014"],
+    ["U+2212 minus sign", "\u2212"],
+  ])("the %s a word processor writes is read as -", (_name, dash) => {
+    expect(findQuery(`+44${dash}7700${dash}900123`)).toEqual(exactly("447700900123"));
+    expect(findQuery(`07700${dash}900${dash}123`, "44")).toEqual(exactly("447700900123"));
+    expect(searchQuery(`*900${dash}123`).search).toBe("900123");
+  });
+
+  it("no-break and thin spaces are spaces", () => {
+    expect(findQuery("+44\u00a07700\u2009900123")).toEqual(exactly("447700900123"));
+  });
+
   it("a national form with a country calling code is that full number", () => {
     expect(findQuery("07700 900123", "44")).toEqual(exactly("447700900123"));
   });
@@ -76,6 +93,46 @@ describe("findQuery (msgstat find)", () => {
       "07700900123: no country code is set, so the numbers ending in 7700900123",
       "For one country: --country-code 44 (UK), or msgstat config set country-code 44",
     ]);
+  });
+
+  it.each([
+    ["(720) 970-3582", "1", "17209703582"],
+    ["720.970.3582", "1", "17209703582"],
+    ["7773 185432", "44", "447773185432"],
+    ["7209703582", "1", "17209703582"],
+  ])("%j with country code %s is a national number of that country, +%s", (typed, code, digits) => {
+    expect(findQuery(typed, code)).toEqual(exactly(digits));
+  });
+
+  it("with a country code, a number that starts with it could be either reading: refused, naming both", () => {
+    const error = refusal("1 720 970 3582", "1");
+    expect(error.message).toBe(
+      '"1 720 970 3582" could be +17209703582 (typed without its +) or the national number 17209703582 of ' +
+        "country code 1 (+117209703582)",
+    );
+    expect(error.hints).toEqual([
+      "Say which: msgstat find '+17209703582', or with the trunk 0: msgstat find 017209703582",
+    ]);
+    // Only one reading has at most 15 digits: that one.
+    expect(findQuery("49 1511 2345 6789", "49")).toEqual(exactly("49151123456789"));
+  });
+
+  it.each([
+    ["970-3582", "1", '"970-3582" is too short for a national number of country code 1 (at least 8 digits)'],
+    ["7773 1854 3212 345", "44", '"7773 1854 3212 345" has 15 digits: with country code 44, more than the 15'],
+  ])("with a country code, refuses %j", (typed, code, message) => {
+    expect(refusal(typed, code).message.startsWith(message)).toBe(true);
+  });
+
+  it("without a country code: the international number, and when typed with formatting, stderr says how it was read", () => {
+    expect(findQuery("7209703582")).toEqual(exactly("7209703582"));
+    expect(findQuery("(720) 970-3582")).toEqual({
+      ...exactly("7209703582"),
+      ambiguous: [
+        "(720) 970-3582: no + or 00 and no country code, so read as +7209703582",
+        "A national number? --country-code 1 (US), or msgstat config set country-code 1",
+      ],
+    });
   });
 
   it("*digits asks for the numbers ending in them", () => {
@@ -105,6 +162,16 @@ describe("findQuery (msgstat find)", () => {
     expect((error as UsageError).hints.length).toBe(1);
   });
 });
+
+function refusal(typed: string, countryCode?: string): UsageError {
+  try {
+    findQuery(typed, countryCode);
+  } catch (caught) {
+    if (caught instanceof UsageError) return caught;
+    throw caught;
+  }
+  throw new Error(`${typed} was not refused`);
+}
 
 describe("recipientMatches", () => {
   const equals: RecipientTest = { kind: "equals", digits: "447700900123" };

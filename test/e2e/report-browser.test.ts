@@ -134,6 +134,24 @@ interface RangeGlobals {
   };
 }
 
+/** What the 390-px test reads of a cell and of a chart's text in the page (the tests are typed for Node). */
+interface DOMRectLike {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  width: number;
+}
+type Dataset = Record<string, string | undefined>;
+interface ChartText {
+  textContent: string | null;
+  getBoundingClientRect: () => DOMRectLike;
+  ownerSVGElement: { id: string; getBoundingClientRect: () => DOMRectLike; viewBox: { baseVal: { width: number } } };
+}
+interface StyleGlobals {
+  getComputedStyle: (element: unknown) => { display: string; fontSize: string };
+}
+
 describe("the HTML report in Chromium", () => {
   browserIt(
     "at 390 px: every chart and caption within the width, ids on one line, the failures' figures shown",
@@ -169,6 +187,64 @@ describe("the HTML report in Chromium", () => {
       };
       await close();
       expect(facts).toEqual({ chartsPastEdge: [], captionsPastEdge: [], failuresFiguresPastEdge: [], brokenIds: [] });
+    },
+  );
+
+  browserIt(
+    "at 390 px: every figure of every table in view without scrolling sideways; chart text 10 px or more",
+    { timeout: 60_000 },
+    async () => {
+      const { page, close } = await open("two", { viewport: { width: 390, height: 900 } });
+      // Cells (the key columns among them: share, failure, error type, failed) outside the width, and
+      // regions that would need a sideways scroll to show them.
+      const cellsOutside = await page.locator("table th, table td").evaluateAll((cells) =>
+        (cells as Array<{ getBoundingClientRect: () => DOMRectLike; textContent: string | null; dataset: Dataset }>)
+          .filter((cell) => {
+            const box = cell.getBoundingClientRect();
+            return box.width > 0 && (box.left < 0 || box.right > 390.5);
+          })
+          .map((cell) => `${cell.dataset.label ?? ""}: ${cell.textContent ?? ""}`),
+      );
+      const scrolled = await page
+        .locator(".scroll")
+        .evaluateAll((regions) =>
+          (regions as Array<{ scrollWidth: number; clientWidth: number; ariaLabel: string | null }>)
+            .filter((region) => region.scrollWidth > region.clientWidth + 0.5)
+            .map((region) => region.ariaLabel ?? ""),
+        );
+      const keyColumns = await page
+        .locator(
+          '#failures td[data-label="share"], #failures td[data-label="error type"], #by-status td[data-label="share"], #attempts td[data-label="failure"], #comparison td[data-label="failed"]',
+        )
+        .count();
+      // Each chart's text as drawn: its font size in the chart's units times the chart's scale, and whether
+      // the chart's box holds it whole.
+      const texts = await page.locator("svg text").evaluateAll((nodes) =>
+        (nodes as unknown as ChartText[]).flatMap((node) => {
+          const style = (globalThis as unknown as StyleGlobals).getComputedStyle(node);
+          if (style.display === "none") return [];
+          const svg = node.ownerSVGElement;
+          const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+          const box = node.getBoundingClientRect();
+          const frame = svg.getBoundingClientRect();
+          const inside =
+            box.left >= frame.left - 0.5 &&
+            box.right <= frame.right + 0.5 &&
+            box.top >= frame.top - 0.5 &&
+            box.bottom <= frame.bottom + 0.5;
+          return [{ chart: svg.id, text: node.textContent ?? "", px: parseFloat(style.fontSize) * scale, inside }];
+        }),
+      );
+      const overTimeLabels = texts.filter((text) => text.chart === "over-time-chart" && /^\d\d-\d\d /.test(text.text));
+      await close();
+      expect({
+        cellsOutside,
+        scrolled,
+        textBelow10px: texts.filter((text) => text.px < 10),
+        textCut: texts.filter((text) => !text.inside),
+      }).toEqual({ cellsOutside: [], scrolled: [], textBelow10px: [], textCut: [] });
+      expect(keyColumns).toBeGreaterThan(10);
+      expect(overTimeLabels.length).toBeGreaterThanOrEqual(3);
     },
   );
 

@@ -140,6 +140,27 @@ describe("drawLine", () => {
     );
   });
 
+  it("a whole cell wider than its column runs past it; the next cells give up their padding to line up again", () => {
+    const four = [...placed, { index: 3, form: 0, width: 6 }];
+    // Columns at 0, 8, 15 and 21. "abcdefgh" runs 2 cells past the first; "12" has 3 spare and ends where
+    // its column ends, so "xy" starts at 15 as in any other line.
+    expect(drawLine(four, [{ text: "abcdefgh", whole: true }, { text: "12" }, { text: "xy" }, { text: "z" }], 2)).toBe(
+      "abcdefgh  12   xy    z",
+    );
+    expect(drawLine(four, [{ text: "abcdef" }, { text: "12" }, { text: "xy" }, { text: "z" }], 2)).toBe(
+      "abcdef  12     xy    z",
+    );
+    // Not enough spare: the next cell is not cut further than its column would cut it, and the last one
+    // ends where the line ends.
+    expect(
+      drawLine(
+        four,
+        [{ text: "abcdefghijkl", whole: true }, { text: "12345" }, { text: "wxyz" }, { text: "uvwxyz" }],
+        2,
+      ),
+    ).toBe("abcdefghijkl  12345  wxyz  …");
+  });
+
   it("colours the text, not the padding", () => {
     const style = (text: string) => `[${text}]`;
     expect(drawLine(placed, [{ text: "ok", style }, { text: "" }, { text: "x", style }], 1)).toBe(

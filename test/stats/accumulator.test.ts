@@ -67,7 +67,9 @@ describe("the tally", () => {
     ]);
     expect(built.failures).toEqual([{ errorType: null, errorCode: null, count: 1, share: 1 }]);
     expect(built.totals.undated).toBe(1);
-    expect(built.overTime.buckets).toEqual([{ start: "2025-05-01T08:00:00.000Z", messages: 1, failures: 1 }]);
+    expect(built.overTime.buckets).toEqual([
+      { start: "2025-05-01T08:00:00.000Z", messages: 1, failures: 1, partial: true },
+    ]);
   });
 
   it("takes the error of the newest failed attempt, whatever the order of the list", () => {

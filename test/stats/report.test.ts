@@ -97,7 +97,7 @@ describe("buildReport", () => {
         buckets: [
           { start: "2025-05-01T09:00:00.000Z", messages: 1, failures: 0 },
           { start: "2025-05-01T10:00:00.000Z", messages: 2, failures: 1 },
-          { start: "2025-05-01T11:00:00.000Z", messages: 1, failures: 0 },
+          { start: "2025-05-01T11:00:00.000Z", messages: 1, failures: 0, partial: true },
         ],
         unplotted: 0,
       },
@@ -122,7 +122,13 @@ describe("buildReport", () => {
     expect(built.attempts.buckets.every((row) => row.share === 0)).toBe(true);
     expect(built.overTime.buckets).toEqual([]);
     // No final message: no rate to alert on, and the threshold says it was not checked.
-    expect(built.threshold).toEqual({ maxFailureRate: 5, exceeded: false, checked: false });
+    expect(built.threshold).toEqual({
+      maxFailureRate: 5,
+      maxFailureRatePercent: 5,
+      maxFailureRateFraction: 0.05,
+      exceeded: false,
+      checked: false,
+    });
   });
 
   it("statuses and errors by count, then by name; the statuses filter as a list", () => {
@@ -168,10 +174,44 @@ describe("buildReport", () => {
       interval: "hour",
       timeZone: "Asia/Kolkata",
       buckets: [
-        { start: "2025-05-01T15:00:00.000+05:30", messages: 1, failures: 1 },
-        { start: "2025-05-01T16:00:00.000+05:30", messages: 1, failures: 0 },
+        { start: "2025-05-01T15:00:00.000+05:30", messages: 1, failures: 1, partial: true },
+        { start: "2025-05-01T16:00:00.000+05:30", messages: 1, failures: 0, partial: true },
       ],
       unplotted: 0,
+    });
+  });
+
+  describe("a first or last hour or day counted only in part is marked partial", () => {
+    const tally = () =>
+      tallyOf(
+        [
+          { latestStatus: "success", createdAt: "2025-05-01T10:30:00.000Z" },
+          { latestStatus: "failure", createdAt: "2025-05-02T13:00:00.000Z" },
+          { latestStatus: "success", createdAt: "2025-05-03T09:00:00.000Z" },
+        ],
+        false,
+      );
+    const marks = (more: Partial<ReportScope>) =>
+      buildReport(tally(), scope({ interval: "day", ...more })).overTime.buckets.map((row) => row.partial ?? false);
+    it.each([
+      ["no window: the messages start and end inside the first and last day", {}, [true, false, true]],
+      [
+        "a window of whole days (--since 2025-05-01 --until 2025-05-03)",
+        { since: Date.parse("2025-05-01T00:00:00.000Z"), until: Date.parse("2025-05-03T23:59:59.999Z") },
+        [false, false, false],
+      ],
+      [
+        "a window that starts and ends inside those days",
+        { since: Date.parse("2025-05-01T06:00:00.000Z"), until: Date.parse("2025-05-03T18:00:00.000Z") },
+        [true, false, true],
+      ],
+      [
+        "a window wider than the messages: the days it covers whole are whole",
+        { since: Date.parse("2025-04-28T00:00:00.000Z"), until: Date.parse("2025-05-06T12:00:00.000Z") },
+        [false, false, false],
+      ],
+    ])("%s", (_, window, expected) => {
+      expect(marks(window)).toEqual(expected);
     });
   });
 
@@ -179,7 +219,9 @@ describe("buildReport", () => {
     const tally = tallyOf([{ latestStatus: "success" }], false);
     const built = buildReport(tally, scope({ interval: "day" }));
     expect(built.overTime.interval).toBe("day");
-    expect(built.overTime.buckets).toEqual([{ start: "2025-05-01T00:00:00.000Z", messages: 1, failures: 0 }]);
+    expect(built.overTime.buckets).toEqual([
+      { start: "2025-05-01T00:00:00.000Z", messages: 1, failures: 0, partial: true },
+    ]);
   });
 
   it.each([
@@ -190,7 +232,13 @@ describe("buildReport", () => {
   ])("--max-failure-rate %s with %i failure(s) of %i final messages: exceeded %s", (limit, failed, final, exceeded) => {
     const messages = Array.from({ length: final }, (_, i) => ({ latestStatus: i < failed ? "failure" : "success" }));
     const built = buildReport(tallyOf([...messages, { latestStatus: "pending" }]), scope({ maxFailureRate: limit }));
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded, checked: true });
+    expect(built.threshold).toEqual({
+      maxFailureRate: limit,
+      maxFailureRatePercent: limit,
+      maxFailureRateFraction: limit / 100,
+      exceeded,
+      checked: true,
+    });
   });
 });
 
@@ -213,6 +261,12 @@ describe("--max-failure-rate at the limit", () => {
       maxFailureRate: limit,
       timeZone: UTC,
     });
-    expect(built.threshold).toEqual({ maxFailureRate: limit, exceeded, checked: true });
+    expect(built.threshold).toEqual({
+      maxFailureRate: limit,
+      maxFailureRatePercent: limit,
+      maxFailureRateFraction: limit / 100,
+      exceeded,
+      checked: true,
+    });
   });
 });

@@ -16,8 +16,8 @@ export function addFindOptions<Args extends unknown[], Opts extends OptionValues
       .addOption(
         textOption(
           "--country-code <code>",
-          "country calling code of a national number (44 reads 07700 900123 as +44 7700 900123; default: the " +
-            "profile's country-code)",
+          "country calling code of a national number (44 reads 07700 900123 as +44 7700 900123, 1 reads " +
+            "(720) 970-3582 as +1 720 970 3582; default: the profile's country-code)",
           "a country calling code",
         ),
       ),

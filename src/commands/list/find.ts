@@ -13,11 +13,10 @@ import { runFind } from "./find-run.js";
 
 const NUMBER_HELP =
   "Typed as people write it: spaces, dashes, dots and brackets are dropped. +44 7700 900123, " +
-  "0044 7700 900123 and 447700900123 are one full international number, and only messages to exactly " +
-  "that number are listed (not to one that contains or ends with its digits). A national number " +
-  "(07700 900123) is read with --country-code, or the profile's country-code; without one, the " +
-  "numbers ending in its digits (7700900123) in any country are listed, and stderr says so. " +
-  "*0779 lists the numbers ending in 0779.";
+  "0044 7700 900123 and 447700900123 are one full international number, matched exactly (not one that " +
+  "contains or ends with its digits). A national number, 07700 900123 or (720) 970-3582, is read with " +
+  "--country-code or the profile's country-code; without one, 07700 900123 lists the numbers ending in " +
+  "7700900123 in any country, and stderr says so. *0779 lists the numbers ending in 0779.";
 
 export function defineFind(command: Command, run: Run): void {
   const find = addGlobalOptions(

@@ -31,6 +31,11 @@ export interface ManyOptions {
   valueFlags: ReadonlySet<string>;
   /** false: the command has no --after (find), so no continuation is offered for a campaign cut short. */
   resumable?: boolean;
+  /**
+   * The note of an empty result, in lines, given the statuses of the messages read (before --status and the window)
+   * and how many campaigns were read to the end; without it, nothingMatched's.
+   */
+  emptyNote?: (statusesSeen: ReadonlyMap<string, number>, complete: number, campaigns: number) => string[];
 }
 
 /** What the selectors of the merged campaigns saw, summed for the notes at the end. */
@@ -91,7 +96,17 @@ export async function runManyListings(
     );
   };
   try {
-    await render(options, fields, { campaignId: campaignIds[0]! }, chunksOf, sink, ctx, toTerminal, campaign);
+    await render(
+      options,
+      fields,
+      { campaignId: campaignIds[0]! },
+      chunksOf,
+      sink,
+      ctx,
+      toTerminal,
+      campaign,
+      campaignIds,
+    );
   } catch (error) {
     progress.stop();
     await sink.discard();
@@ -162,7 +177,8 @@ function reportMerged(
     const seen = new Map<string, number>();
     for (const selector of tally.selectors)
       for (const [status, n] of selector.outcome.statusesSeen) seen.set(status, (seen.get(status) ?? 0) + n);
-    ctx.note(nothingMatched(seen));
+    const lines = many.emptyNote?.(seen, outcomes.length - failed.length, outcomes.length) ?? [nothingMatched(seen)];
+    for (const line of lines) ctx.note(line);
   }
   const cut = merged?.cutShort === true;
   if (options.outputFile !== undefined) {

@@ -82,6 +82,7 @@ export async function render(
   ctx: Context,
   toTerminal: boolean,
   campaign?: Field,
+  campaignIds?: readonly string[],
 ): Promise<void> {
   switch (options.format) {
     case "json":
@@ -113,7 +114,7 @@ export async function render(
       // tsv: the table's plain, tab-separated form, even on a terminal.
       const tty = toTerminal && options.format === "table";
       const palette = await loadPalette(ctx.color && tty);
-      await renderTable(chunksOf(PARSED_MESSAGES), sink, {
+      const { hidden } = await renderTable(chunksOf(PARSED_MESSAGES), sink, {
         tty,
         columns: ctx.columns,
         palette,
@@ -124,7 +125,15 @@ export async function render(
         headers: options.headers,
         campaign,
         oneRecipient: options.recipientTest?.kind === "equals",
+        statuses: options.statuses,
+        window: options.since !== undefined || options.until !== undefined,
+        campaignIds,
       });
+      if (hidden.length > 0) {
+        // After the rows it is about, not among them on the screen.
+        await sink.flush();
+        ctx.note(`Hidden at ${ctx.columns} columns: ${hidden.join(", ")} (--wide shows all)`);
+      }
       return;
     }
   }

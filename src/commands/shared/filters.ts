@@ -177,8 +177,13 @@ export function describeWindow(filters: Pick<FilterOptions, "since" | "until">, 
 /** The closing note of an empty result; after a filter, the statuses the messages read had (most first). */
 export function nothingMatched(statusesSeen: ReadonlyMap<string, number>): string {
   if (statusesSeen.size === 0) return "No messages found.";
+  return `No messages matched. ${statusesRead(statusesSeen)}`;
+}
+
+/** `Statuses of the messages read: success 178, failure 17.`, most first. */
+export function statusesRead(statusesSeen: ReadonlyMap<string, number>): string {
   const seen = [...statusesSeen]
     .sort((a, b) => b[1] - a[1])
     .map(([status, n]) => `${status === "" ? "(none)" : shellWord(status)} ${countText(n)}`);
-  return `No messages matched. Statuses of the messages read: ${seen.join(", ")}.`;
+  return `Statuses of the messages read: ${seen.join(", ")}.`;
 }

@@ -1,7 +1,8 @@
 // `msgstat stats <campaignId...>` with several campaigns: each counted to its end (several at once,
 // by the fan-out engine), then a comparison, one row a campaign and the total, before the usual
 // report of the total. A campaign that cannot be counted is named and left out of the total whole;
-// the others are still reported, and the exit code says the run was incomplete.
+// the others are still reported, titled as partial (to a file only with --partial), and the exit code
+// says the run was incomplete.
 import { ExitCode, ThresholdError, ThresholdUncheckedError, type ServiceError } from "../../core/errors.js";
 import { count as countOf, countText, percentText } from "../../core/numbers.js";
 import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
@@ -53,8 +54,11 @@ export async function runCampaignsStats(
   const outcome = reportsOf(results, options, ctx);
   const incomplete = incompleteCampaigns(results);
   const above = aboveThreshold(outcome, options);
-  // As for a listing: a file is replaced only by a complete result; the terminal and a pipe get what was counted.
-  if (incomplete && toFile) await sink.discard();
+  // As for a listing: a file is replaced only by a complete result, or with --partial by the report of what
+  // was counted (never by one of nothing); the terminal and a pipe get what was counted.
+  const counted = outcome.campaigns.length;
+  const kept = !incomplete || !toFile || (options.partial && counted > 0);
+  if (!kept) await sink.discard();
   else {
     try {
       await writeCampaigns(outcome, results, options, sink, ctx, !toFile && ctx.stdoutIsTTY);
@@ -65,8 +69,8 @@ export async function runCampaignsStats(
     }
     if (toFile)
       ctx.note(
-        `wrote the report of ${countOf(outcome.total.totals.messages, "message")} in ` +
-          `${countOf(campaignIds.length, "campaign")} to ${options.outputFile}`,
+        `wrote the ${incomplete ? "partial " : ""}report of ${countOf(outcome.total.totals.messages, "message")} ` +
+          `in ${incomplete ? `${counted} of ` : ""}${countOf(campaignIds.length, "campaign")} to ${options.outputFile}`,
       );
   }
   if (!incomplete) {
@@ -77,7 +81,13 @@ export async function runCampaignsStats(
   }
   // The incomplete run's own line ("2 of 3 campaigns complete") is the last; what else there is to say comes first.
   if (above) for (const line of [above.message, ...above.hints]) ctx.always.warn(line);
-  if (toFile) ctx.always.note(`${sink.fate}: not every campaign was counted.`);
+  const missing = outcome.incomplete?.map((campaign) => campaign.campaignId) ?? [];
+  if (toFile && kept)
+    ctx.always.note(
+      `${options.outputFile} is missing campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}; it says so`,
+    );
+  else if (toFile && counted === 0) ctx.always.note(`${sink.fate}: no campaign was counted.`);
+  else if (toFile) ctx.always.note(`${sink.fate}: not every campaign was counted (add --partial to keep what came).`);
   throw incomplete;
 }
 
@@ -148,10 +158,12 @@ function reportsOf(
   const campaigns = counted.map((result) =>
     reportOf(result.value!, { campaignId: result.campaignId }, options, ctx, false),
   );
+  const failed = results.filter((result) => result.state === "failed");
   const totalReport = buildTotalReport(
     total,
     counted.map((result) => result.campaignId),
     { campaignId: "", ...options, generatedAt: ctx.now(), timeZone: ctx.timeZone },
+    failed.map((result) => result.campaignId),
   );
   // Said once, of the total, whose buckets the report draws.
   if (options.interval !== undefined && totalReport.overTime.interval !== options.interval)
@@ -159,7 +171,6 @@ function reportsOf(
       `--interval ${options.interval}: the messages span too long a time for that; counted per ` +
         `${totalReport.overTime.interval} instead`,
     );
-  const failed = results.filter((result) => result.state === "failed");
   return {
     campaigns,
     total: totalReport,

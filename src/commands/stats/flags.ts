@@ -39,7 +39,8 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
       percentOption(
         "--max-failure-rate <percent>",
         "exit 5, after the report, when failures are more than this percent of the final messages (5 and 5% " +
-          "mean 5 %); exit 8 when no message is final, so there was nothing to check (msgstat help exit-codes)",
+          "mean 5 %; a bare value below 1 is refused: write 0.5% for half a percent); exit 8 when no message " +
+          "is final, so there was nothing to check (msgstat help exit-codes)",
       ),
     )
     .addOption(
@@ -59,6 +60,10 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
         "write the report to this file (atomically) instead of stdout; .txt, .json, .csv, .html and .md set " +
           "the format (then .gz: gzipped)",
       ),
+    )
+    .option(
+      "--partial",
+      "with several campaigns and -o: write the report of those counted even when some could not be (it says so)",
     )
     .option(
       "--watch",

@@ -1,6 +1,7 @@
 // Options of `msgstat stats`: the flags, each already checked as it was read, combined into one
 // typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
+import { shiftDecimal } from "../../core/numbers.js";
 import type { TimeZone } from "../../core/time.js";
 import type { Interval } from "../../stats/time-buckets.js";
 import { DEFAULT_TABLE, type TableChoice } from "../../stats/tables.js";
@@ -22,6 +23,8 @@ export interface StatsOptions extends FilterOptions {
   format: StatsFormat;
   /** -o: the file to write (atomically) instead of stdout. */
   outputFile?: string;
+  /** --partial: with several campaigns and -o, write the report of those counted when some could not be. */
+  partial: boolean;
   /** --watch: a round every `everyMs` (or the time a round took, if longer), until interrupted. */
   watch?: { everyMs: number };
 }
@@ -35,6 +38,7 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
     maxFailureRate: raw.maxFailureRate?.percent,
     format: chosenFormat(raw),
     outputFile: raw.output,
+    partial: raw.partial === true,
   };
   if (raw.every !== undefined && !raw.watch)
     throw new UsageError("--every goes with --watch: add --watch to read the listing again and again");
@@ -48,11 +52,12 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
     options.watch = { everyMs: raw.every ?? DEFAULT_WATCH_EVERY_MS };
   }
   const rate = raw.maxFailureRate;
-  // The JSON report gives rates as fractions (0.137); a threshold copied from it would be 100 times too low.
+  // The JSON report gives rates as fractions (0.137): a threshold copied from it would be 100 times too low,
+  // and a cron job under --quiet would alert every night without a word of why. Written with %, it is meant.
   if (rate?.bare && rate.percent > 0 && rate.percent < 1)
-    options.warnings.push(
-      `--max-failure-rate ${rate.percent} means ${rate.percent} %; for ${rate.percent * 100} % write ` +
-        `${rate.percent * 100}`,
+    throw new UsageError(
+      `--max-failure-rate ${rate.percent} reads as ${rate.percent} %; write ${rate.percent}% if that is meant, ` +
+        `or ${shiftDecimal(rate.percent, 2)}% for ${shiftDecimal(rate.percent, 2)} percent`,
     );
   return options;
 }

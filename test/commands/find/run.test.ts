@@ -97,6 +97,20 @@ describe("a full international number: that number's messages and no other's", (
     },
   );
 
+  it("the dashes a word processor writes (– — ‐ ‑ −) are read as -, as no-break and thin spaces are spaces", async () => {
+    for (const typed of [
+      "+44\u20137700\u2013900123",
+      "+44\u20147700\u2014900123",
+      "+44\u20107700\u2011900123",
+      "+44 7700\u2212900123",
+      "+44\u00a07700\u2009900123",
+    ]) {
+      const result = await find([typed, "cmp-a", "cmp-b"]);
+      expect({ typed, stderr: result.stderr, code: result.code }).toEqual({ typed, stderr: "", code: 0 });
+      expect(idsOf(result.stdout)).toEqual(["a-1", "b-2", "a-5"]);
+    }
+  });
+
   it("the support question in one command: which of this customer's messages failed this week?", async () => {
     const result = await find(["+44 7700 900123", "cmp-a", "cmp-b", "cmp-c", "--status", "failure", "--since", "7d"]);
     expect(result.code).toBe(0);
@@ -130,9 +144,39 @@ describe("a full international number: that number's messages and no other's", (
     );
   });
 
-  it("no message to that number: an empty result, exit 0", async () => {
+  it("no message to that number: an empty result, exit 0, and stderr says what was looked for", async () => {
     const result = await find(["+44 7700 900999", "cmp-a", "cmp-b", "--json"]);
-    expect(result).toEqual({ code: 0, stdout: "[]\n", stderr: "No messages found.\n" });
+    expect(result).toEqual({
+      code: 0,
+      stdout: "[]\n",
+      stderr: "No messages to +447700900999 in 2 campaigns, at any time.\n",
+    });
+  });
+
+  it("an empty find names the statuses and the window asked for, then the statuses of the number's messages", async () => {
+    const result = await find([CUSTOMER, "cmp-a", "cmp-b", "cmp-c", "--status", "created", "--since", "7d"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: "CAMPAIGN\tID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE\n",
+      stderr:
+        "No messages to +447700900123 in 3 campaigns with status created,\n" +
+        "created since 2026-11-18 12:00 UTC.\n" +
+        "Statuses of the messages read: failure 2, success 1.\n",
+    });
+    const until = await find(["*9999", "cmp-a", "--until", "2026-11-01", "--tz", "Europe/London"]);
+    expect(until.stderr).toBe(
+      "No messages to numbers ending in 9999 in 1 campaign,\ncreated until 2026-11-01 23:59 Europe/London.\n",
+    );
+  });
+
+  it("an empty find with a campaign that could not be read says how many were", async () => {
+    const result = await find(["+44 7700 900999", "cmp-a", "cmp-gone"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr.split("\n").slice(1)).toEqual([
+      "No messages to +447700900999 in 1 of 2 campaigns, at any time.",
+      "msgstat: 1 of 2 campaigns complete; not read to the end: cmp-gone",
+      "",
+    ]);
   });
 });
 
@@ -150,22 +194,69 @@ describe("on a terminal", () => {
         "¡Hola Ana! Rebajas de primavera: 10% de descuento hasta el 2 May. …",
     ],
   };
+  // What did not fit is named, once, on stderr.
+  const HIDDEN: Record<number, string> = { 80: "Hidden at 80 columns: TRIES, MESSAGE (--wide shows all)\n", 160: "" };
+  const ENDING_SCREENS: Record<number, string[]> = {
+    80: [
+      "CAMPAIGN         ID                  RECIPIENT     STATUS   ERROR",
+      "cmp-spring-sale  msg-spring-0000071  448002935115  failure  server_unknown_error",
+      // The id runs a cell past its column, never cut; the recipient's spare cell takes it back.
+      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  recipient_unavailab…",
+    ],
+    160: [
+      "CAMPAIGN         ID                  RECIPIENT     STATUS   TRIES  ERROR                 CREATED (UTC)     MESSAGE",
+      "cmp-spring-sale  msg-spring-0000071  448002935115  failure  2      server_unknown_error  2025-05-01 00:40  " +
+        "¡Hola Ana! Rebajas de primavera: 10% de descuento ha…",
+      "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  1      recipient_unavailab…  2025-04-24 14:10  " +
+        "Fatima, tienes 4687 puntos. Tu código: 214166. Canjé…",
+    ],
+  };
+  const ENDING_NOTES: Record<number, string> = {
+    80: "Hidden at 80 columns: TRIES, CREATED, BATCH, FILE, MESSAGE (--wide shows all)\n",
+    160: "Hidden at 160 columns: BATCH, FILE (--wide shows all)\n",
+  };
   const campaigns = ["cmp-spring-sale", "cmp-loyalty-es", "cmp-otp-alerts"];
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   beforeAll(async () => {
     sandbox = await startSandbox({ now: FIXED_NOW });
   });
   afterAll(() => sandbox.close());
-  const findIn = (typed: string, options: CliOptions) =>
-    runCli(["--base-url", sandbox.url, "find", typed, ...campaigns], { now: FIXED_NOW, ...options });
+  const findIn = (typed: string, { extra = [], ...options }: CliOptions & { extra?: string[] }) =>
+    runCli(["--base-url", sandbox.url, "find", typed, ...campaigns, ...extra], { now: FIXED_NOW, ...options });
 
   it.each([80, 160])(
     "at %i columns: one number, so no RECIPIENT column; the campaign, id, status, error and time show",
     async (columns) => {
       const result = await findIn("+44 800 293 5115", { tty: true, columns, env: { NO_COLOR: "1" } });
-      expect(result).toEqual({ code: 0, stdout: SCREENS[columns]!.join("\n") + "\n", stderr: "" });
+      expect(result).toEqual({ code: 0, stdout: SCREENS[columns]!.join("\n") + "\n", stderr: HIDDEN[columns] });
     },
   );
+
+  // Its first page holds one message, of cmp-spring-sale; the next comes from cmp-loyalty-es, whose ids are
+  // a cell longer, and fails with a longer code: the table keeps its one header and its columns.
+  it.each([80, 160])(
+    "*5115 at %i columns: one table under one header, though later rows are wider",
+    async (columns) => {
+      const result = await findIn("*5115", { tty: true, columns, env: { NO_COLOR: "1" } });
+      expect(result).toEqual({
+        code: 0,
+        stdout: ENDING_SCREENS[columns]!.join("\n") + "\n",
+        stderr: ENDING_NOTES[columns],
+      });
+    },
+  );
+
+  it("--since: the time is what was asked about, so it shows before the error at 80 columns", async () => {
+    const result = await findIn("*5115", { tty: true, columns: 80, env: { NO_COLOR: "1" }, extra: ["--since", "30d"] });
+    expect(result).toEqual({
+      code: 0,
+      stdout:
+        "CAMPAIGN         ID                  RECIPIENT     STATUS   CREATED (UTC)\n" +
+        "cmp-spring-sale  msg-spring-0000071  448002935115  failure  2025-05-01 00:40\n" +
+        "cmp-loyalty-es   msg-loyalty-0000348  17295035115  failure  2025-04-24 14:10\n",
+      stderr: "Hidden at 80 columns: TRIES, ERROR, BATCH, FILE, MESSAGE (--wide shows all)\n",
+    });
+  });
 
   it("piped, or for an ending that matches many numbers, the RECIPIENT column stays", async () => {
     const piped = await findIn("+44 800 293 5115", { columns: 80 });
@@ -208,6 +299,68 @@ describe("a national number", () => {
       env: { MSGSTAT_COUNTRY_CODE: "33" },
     });
     expect(idsOf(fromEnv.stdout)).toEqual(["b-3"]);
+  });
+});
+
+describe("a national number written without a trunk 0 or +, as in the US", () => {
+  const campaigns = ["cmp-spring-sale", "cmp-loyalty-es", "cmp-otp-alerts"];
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ now: FIXED_NOW });
+  });
+  afterAll(() => sandbox.close());
+  const findIn = (args: string[], options: CliOptions = {}) =>
+    runCli(["--base-url", sandbox.url, "find", ...args, ...campaigns, "--fields", "id,recipient"], {
+      now: FIXED_NOW,
+      ...options,
+    });
+
+  it.each([
+    ["(720) 970-3582", "1", "msg-spring-0000018\t17209703582"],
+    ["720.970.3582", "1", "msg-spring-0000018\t17209703582"],
+    ["7773 185432", "44", "msg-spring-0001150\t447773185432"],
+  ])("%j with --country-code %s: that country's number, found", async (typed, code, row) => {
+    const result = await findIn([typed, "--country-code", code]);
+    expect(result).toEqual({ code: 0, stdout: `campaignId\tid\trecipient\ncmp-spring-sale\t${row}\n`, stderr: "" });
+  });
+
+  it("with the country code from MSGSTAT_COUNTRY_CODE or the profile too", async () => {
+    const expected = {
+      code: 0,
+      stdout: "campaignId\tid\trecipient\ncmp-spring-sale\tmsg-spring-0000018\t17209703582\n",
+      stderr: "",
+    };
+    expect(await findIn(["(720) 970-3582"], { env: { MSGSTAT_COUNTRY_CODE: "1" } })).toEqual(expected);
+    const config = configFolder();
+    config.write({ default: { "base-url": sandbox.url, "country-code": "+1" } });
+    const fromProfile = await config.run(["find", "(720) 970-3582", ...campaigns, "--fields", "id,recipient"], {
+      now: FIXED_NOW,
+    });
+    expect(fromProfile).toEqual(expected);
+  });
+
+  it("without a country code: read as the international number, and stderr says so, and what was searched", async () => {
+    const result = await findIn(["(720) 970-3582"]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: "campaignId\tid\trecipient\n",
+      stderr:
+        "(720) 970-3582: no + or 00 and no country code, so read as +7209703582\n" +
+        "A national number? --country-code 1 (US), or msgstat config set country-code 1\n" +
+        "No messages to +7209703582 in 3 campaigns, at any time.\n",
+    });
+  });
+
+  it("one that starts with the country code could be either: exit 2, both spellings offered", async () => {
+    const result = await findIn(["1 (720) 970-3582", "--country-code", "1"]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'msgstat: "1 (720) 970-3582" could be +17209703582 (typed without its +) or the national number ' +
+        "17209703582 of country code 1 (+117209703582)\n" +
+        "  Say which: msgstat find '+17209703582', or with the trunk 0: msgstat find 017209703582\n",
+    });
   });
 });
 

@@ -191,7 +191,7 @@ describe("a campaign that cannot be read", () => {
       notFound.replace("{url}", sandbox.url) + "msgstat: 2 of 3 campaigns complete; not read to the end: cmp-nope\n",
     );
     expect(result.stdout.split("\n").slice(0, 6)).toEqual([
-      "Campaigns compared (2 of 3 counted; the total is of those)",
+      "Campaigns compared (2 of 3 counted; not counted: cmp-nope)",
       "  campaign        messages  success  failure  not final  delivered  failed",
       "  cmp-loyalty-es       600      519       70         11      88.1%   11.9%",
       "  cmp-nope        not counted: not found (404)",
@@ -242,11 +242,129 @@ describe("a campaign that cannot be read", () => {
         "warning: the failure rate is above --max-failure-rate 11% in 1 of the 2 campaigns counted and in the total\n" +
         "warning: cmp-loyalty-es: 11.9% (70 of 589 final messages)\n" +
         "warning: total: 11.7% (76 of 648 final messages)\n" +
-        `${file} was left as it was: not every campaign was counted.\n` +
+        `${file} was left as it was: not every campaign was counted (add --partial to keep what came).\n` +
         "msgstat: 2 of 3 campaigns complete; not read to the end: cmp-nope\n",
     );
   });
 });
+
+describe("a partial report says so first, naming what is missing", () => {
+  const asked = ["cmp-loyalty-es", "cmp-nope", "cmp-otp-alerts"];
+  const lastLine = "msgstat: 2 of 3 campaigns complete; not read to the end: cmp-nope\n";
+
+  it("the terminal: the first line, and the total's title and the line under it", async () => {
+    const result = await stats(asked, { columns: 80 });
+    expect(result.code).toBe(3);
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toBe("Campaigns compared (2 of 3 counted; not counted: cmp-nope)");
+    expect(lines.slice(7, 10)).toEqual([
+      "Partial delivery report: 2 of 3 campaigns together (cmp-loyalty-es,",
+      "  cmp-otp-alerts), times in UTC",
+      "Not counted: cmp-nope. No figure below includes it.",
+    ]);
+  });
+
+  it("Markdown: the title, then which campaign and why", async () => {
+    const result = await stats(["cmp-otp-alerts", "cmp-nope", "--format", "md"]);
+    expect(result.code).toBe(3);
+    expect(result.stdout.split("\n").slice(0, 3)).toEqual([
+      "# Partial delivery report: campaign cmp-otp-alerts, 1 of 2 campaigns",
+      "",
+      "> **Not counted: cmp-nope, not found (404). No figure below includes it.**",
+    ]);
+  });
+
+  it("HTML: the title, the heading and the line under it; the data inside names it too", async () => {
+    const result = await stats([...asked, "--format", "html"]);
+    expect(result.code).toBe(3);
+    const title = "Partial delivery report: 2 of 3 campaigns together (cmp-loyalty-es, cmp-otp-alerts)";
+    expect(result.stdout).toContain(`<title>${title}</title>`);
+    expect(result.stdout).toContain(
+      '<h1>Partial delivery report: 2 of 3 campaigns together (<span class="id">cmp-loyalty-es</span>, ' +
+        '<span class="id">cmp-otp-alerts</span>)</h1>\n<p class="partial" id="not-counted">Not counted: ' +
+        '<span class="id">cmp-nope</span>, not found (404). No figure below includes it.</p>\n<dl class="about">',
+    );
+    const data = /<script type="application\/json" id="msgstat-report">(.*)<\/script>/s.exec(result.stdout)![1]!;
+    expect((JSON.parse(data) as { total: { campaignIdsNotCounted: string[] } }).total.campaignIdsNotCounted).toEqual([
+      "cmp-nope",
+    ]);
+  });
+
+  it("JSON: the total names the campaigns it does not include; a complete total has no such field", async () => {
+    const partial = JSON.parse((await stats([...asked, "--json"])).stdout) as { total: Record<string, unknown> };
+    expect(partial.total).toMatchObject({
+      campaignIds: ["cmp-loyalty-es", "cmp-otp-alerts"],
+      campaignIdsNotCounted: ["cmp-nope"],
+    });
+    const whole = JSON.parse((await stats([...CAMPAIGNS, "--json"])).stdout) as { total: Record<string, unknown> };
+    expect(whole.total).not.toHaveProperty("campaignIdsNotCounted");
+  });
+
+  it("with no campaign counted, no title reads as a report of campaigns", async () => {
+    const terminal = await stats(["cmp-nope", "cmp-gone"], { columns: 80 });
+    expect(terminal.code).toBe(3);
+    expect(terminal.stdout.split("\n").slice(0, 1)).toEqual([
+      "Campaigns compared (0 of 2 counted; not counted: cmp-nope, cmp-gone)",
+    ]);
+    expect(terminal.stdout).toContain(
+      "\n\nPartial delivery report: none of 2 campaigns counted\n" +
+        "Not counted: cmp-nope, cmp-gone. No figure below includes them.\n",
+    );
+    const md = await stats(["cmp-nope", "cmp-gone", "--format", "md"]);
+    expect(md.stdout.split("\n").slice(0, 9)).toEqual([
+      "# Partial delivery report: none of 2 campaigns counted",
+      "",
+      "> **Not counted: cmp-nope, not found (404); cmp-gone, not found (404). No figure below includes them.**",
+      "",
+      expect.stringMatching(/^- \*\*Generated:\*\* /),
+      "- **By:** msgstat 0.1.0",
+      "- **Campaigns:** none counted",
+      "- **Filters:** none",
+      "- **Time zone:** UTC",
+    ]);
+  });
+
+  it("--partial with -o writes the partial report and says what it is missing; the exit code is the same", async () => {
+    const folder = scratchFolder("stats-campaigns");
+    const file = path.join(folder, "nightly.md");
+    writeFileSync(file, "yesterday\n");
+    const result = await stats([...asked, "--partial", "-o", file]);
+    expect(result).toEqual({
+      code: 3,
+      stdout: "",
+      stderr:
+        notFoundLine() +
+        `wrote the partial report of 660 messages in 2 of 3 campaigns to ${file}\n` +
+        `${file} is missing campaign cmp-nope; it says so\n` +
+        lastLine,
+    });
+    expect(readFileSync(file, "utf8")).toBe((await stats([...asked, "--format", "md"])).stdout);
+    // Under --quiet, what the file lacks is still said.
+    const quiet = await stats(["--quiet", ...asked, "--partial", "-o", file]);
+    expect(quiet.stderr).toBe(notFoundLine() + `${file} is missing campaign cmp-nope; it says so\n` + lastLine);
+  });
+
+  it("--partial never replaces a file by the report of nothing", async () => {
+    const folder = scratchFolder("stats-campaigns");
+    const file = path.join(folder, "nightly.json");
+    writeFileSync(file, "yesterday\n");
+    const result = await stats(["cmp-nope", "--partial", "cmp-gone", "-o", file]);
+    expect(result.code).toBe(3);
+    expect(readFileSync(file, "utf8")).toBe("yesterday\n");
+    expect(result.stderr.split("\n").slice(-3)).toEqual([
+      `${file} was left as it was: no campaign was counted.`,
+      "msgstat: 0 of 2 campaigns complete; not read to the end: cmp-nope, cmp-gone",
+      "",
+    ]);
+  });
+});
+
+function notFoundLine(id = "cmp-nope"): string {
+  return (
+    `warning: campaign ${id}: not found: GET ${sandbox.url}/campaigns/${id}/messages?limit=1000 answered HTTP 404: ` +
+    `Campaign "${id}" does not exist. (campaign_not_found)\n`
+  );
+}
 
 describe("--csv --by", () => {
   it("writes that table of the total, as `stats <id> --csv --by` does of one campaign", async () => {

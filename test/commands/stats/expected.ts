@@ -138,19 +138,26 @@ export function expectedTimeRows(
   messages: Message[],
   interval: "hour" | "day",
   offset: "+05:30" | "+00:00" = "+00:00",
+  window: { since?: number; until?: number } = {},
 ) {
   const size = interval === "hour" ? HOUR : DAY;
   const shift = offset === "+05:30" ? 5.5 * HOUR : 0;
   const startOf = (m: Message) => Math.floor((Date.parse(m.createdAt) + shift) / size) * size - shift;
   const starts = [...new Set(messages.map(startOf))].sort((a, b) => a - b);
-  return starts.map((start) => {
+  const times = messages.map((m) => Date.parse(m.createdAt));
+  // Counted from --since (else the first createdAt) to --until (else the last), both inclusive.
+  const from = window.since ?? Math.min(...times);
+  const to = window.until ?? Math.max(...times);
+  return starts.map((start, i) => {
     const members = messages.filter((m) => startOf(m) === start);
     const text =
       shift === 0 ? new Date(start).toISOString() : new Date(start + shift).toISOString().replace("Z", offset);
+    const partial = (i === 0 && from > start) || (i === starts.length - 1 && to < start + size - 1);
     return {
       start: text,
       messages: members.length,
       failures: countWhere(members, (m) => m.latestStatus === "failure"),
+      ...(partial ? { partial: true } : {}),
     };
   });
 }
@@ -204,13 +211,19 @@ export function expectedReport(messages: Message[], scope: Scope, maxFailureRate
     overTime: {
       interval,
       timeZone: scope.zone?.name ?? "UTC",
-      buckets: expectedTimeRows(messages, interval, scope.zone?.offset),
+      buckets: expectedTimeRows(messages, interval, scope.zone?.offset, scope),
       unplotted: 0,
     },
     threshold:
       maxFailureRate === undefined
         ? null
-        : { maxFailureRate, exceeded: final > 0 && (failure / final) * 100 > maxFailureRate, checked: final > 0 },
+        : {
+            maxFailureRate,
+            maxFailureRatePercent: maxFailureRate,
+            maxFailureRateFraction: maxFailureRate / 100,
+            exceeded: final > 0 && (failure / final) * 100 > maxFailureRate,
+            checked: final > 0,
+          },
     timeToFinal: expectedTimeToFinal(messages),
   };
 }

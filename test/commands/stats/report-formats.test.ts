@@ -99,7 +99,9 @@ Median 42 s, 90th percentile 5 min 28 s, 99th percentile 5 min 28 s: from create
 
 | hour | messages | failed |
 |---|---:|---:|
-| 2026-11-20 Fri 10:00 | 3 | 1 |
+| 2026-11-20 Fri 10:00 (partial) | 3 | 1 |
+
+_(partial): the count starts or ends inside that hour_
 
 _Made by msgstat 0.1.0; \`msgstat stats --json\` gives the same figures as data._
 `;
@@ -149,10 +151,10 @@ describe("--format md", () => {
     expect(rest).toMatch(/^\n\| {2}\| {2}\|\n\|---\|---:\|\n\| Messages \| 6 \|\n/);
   });
 
-  it("one of two campaigns counted: the title names it, the other's row says why in words", async () => {
+  it("one of two campaigns counted: the title says partial and names it, the other's row says why in words", async () => {
     const result = await statsOf(["cmp-spring", "cmp-nope", "--format", "md"]);
     expect(result.code).toBe(3);
-    expect(result.stdout.split("\n")[0]).toBe("# Delivery report: campaign cmp-spring");
+    expect(result.stdout.split("\n")[0]).toBe("# Partial delivery report: campaign cmp-spring, 1 of 2 campaigns");
     expect(result.stdout).toContain("\n| cmp-nope | not counted: not found (404) |");
   });
 
@@ -242,10 +244,12 @@ describe("--format html", () => {
     expect(page).toContain('<tr><th scope="row" class="id">cmp-spring</th>');
     expect(page).toContain('<th scope="row" class="id">recipient_unavailable</th>');
     expect(page).toContain('<th scope="row" class="id">bat-1</th>');
-    expect(page).toContain('<td class="id">wave|1.csv</td></tr>');
+    expect(page).toContain('<td class="id" data-label="file">wave|1.csv</td></tr>');
     const headers = (id: string) =>
       [
-        ...new RegExp(`<table id="${id}">.*?</thead>`, "s").exec(page)![0].matchAll(/<th scope="col"[^>]*>([^<]*)/g),
+        ...new RegExp(`<table id="${id}"[^>]*>.*?</thead>`, "s")
+          .exec(page)![0]
+          .matchAll(/<th scope="col"[^>]*>([^<]*)/g),
       ].map((match) => match[1]);
     expect(headers("failures")).toEqual(["error code", "messages", "share", "error type"]);
     expect(headers("batches")).toEqual(["batch id", "size", "counted", "success", "failure", "delivered", "file"]);
@@ -258,13 +262,27 @@ describe("--format html", () => {
     expect(page).toMatch(/<svg id="comparison-chart" class="narrow" viewBox="0 0 480 /);
   });
 
-  it("one of two campaigns counted: the title names it, the row says why in words", async () => {
+  it("one of two campaigns counted: the title says partial and names it, the row says why in words", async () => {
     const result = await statsOf(["cmp-spring", "cmp-nope", "--format", "html"]);
     expect(result.code).toBe(3);
-    expect(result.stdout).toContain("<title>Delivery report: campaign cmp-spring</title>");
+    expect(result.stdout).toContain("<title>Partial delivery report: campaign cmp-spring, 1 of 2 campaigns</title>");
     expect(result.stdout).toContain(
       '<th scope="row" class="id">cmp-nope</th><td colspan="8">not counted: not found (404)</td>',
     );
+  });
+
+  it("marks an hour counted only in part in the table and the chart, and says what the mark means", async () => {
+    const page = (await statsOf(["cmp-spring", "--format", "html"])).stdout;
+    expect(page).toContain('<th scope="row">2026-11-20 Fri 10:00 (partial)</th>');
+    expect(page).toContain(
+      '<p class="note" id="partial-buckets">(partial): the count starts or ends inside that hour</p>',
+    );
+    const chart = /<svg id="over-time-chart".*?<\/svg>/s.exec(page)![0];
+    expect(chart).toMatch(
+      /<g class="partial-column"><rect class="s-bar" [^>]*\/><rect class="s-failure" [^>]*\/><\/g>/,
+    );
+    expect(chart).toContain(">11-20 Fri 10:00 *</text>");
+    expect(page).toContain('<span class="partial-key">* paler: counted in part</span></p>');
   });
 
   it("says in the footer what a reader needs; the note on the JSON is a comment in the source", async () => {
@@ -339,6 +357,7 @@ describe("--format html", () => {
         "dt",
         "figure",
         "footer",
+        "g",
         "h1",
         "h2",
         "head",

@@ -160,6 +160,7 @@ describe("--csv --by reads back as the same tables", () => {
           interval: "day",
           messages: row.messages,
           failures: row.failures,
+          partial: row.partial === true,
         })),
     ],
   ])("--by %s", async (by, expected) => {
@@ -232,6 +233,8 @@ describe("--max-failure-rate", () => {
     });
     expect((JSON.parse(json.stdout) as { threshold: unknown }).threshold).toEqual({
       maxFailureRate: 18.4,
+      maxFailureRatePercent: 18.4,
+      maxFailureRateFraction: 0.184,
       checked: true,
       exceeded: false,
     });
@@ -249,7 +252,13 @@ describe("--max-failure-rate", () => {
     const result = await stats([CAMPAIGN, "--max-failure-rate", "1", "--json"]);
     expect(result.code).toBe(5);
     const report = JSON.parse(result.stdout) as { threshold: unknown };
-    expect(report.threshold).toEqual({ maxFailureRate: 1, exceeded: true, checked: true });
+    expect(report.threshold).toEqual({
+      maxFailureRate: 1,
+      maxFailureRatePercent: 1,
+      maxFailureRateFraction: 0.01,
+      exceeded: true,
+      checked: true,
+    });
   });
 
   it("never fires without a final message, and says the threshold was not checked (exit 8)", async () => {
@@ -266,13 +275,42 @@ describe("--max-failure-rate", () => {
     expect(JSON.parse(bare.stdout)).toMatchObject({ threshold: { maxFailureRate: 5 } });
   });
 
-  it("a bare value below 1 (a fraction copied from the JSON) is taken as a percent, with a warning that spells it out", async () => {
-    const result = await stats([CAMPAIGN, "--max-failure-rate", "0.05", "--json"]);
-    expect(JSON.parse(result.stdout)).toMatchObject({ threshold: { maxFailureRate: 0.05, exceeded: true } });
-    expect(result.stderr.split("\n")[0]).toBe("warning: --max-failure-rate 0.05 means 0.05 %; for 5 % write 5");
-    expect(result.code).toBe(5);
-    // Written with %, it is plainly meant: no warning.
-    expect((await stats([CAMPAIGN, "--max-failure-rate", "0.5%", "--json"])).stderr).not.toContain("warning");
+  it("a bare value below 1 (a fraction copied from the JSON) is refused, saying how to write either reading", async () => {
+    for (const [value, percent] of [
+      ["0.05", "5"],
+      ["0.137", "13.7"],
+    ])
+      expect(await stats([CAMPAIGN, "--max-failure-rate", value!, "--json"])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          `msgstat: --max-failure-rate ${value} reads as ${value} %; write ${value}% if that is meant, ` +
+          `or ${percent}% for ${percent} percent\n`,
+      });
+    // Written with %, it is plainly meant.
+    const signed = await stats([CAMPAIGN, "--max-failure-rate", "0.5%", "--json"]);
+    expect(signed.code).toBe(5);
+    expect(signed.stderr).toMatch(/^msgstat: failure rate .* is above --max-failure-rate 0\.5%\n$/);
+    expect(JSON.parse(signed.stdout)).toMatchObject({
+      threshold: { maxFailureRate: 0.5, maxFailureRatePercent: 0.5, maxFailureRateFraction: 0.005, exceeded: true },
+    });
+  });
+
+  it("under --quiet, the alert's one error line says why: the rate, its counts and the limit", async () => {
+    const folder = scratchFolder("msgstat-stats-");
+    const target = path.join(folder, "report.json");
+    const result = await stats(["--quiet", CAMPAIGN, "--since", "24h", "--max-failure-rate", "5", "-o", target]);
+    const { delivery } = JSON.parse(readFileSync(target, "utf8")) as {
+      delivery: { failure: number; final: number; failureRate: number };
+    };
+    expect(delivery.failureRate).toBeGreaterThan(0.05);
+    expect(result).toEqual({
+      code: 5,
+      stdout: "",
+      stderr:
+        `msgstat: failure rate ${(delivery.failureRate * 100).toFixed(1)}% (${delivery.failure} of ${delivery.final} ` +
+        "final messages) is above --max-failure-rate 5%\n",
+    });
   });
 });
 
@@ -436,5 +474,57 @@ describe("colour", () => {
     const result = await runCli(["--base-url", s.url, "stats", "cmp-spring-sale"], { env: { FORCE_COLOR: "1" } });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe("a first or last day counted only in part", () => {
+  const bars = {
+    80: ["██████████▒", "███████████████████████▒▒▒▒", "███████████▒", "████▒"],
+    160: ["██████████████▒▒", "███████████████████████████████████▒▒▒▒▒", "█████████████████▒", "███████▒"],
+  };
+  it.each([80, 160] as const)(
+    "is marked in the terminal report at %i columns, with what the mark means",
+    async (columns) => {
+      const result = await stats([CAMPAIGN, "--since", "2025-04-28T06:00:00Z", "--interval", "day"], { columns });
+      expect(result.code).toBe(0);
+      const lines = result.stdout.split("\n");
+      expect(lines.slice(lines.indexOf("Messages per day (UTC)"))).toEqual([
+        "Messages per day (UTC)",
+        "                            messages  failed   rate",
+        `  2025-04-28 Mon (partial)       101      13  12.9%  ${bars[columns][0]}`,
+        `  2025-04-29 Tue                 253      33  13.0%  ${bars[columns][1]}`,
+        `  2025-04-30 Wed                 110       8   7.3%  ${bars[columns][2]}`,
+        `  2025-05-01 Thu (partial)        47       5  10.6%  ${bars[columns][3]}`,
+        "  █ messages, of which ▒ failed; bars scaled to the busiest day",
+        "  (partial): the count starts or ends inside that day",
+        "",
+      ]);
+    },
+  );
+
+  it("a window of whole days marks none; the JSON and CSV carry the mark too", async () => {
+    const whole = await stats([CAMPAIGN, "--since", "2025-04-29", "--until", "2025-04-30", "--interval", "day"]);
+    expect(whole.stdout).not.toContain("(partial)");
+    const json = await stats([CAMPAIGN, "--since", "2025-04-28T06:00:00Z", "--interval", "day", "--json"]);
+    const { overTime } = JSON.parse(json.stdout) as { overTime: { buckets: Array<{ partial?: boolean }> } };
+    expect(overTime.buckets.map((bucket) => bucket.partial ?? false)).toEqual([true, false, false, true]);
+    const csv = await stats([
+      CAMPAIGN,
+      "--since",
+      "2025-04-28T06:00:00Z",
+      "--interval",
+      "day",
+      "--csv",
+      "--by",
+      "time",
+    ]);
+    expect(csv.stdout.split("\r\n")).toEqual([
+      "start,interval,messages,failures,partial",
+      "2025-04-28T00:00:00.000Z,day,101,13,true",
+      "2025-04-29T00:00:00.000Z,day,253,33,false",
+      "2025-04-30T00:00:00.000Z,day,110,8,false",
+      "2025-05-01T00:00:00.000Z,day,47,5,true",
+      "",
+    ]);
   });
 });
