@@ -7,9 +7,9 @@ import type { Command, CommandUnknownOpts as AnyCommand } from "@commander-js/ex
 import { ApiClient } from "../http/client.js";
 import type { TimeZone } from "../core/time.js";
 import { sleep, type Timer } from "../core/timer.js";
-import { profileSettingsOrNone } from "../config/profile.js";
+import { RunSettings } from "../config/settings.js";
 import { clientSettings, type Credentials } from "./shared/client-config.js";
-import { globalOptionsOf } from "./shared/global-options.js";
+import { globalOptionsOf, type GlobalOptions } from "./shared/global-options.js";
 import { chosenQuiet } from "./shared/quiet.js";
 import { chosenTimeZone } from "./shared/time-zone.js";
 import { stderrLine } from "./stderr-line.js";
@@ -33,6 +33,8 @@ export interface Io {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** How host names are resolved: Node's own lookup unless a test gives one. */
   lookup?: LookupFunction;
+  /** The most the first retry of a request waits, in ms: 500 unless a test shortens it. */
+  retryBaseMs?: number;
   /**
    * Read only by `auth login` (a piped token, or a prompt on a terminal). A function: Node makes
    * process.stdin's stream when it is first asked for, which `--help` then never pays for (a command
@@ -57,6 +59,8 @@ export interface Context extends Io {
   stderrColor: boolean;
   /** --tz: every time shown to a person is in this zone, and --since/--until without an offset are read in it. */
   timeZone: TimeZone;
+  /** The global flags given, the profile (its config file read once a run) and every setting by one order. */
+  settings: RunSettings<Partial<GlobalOptions>>;
   verbose: boolean;
   /** --quiet: `warn`, `note` and the spinner say nothing; errors still do (cli.ts), and so does `always`. */
   quiet: boolean;
@@ -113,11 +117,9 @@ export function contextFor(command: AnyCommand, run: Run): Context {
   const { io } = run;
   const globals = globalOptionsOf(command);
   run.verbose = globals.verbose === true;
-  const given = globalOptionsOf(command, { defaults: false });
-  // Read once for the settings chosen before the command runs (the time zone, --quiet).
-  const profile = profileSettingsOrNone(given.profile, io.env);
+  const settings = new RunSettings<Partial<GlobalOptions>>(globalOptionsOf(command, { defaults: false }), io.env);
   // --verbose asks for more than --quiet (or MSGSTAT_QUIET, or the profile's quiet) leaves out, and wins.
-  const quiet = !run.verbose && chosenQuiet(given, io.env, profile);
+  const quiet = !run.verbose && chosenQuiet(settings);
   const log = run.verbose ? (line: string) => stderrLine(io, "", line) : undefined;
   const always = {
     warn: (line: string) => stderrLine(io, "warning: ", line),
@@ -133,7 +135,8 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     version: program.version() ?? "unknown",
     color: colorWanted(io, globals.color === false),
     stderrColor: colorWanted({ env: io.env, stdoutIsTTY: io.stderrIsTTY }, globals.color === false),
-    timeZone: chosenTimeZone(given, io.env, profile),
+    timeZone: chosenTimeZone(settings),
+    settings,
     timer: { now: io.now, sleep: io.sleep ?? sleep },
     verbose: run.verbose,
     quiet,
@@ -143,16 +146,16 @@ export function contextFor(command: AnyCommand, run: Run): Context {
     always,
     client: async () => {
       if (run.client) return run.client;
-      const { credentials, ...settings } = await clientSettings(globalOptionsOf(command, { defaults: false }), {
-        env: io.env,
+      const { credentials, ...client } = await clientSettings(settings, {
         signal: io.signal,
         note,
         log,
+        retryBaseMs: io.retryBaseMs,
       });
       run.credentials = credentials;
       run.client = new ApiClient({
-        ...settings,
-        network: { ...settings.network, lookup: io.lookup },
+        ...client,
+        network: { ...client.network, lookup: io.lookup },
         signal: io.signal,
         warn,
         log,

@@ -40,32 +40,11 @@ export function checkProfileName(name: string): void {
     );
 }
 
-export async function readConfigFile(file: string): Promise<ConfigFile> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(file, "r");
-  } catch (error) {
-    return missingOrUnreadable(file, error);
-  }
-  let text: string;
-  try {
-    // The file that is open is checked, not a name that could be swapped after a check.
-    trusted(file, await handle.stat(), await fs.stat(path.dirname(file)).catch(() => undefined));
-    text = await handle.readFile("utf8");
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    return missingOrUnreadable(file, error);
-  } finally {
-    await handle.close();
-  }
-  return parseConfigText(text, file);
-}
-
 /**
- * The same, for the one place that must know a setting before anything async runs (the time zone of a command's
- * context).
+ * The config file, read synchronously: a command's context needs the profile's time zone before anything
+ * async runs, and a run reads the file once (config/settings.ts), so there is one reader.
  */
-export function readConfigFileSync(file: string): ConfigFile {
+export function readConfigFile(file: string): ConfigFile {
   let descriptor: number;
   try {
     descriptor = openSync(file, "r");
@@ -81,6 +60,7 @@ export function readConfigFileSync(file: string): ConfigFile {
         return undefined;
       }
     })();
+    // The file that is open is checked, not a name that could be swapped after a check.
     trusted(file, fstatSync(descriptor), folder);
     text = readFileSync(descriptor, "utf8");
   } catch (error) {
@@ -144,7 +124,7 @@ export async function updateConfigFile(
   change: (config: ConfigFile) => boolean | void,
 ): Promise<ConfigFile> {
   return withConfigLock(path.dirname(file), async () => {
-    const config = await readConfigFile(file);
+    const config = readConfigFile(file);
     if (change(config) === false) return config;
     const existing = await fs.stat(config.path).catch(() => undefined);
     const mode = existing ? existing.mode & 0o777 : 0o600;

@@ -1,16 +1,9 @@
 // Choosing a profile (--profile, else MSGSTAT_PROFILE, else "default") and reading its settings
-// from the config file, each checked by the same rule as the flag or variable that overrides it.
+// from the config file (read once a run: settings.ts), each checked by the same rule as the flag or
+// variable that overrides it.
 import { closest, didYouMean } from "../core/edit-distance.js";
 import { UsageError } from "../core/errors.js";
-import {
-  checkProfileName,
-  DEFAULT_PROFILE,
-  profileNames,
-  readConfigFile,
-  readConfigFileSync,
-  type ConfigFile,
-  type ProfileEntries,
-} from "./config-file.js";
+import { DEFAULT_PROFILE, profileNames, type ConfigFile, type ProfileEntries } from "./config-file.js";
 import {
   ALL_KEY_NAMES,
   checkProfileHeader,
@@ -21,7 +14,7 @@ import {
   type Source,
   type TokenStore,
 } from "./keys.js";
-import { configPaths, type ConfigPaths, type Env } from "./paths.js";
+import type { ConfigPaths, Env } from "./paths.js";
 
 export interface Profile {
   name: string;
@@ -55,36 +48,6 @@ export interface LoadOptions {
   create?: boolean;
   /** Its entries are not checked: `msgstat config` must be able to show and mend a bad one. */
   unchecked?: boolean;
-}
-
-/** The chosen profile, read and checked. */
-export async function loadProfile(flag: string | undefined, env: Env, options: LoadOptions = {}): Promise<Profile> {
-  const { name, chosenBy } = chosenProfileName(flag, env);
-  checkProfileName(name);
-  const paths = configPaths(env);
-  const config = await readConfigFile(paths.configFile);
-  return profileFrom(config, paths, name, chosenBy, options);
-}
-
-/** The same, read synchronously. */
-export function loadProfileSync(flag: string | undefined, env: Env): Profile {
-  const { name, chosenBy } = chosenProfileName(flag, env);
-  checkProfileName(name);
-  const paths = configPaths(env);
-  return profileFrom(readConfigFileSync(paths.configFile), paths, name, chosenBy);
-}
-
-/**
- * The chosen profile's settings for a setting read before the command runs (--tz, --quiet,
- * --concurrency), or none when the profile cannot be read: the command that uses the profile
- * reports why (ctx.client(), auth, config), before anything is sent.
- */
-export function profileSettingsOrNone(flag: string | undefined, env: Env): Pick<Profile, "name" | "values"> {
-  try {
-    return loadProfileSync(flag, env);
-  } catch {
-    return { name: "default", values: {} };
-  }
 }
 
 export function profileFrom(

@@ -1,10 +1,12 @@
 // Every setting from the first place that has it: a flag, else its environment variable, else the
-// chosen profile, else the built-in default (the token: token.ts). Kept free of child processes and
-// the keyring, since every command's context reads its time zone through here.
+// chosen profile, else the built-in default (the token: token.ts); and one run's settings, with the
+// config file read once. Kept free of child processes and the keyring, since every command's context
+// reads its time zone through here.
 import { UsageError } from "../core/errors.js";
+import { checkProfileName, readConfigFile, type ConfigFile } from "./config-file.js";
 import { SETTING_KEYS, type SettingName, type Source } from "./keys.js";
-import type { Env } from "./paths.js";
-import type { Profile } from "./profile.js";
+import { configPaths, type Env } from "./paths.js";
+import { chosenProfileName, profileFrom, type LoadOptions, type Profile } from "./profile.js";
 
 /** Global flags given on the command line (commander's defaults left out), by attribute name. */
 export type Given = Record<string, unknown>;
@@ -64,4 +66,57 @@ export function resolveSettings(given: Given, env: Env, profile: Profile): Setti
     caFile: text("ca-file"),
     tz: text("tz")!,
   };
+}
+
+/**
+ * One run's settings: the global flags given and the environment, with the config file read on first
+ * use and never again. `profile()` throws what is wrong with the file or the chosen profile; `setting()`
+ * counts a profile that cannot be read as empty, for what is chosen before the command runs (the time
+ * zone, --quiet): the command that uses the profile says why, before anything is sent.
+ */
+export class RunSettings<G extends Given = Given> {
+  #read?: { config: ConfigFile } | { error: unknown };
+  #checked?: Pick<Profile, "name" | "values">;
+
+  constructor(
+    readonly given: G,
+    readonly env: Env,
+  ) {}
+
+  /** The config file as the run found it. */
+  configFile(): ConfigFile {
+    if (this.#read === undefined) {
+      try {
+        this.#read = { config: readConfigFile(configPaths(this.env).configFile) };
+      } catch (error) {
+        this.#read = { error };
+      }
+    }
+    if ("error" in this.#read) throw this.#read.error;
+    return this.#read.config;
+  }
+
+  /** The chosen profile (--profile, else MSGSTAT_PROFILE, else "default"), checked unless told otherwise. */
+  profile(options: LoadOptions = {}): Profile {
+    const { name, chosenBy } = chosenProfileName(this.given.profile as string | undefined, this.env);
+    checkProfileName(name);
+    return profileFrom(this.configFile(), configPaths(this.env), name, chosenBy, options);
+  }
+
+  /** A setting by the one order: `flags` (a command's own, such as --concurrency) beside the global ones. */
+  setting(name: SettingName, flags: Given = {}): Resolved<string | number> | undefined {
+    if (this.#checked === undefined) {
+      try {
+        this.#checked = this.profile();
+      } catch {
+        this.#checked = { name: "default", values: {} };
+      }
+    }
+    return resolveSetting(name, { ...this.given, ...flags }, this.env, this.#checked);
+  }
+
+  /** What the HTTP client needs, from the checked profile. */
+  resolved(): Settings {
+    return resolveSettings(this.given, this.env, this.profile());
+  }
 }

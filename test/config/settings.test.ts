@@ -1,9 +1,10 @@
 // Flag > environment variable > profile > built-in default, for the base URL, the token, the
 // timeout and the rest; choosing a profile; and a profile's token kept to its own base URL.
 // Real HTTP to sandboxes, which record what they received.
+import { writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { chosenProfileName } from "../../src/config/profile.js";
-import { resolveSettings } from "../../src/config/settings.js";
+import { resolveSettings, RunSettings } from "../../src/config/settings.js";
 import type { Profile } from "../../src/config/profile.js";
 import type { Sandbox, SandboxOptions } from "../../src/sandbox/index.js";
 import { startTestSandbox } from "../support/cli-helpers.js";
@@ -272,6 +273,72 @@ describe("choosing a profile", () => {
     const s = await sandbox();
     const config = configFolder();
     expect(await config.run(["--base-url", s.url, ...LIST])).toMatchObject({ code: 0, stderr: "" });
+  });
+});
+
+describe("one run's settings", () => {
+  it("read the config file once: a change after the first read is not seen by the same run", () => {
+    const config = configFolder();
+    config.write({ default: { timeout: 12, tz: "Asia/Tokyo" } });
+    const run = new RunSettings({}, { MSGSTAT_CONFIG_DIR: config.dir });
+    expect(run.setting("timeout")).toEqual({
+      value: 12,
+      from: { kind: "profile", label: 'timeout of profile "default"' },
+    });
+    config.write({ default: { timeout: 99 }, other: {} });
+    expect(run.setting("timeout")?.value).toBe(12);
+    expect(run.profile().values).toEqual({ timeout: 12, tz: "Asia/Tokyo" });
+    expect(Object.keys(run.configFile().profiles)).toEqual(["default"]);
+    expect(new RunSettings({}, { MSGSTAT_CONFIG_DIR: config.dir }).setting("timeout")?.value).toBe(99);
+  });
+
+  it("resolve each setting flag > environment > profile > default, a command's own flag beside the global ones", () => {
+    const config = configFolder();
+    config.write({ default: { concurrency: 3, tz: "Asia/Tokyo", "country-code": "33" }, staging: { concurrency: 2 } });
+    const env = { MSGSTAT_CONFIG_DIR: config.dir, MSGSTAT_CONCURRENCY: "5", MSGSTAT_TZ: "UTC" };
+    const run = new RunSettings({ tz: "Europe/Paris" }, env);
+    expect(run.setting("concurrency", { concurrency: 7 })).toEqual({
+      value: 7,
+      from: { kind: "flag", label: "--concurrency" },
+    });
+    expect(run.setting("concurrency")).toEqual({
+      value: 5,
+      from: { kind: "environment", label: "MSGSTAT_CONCURRENCY" },
+    });
+    expect(run.setting("tz")).toEqual({ value: "Europe/Paris", from: { kind: "flag", label: "--tz" } });
+    expect(run.setting("country-code")?.from.kind).toBe("profile");
+    expect(run.setting("retries")).toEqual({ value: 3, from: { kind: "default", label: "built-in default" } });
+    expect(run.setting("proxy")).toBeUndefined();
+    const staging = new RunSettings({ profile: "staging" }, { MSGSTAT_CONFIG_DIR: config.dir });
+    expect(staging.setting("concurrency")).toEqual({
+      value: 2,
+      from: { kind: "profile", label: 'concurrency of profile "staging"' },
+    });
+    expect(staging.profile().chosenBy).toEqual({ kind: "flag", label: "--profile" });
+  });
+
+  it("count a profile that cannot be read as empty for a setting, and throw its problem for the profile", () => {
+    const config = configFolder();
+    config.write({ default: { tz: "Asia/Tokyo", timeout: "soon" } });
+    const run = new RunSettings({}, { MSGSTAT_CONFIG_DIR: config.dir });
+    expect(run.setting("tz")).toEqual({ value: "local", from: { kind: "default", label: "built-in default" } });
+    expect(() => run.profile()).toThrow('timeout of profile "default" must be a number of seconds above 0');
+    expect(run.profile({ unchecked: true }).config.profiles.default).toEqual({ tz: "Asia/Tokyo", timeout: "soon" });
+    const unknown = new RunSettings({ profile: "prod" }, { MSGSTAT_CONFIG_DIR: config.dir });
+    expect(unknown.setting("timeout")?.from.kind).toBe("default");
+    expect(() => unknown.profile()).toThrow('unknown profile "prod" (--profile); known profiles: default');
+    expect(unknown.profile({ create: true }).exists).toBe(false);
+  });
+
+  it("keep a config file that cannot be read as the problem it was, for the whole run", () => {
+    const config = configFolder();
+    config.write({});
+    writeFileSync(config.configFile, "{ not json");
+    const run = new RunSettings({}, { MSGSTAT_CONFIG_DIR: config.dir });
+    expect(run.setting("timeout")?.value).toBe(30);
+    expect(() => run.configFile()).toThrow(`the config file ${config.configFile} is not valid JSON`);
+    config.write({ default: {} });
+    expect(() => run.profile()).toThrow(`the config file ${config.configFile} is not valid JSON`);
   });
 });
 

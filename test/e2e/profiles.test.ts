@@ -16,7 +16,6 @@ function freshShell(home: string): Record<string, string | undefined> {
     PATH: process.env.PATH,
     HOME: home,
     TZ: undefined,
-    MSGSTAT_RETRY_BASE_MS: undefined,
     MSGSTAT_CONFIG_DIR: undefined,
   };
 }

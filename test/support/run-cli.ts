@@ -85,11 +85,13 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stderrIsTTY: options.stderrTty ?? false,
     columns: options.columns ?? 80,
     rows: options.rows,
-    env: { MSGSTAT_RETRY_BASE_MS: "5", MSGSTAT_CONFIG_DIR: NO_CONFIG_DIR, ...options.env },
+    env: { MSGSTAT_CONFIG_DIR: NO_CONFIG_DIR, ...options.env },
     now: options.clock ?? (() => options.now ?? Date.now()),
     signal: signalFor(options.signal),
     sleep: options.sleep,
     lookup: options.lookup,
+    // Retries wait milliseconds, not the half second people get.
+    retryBaseMs: 5,
     stdin: () =>
       Object.assign(
         typeof options.stdin === "string"
@@ -125,7 +127,6 @@ export function runBin(args: string[], options: SpawnOptions = {}): Promise<CliR
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         TZ: "UTC",
-        MSGSTAT_RETRY_BASE_MS: "5",
         MSGSTAT_CONFIG_DIR: NO_CONFIG_DIR,
         ...options.env,
       },

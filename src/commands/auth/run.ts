@@ -1,9 +1,9 @@
 // `msgstat auth login | status | logout`: a profile's token, stored where it is safest.
 import { CredentialsError, MsgstatError, UsageError } from "../../core/errors.js";
 import { inlineSafe } from "../../core/text.js";
-import { profileNames, readConfigFile } from "../../config/config-file.js";
+import { profileNames } from "../../config/config-file.js";
 import { configPaths } from "../../config/paths.js";
-import { chosenProfileName, loadProfile, profileFrom, type Profile } from "../../config/profile.js";
+import { chosenProfileName, profileFrom, type Profile } from "../../config/profile.js";
 import { redact } from "../../config/redact.js";
 import { resolveSetting, resolveSettings, type Given } from "../../config/settings.js";
 import { profileHasToken, resolveToken, withheldFrom, type TokenChoice } from "../../config/token.js";
@@ -22,7 +22,7 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
       "auth login does not take the token from the command line, where ps and shell history keep it",
     ).withHint("Pipe it in with --with-token, or leave --with-token out on a terminal to be asked for it.");
   }
-  const profile = await loadProfile(options.given.profile as string | undefined, ctx.env, { create: true });
+  const profile = ctx.settings.profile({ create: true });
   const baseUrl = resolveSetting("base-url", options.given, ctx.env, profile);
   if (baseUrl === undefined) {
     throw new UsageError(`auth login needs the base URL the token belongs to: add --base-url <url>`).withHint(
@@ -48,7 +48,7 @@ export async function runLogin(options: LoginOptions, ctx: Context): Promise<voi
 }
 
 export async function runLogout(options: { given: Given }, ctx: Context): Promise<void> {
-  const profile = await loadProfile(options.given.profile as string | undefined, ctx.env);
+  const profile = ctx.settings.profile();
   const hadOne = profile.tokenStore !== undefined;
   const removed = await removeStoredToken(profile, ctx);
   if (removed.length > 0) ctx.note(`Removed the token of profile "${profile.name}" from ${removed.join(" and ")}.`);
@@ -73,7 +73,7 @@ interface ProfileStatus {
 /** Every profile (or the one --profile names): its URL, where its token comes from, the token redacted. */
 export async function runStatus(options: { given: Given }, ctx: Context): Promise<void> {
   const paths = configPaths(ctx.env);
-  const config = await readConfigFile(paths.configFile);
+  const config = ctx.settings.configFile();
   const flag = options.given.profile as string | undefined;
   const { name: selected, chosenBy } = chosenProfileName(flag, ctx.env);
   const selectedProfile = profileFrom(config, paths, selected, chosenBy);

@@ -4,7 +4,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../core/errors.js";
 import { inlineSafe } from "../../core/text.js";
-import { profileNames, readConfigFile, updateConfigFile, type ProfileEntries } from "../../config/config-file.js";
+import { profileNames, updateConfigFile, type ProfileEntries } from "../../config/config-file.js";
 import {
   ALL_KEY_NAMES,
   checkProfileHeader,
@@ -14,16 +14,13 @@ import {
   TOKEN_STORE_KEY,
   type Checked,
 } from "../../config/keys.js";
-import { configPaths } from "../../config/paths.js";
-import { entryProblems, loadProfile, type Profile } from "../../config/profile.js";
+import { entryProblems, type Profile } from "../../config/profile.js";
 import type { Given } from "../../config/settings.js";
 import type { Context } from "../context.js";
 
 export interface ConfigOptions {
   given: Given;
 }
-
-const profileFlag = (options: ConfigOptions) => options.given.profile as string | undefined;
 
 /** The key named on the command line: a setting, `headers` or `headers.<Name>`; never the token. */
 function namedKey(
@@ -83,7 +80,7 @@ function entryLines(entries: ProfileEntries): string[] {
 }
 
 export async function runList(options: ConfigOptions, ctx: Context): Promise<void> {
-  const profile = await loadProfile(profileFlag(options), ctx.env, { unchecked: true });
+  const profile = ctx.settings.profile({ unchecked: true });
   const entries = profile.config.profiles[profile.name] ?? {};
   const lines = entryLines(entries);
   if (lines.length === 0) ctx.note(`profile "${profile.name}" has no settings (${profile.paths.configFile})`);
@@ -100,7 +97,7 @@ export async function runList(options: ConfigOptions, ctx: Context): Promise<voi
 }
 
 export async function runGet(key: string, options: ConfigOptions, ctx: Context): Promise<void> {
-  const profile = await loadProfile(profileFlag(options), ctx.env, { unchecked: true });
+  const profile = ctx.settings.profile({ unchecked: true });
   const named = namedKey(key, profile, "get");
   const entries = profile.config.profiles[profile.name] ?? {};
   let value: unknown;
@@ -127,7 +124,7 @@ function headerValue(entries: ProfileEntries, name: string): unknown {
 }
 
 export async function runSet(key: string, value: string, options: ConfigOptions, ctx: Context): Promise<void> {
-  const profile = await loadProfile(profileFlag(options), ctx.env, { create: true, unchecked: true });
+  const profile = ctx.settings.profile({ create: true, unchecked: true });
   const named = namedKey(key, profile, "set");
   if (named.allHeaders)
     throw new UsageError(
@@ -180,7 +177,7 @@ async function existingFile(text: string): Promise<string> {
 }
 
 export async function runUnset(key: string, options: ConfigOptions, ctx: Context): Promise<void> {
-  const profile = await loadProfile(profileFlag(options), ctx.env, { unchecked: true });
+  const profile = ctx.settings.profile({ unchecked: true });
   const entries = profile.config.profiles[profile.name];
   // A key written by hand that msgstat refuses (a typo, a token) can be removed by its name.
   const handWritten =
@@ -211,7 +208,7 @@ export async function runUnset(key: string, options: ConfigOptions, ctx: Context
 }
 
 export async function runProfiles(_options: ConfigOptions, ctx: Context): Promise<void> {
-  const config = await readConfigFile(configPaths(ctx.env).configFile);
+  const config = ctx.settings.configFile();
   const names = profileNames(config);
   if (names.length === 0) ctx.note(`no profile is saved yet (${config.path})`);
   else ctx.stdout.write(`${names.join("\n")}\n`);

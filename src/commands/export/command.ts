@@ -1,8 +1,7 @@
 // `msgstat export <campaignId...> --to <dir>`: every message of the campaigns as a Hive-partitioned
 // dataset of Parquet (or gzipped JSONL) files that a second run brings up to date (docs/export.md).
 import type { Command } from "@commander-js/extra-typings";
-import { loadProfile } from "../../config/profile.js";
-import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { campaignIdsOrProfile } from "../shared/campaign-ids.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
 import { addHelpSections, setBriefHelp } from "../shared/help.js";
@@ -23,9 +22,7 @@ export function defineExport(command: Command, run: Run): void {
     GLOBAL_OPTIONS_HEADING,
   ).action(async (named, raw, cmd) => {
     const ctx = contextFor(cmd, run);
-    const given = globalOptionsOf(cmd, { defaults: false });
-    const profile = await loadProfile(given.profile, ctx.env);
-    const campaignIds = await campaignIdsOrProfile(named, raw.campaignsFile, ctx, profile, {
+    const campaignIds = await campaignIdsOrProfile(named, raw.campaignsFile, ctx, ctx.settings.profile(), {
       need: "export needs the campaigns to export",
       example: "msgstat export cmp-a cmp-b --to <dir>",
     });
@@ -34,7 +31,7 @@ export function defineExport(command: Command, run: Run): void {
       {
         dir: raw.to,
         format: raw.format,
-        concurrency: chosenConcurrency(raw.concurrency, given, ctx.env),
+        concurrency: chosenConcurrency(raw.concurrency, ctx.settings),
         msgstatVersion: run.version,
       },
       ctx,

@@ -1,5 +1,6 @@
 // Flags of `msgstat export`, for commander: where the dataset goes, its format, and the campaigns.
 import type { Command, OptionValues } from "@commander-js/extra-typings";
+import { campaignsFileOption } from "../shared/campaign-ids.js";
 import { concurrencyOption } from "../shared/concurrency.js";
 import { choiceOption, textOption, type NoOptions } from "../shared/option-values.js";
 import { EXPORT_FORMATS } from "./layout.js";
@@ -22,13 +23,7 @@ export function addExportOptions<Args extends unknown[], Opts extends OptionValu
         EXPORT_FORMATS,
       ),
     )
-    .addOption(
-      textOption(
-        "--campaigns-file <path>",
-        "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
-        "a file name",
-      ),
-    )
+    .addOption(campaignsFileOption())
     .addOption(concurrencyOption());
 }
 

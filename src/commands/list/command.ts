@@ -1,16 +1,16 @@
 // `msgstat messages <campaignId...>` and `msgstat batch <campaignId> <batchId>`.
 import type { Command, CommandUnknownOpts as AnyCommand } from "@commander-js/extra-typings";
 import { UsageError } from "../../core/errors.js";
-import { requireId, textOption } from "../shared/option-values.js";
-import { campaignIdsFrom } from "../shared/campaign-ids.js";
+import { requireId } from "../shared/option-values.js";
+import { campaignIdsFrom, campaignsFileOption } from "../shared/campaign-ids.js";
 import { chosenConcurrency, concurrencyOption } from "../shared/concurrency.js";
-import { globalOptionsOf } from "../shared/global-options.js";
 import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp, type BriefHelp, type HelpSection } from "../shared/help.js";
 import { contextFor, type Run } from "../context.js";
 import { DEFAULT_CSV_FIELDS, DERIVED_FIELDS, fieldHelpText } from "../../render/fields.js";
-import { addListingOptions, OUTPUT_BRIEF_HELP, type ListingFlags } from "./flags.js";
+import { OUTPUT_BRIEF_HELP } from "../shared/output-flags.js";
+import { addListingOptions, type ListingFlags } from "./flags.js";
 import { runFollow } from "./follow.js";
 import { parseListingOptions, type ListingOptions } from "./options.js";
 import { runListing } from "./run.js";
@@ -95,7 +95,7 @@ async function listMany(
     });
   const ctx = contextFor(command, run);
   const options = parseListingOptions(raw, ctx.now(), ctx.timeZone);
-  const concurrency = chosenConcurrency(raw.concurrency, globalOptionsOf(command, { defaults: false }), ctx.env);
+  const concurrency = chosenConcurrency(raw.concurrency, ctx.settings);
   const ids = await campaignIdsFrom(args, raw.campaignsFile, ctx);
   if (ids.length === 1) {
     if (options.follow) return runFollow({ campaignId: ids[0]! }, options, ctx);
@@ -119,13 +119,7 @@ async function listMany(
 export function defineMessages(command: Command, run: Run): void {
   const messages = addGlobalOptions(
     addListingOptions(command.argument("[campaignId...]", "the campaigns (one or more; or --campaigns-file)"))
-      .addOption(
-        textOption(
-          "--campaigns-file <path>",
-          "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
-          "a file name",
-        ),
-      )
+      .addOption(campaignsFileOption())
       .addOption(concurrencyOption())
       .option("--partial", "with several campaigns and -o: write what came even when some campaign is incomplete"),
     GLOBAL_OPTIONS_HEADING,

@@ -4,8 +4,7 @@
 import { count } from "../../core/numbers.js";
 import { findQuery, type RecipientQuery } from "../../core/phone-number.js";
 import { formatWallTime, type TimeZone } from "../../core/time.js";
-import { loadProfile, type Profile } from "../../config/profile.js";
-import { resolveSetting, type Given } from "../../config/settings.js";
+import type { Profile } from "../../config/profile.js";
 import type { Context } from "../context.js";
 import { campaignIdsOrProfile } from "../shared/campaign-ids.js";
 import { statusesRead } from "../shared/filters.js";
@@ -16,8 +15,6 @@ import type { FindFlags } from "./find-flags.js";
 
 export interface FindContext {
   ctx: Context;
-  /** The global flags given (--profile among them). */
-  given: Given & { profile?: string };
   /** --concurrency, else MSGSTAT_CONCURRENCY, else the profile's, else 4. */
   concurrency: () => number;
 }
@@ -26,10 +23,10 @@ export async function runFind(
   recipient: string,
   named: string[],
   raw: FindFlags,
-  { ctx, given, concurrency }: FindContext,
+  { ctx, concurrency }: FindContext,
 ): Promise<void> {
-  const profile = await loadProfile(given.profile, ctx.env);
-  const query = findQuery(recipient, countryCodeOf(raw, ctx, profile));
+  const profile = ctx.settings.profile();
+  const query = findQuery(recipient, countryCodeOf(raw, ctx));
   const options: ListingOptions = {
     ...parseListingOptions(listingFlags(raw), ctx.now(), ctx.timeZone),
     search: query.search,
@@ -108,8 +105,8 @@ function listingFlags(raw: FindFlags): ListingFlags {
 }
 
 /** --country-code, else MSGSTAT_COUNTRY_CODE, else the profile's country-code: for a national number. */
-function countryCodeOf(raw: FindFlags, ctx: Context, profile: Profile): string | undefined {
-  const setting = resolveSetting("country-code", { countryCode: raw.countryCode }, ctx.env, profile);
+function countryCodeOf(raw: FindFlags, ctx: Context): string | undefined {
+  const setting = ctx.settings.setting("country-code", { countryCode: raw.countryCode });
   // Checked as it was read (config/keys.ts): its digits, +44 and 0044 read as 44.
   return setting === undefined ? undefined : String(setting.value);
 }

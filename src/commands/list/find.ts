@@ -2,13 +2,13 @@
 // the campaigns named or the profile's `campaigns` list. For support staff, who have a number, not a
 // campaign id.
 import type { Command } from "@commander-js/extra-typings";
-import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp } from "../shared/help.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
 import { contextFor, type Run } from "../context.js";
 import { addFindOptions } from "./find-flags.js";
-import { OUTPUT_BRIEF_HELP } from "./flags.js";
+import { OUTPUT_BRIEF_HELP } from "../shared/output-flags.js";
 import { runFind } from "./find-run.js";
 
 const NUMBER_HELP =
@@ -28,11 +28,9 @@ export function defineFind(command: Command, run: Run): void {
     GLOBAL_OPTIONS_HEADING,
   ).action(async (recipient, campaignIds, raw, cmd) => {
     const ctx = contextFor(cmd, run);
-    const given = globalOptionsOf(cmd, { defaults: false });
     await runFind(recipient, campaignIds, raw, {
       ctx,
-      given,
-      concurrency: () => chosenConcurrency(raw.concurrency, given, ctx.env),
+      concurrency: () => chosenConcurrency(raw.concurrency, ctx.settings),
     });
   });
   setBriefHelp(find, {

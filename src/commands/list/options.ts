@@ -2,7 +2,8 @@
 // already checked as it was read, combined into one typed object before anything is sent.
 import { UsageError } from "../../core/errors.js";
 import type { TimeZone } from "../../core/time.js";
-import type { Format, ListingFlags } from "./flags.js";
+import type { Format } from "../shared/output-flags.js";
+import type { ListingFlags } from "./flags.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
 import { formatFor, requireCsv, type FileFormats } from "../shared/output-file.js";
 import type { CsvTimes } from "../../render/csv.js";

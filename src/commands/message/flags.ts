@@ -1,6 +1,7 @@
 // Flags of `msgstat message`, for commander; options.ts combines their values.
 import type { Command, OptionValues } from "@commander-js/extra-typings";
-import { durationOption, textOption, type NoOptions } from "../shared/option-values.js";
+import { durationOption, type NoOptions } from "../shared/option-values.js";
+import { outputOption } from "../shared/output-flags.js";
 
 export function addMessageOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   command: Command<Args, Opts, Globals>,
@@ -8,11 +9,7 @@ export function addMessageOptions<Args extends unknown[], Opts extends OptionVal
   return command
     .option("--json", "print the message exactly as the service sent it")
     .addOption(
-      textOption(
-        "-o, --output <file>",
-        "write to this file (atomically) instead of stdout; a .json file gets --json (.json.gz: gzipped)",
-        "a file name",
-      ),
+      outputOption("write to this file (atomically) instead of stdout; a .json file gets --json (.json.gz: gzipped)"),
     )
     .option(
       "--wait",

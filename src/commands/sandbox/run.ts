@@ -1,12 +1,6 @@
 import { UsageError } from "../../core/errors.js";
 import { isDeepStrictEqual } from "node:util";
-import {
-  checkProfileName,
-  DEFAULT_PROFILE,
-  readConfigFile,
-  updateConfigFile,
-  type ConfigFile,
-} from "../../config/config-file.js";
+import { checkProfileName, DEFAULT_PROFILE, updateConfigFile, type ConfigFile } from "../../config/config-file.js";
 import { checkCampaigns, isLoopback, isLoopbackUrl, NO_TOKEN, TOKEN_STORE_KEY } from "../../config/keys.js";
 import { configPaths, type Env } from "../../config/paths.js";
 import { chosenProfileName, defaultProfileUnset, profileFrom } from "../../config/profile.js";
@@ -85,7 +79,7 @@ interface Saved {
  */
 async function saveProfile(name: string, sandbox: Sandbox, token: string | undefined, ctx: Context): Promise<Saved> {
   const paths = configPaths(ctx.env);
-  const config = await readConfigFile(paths.configFile);
+  const config = ctx.settings.configFile();
   const profile = profileFrom(config, paths, name, { kind: "flag", label: "--save-profile" }, { create: true });
   const existing = profile.values["base-url"];
   if (typeof existing === "string" && !isLoopback(new URL(existing).hostname)) {

@@ -5,10 +5,19 @@ import { UsageError } from "../../core/errors.js";
 import { inlineSafe } from "../../core/text.js";
 import type { Profile } from "../../config/profile.js";
 import type { Io } from "../context.js";
-import { requireId } from "./option-values.js";
+import { requireId, textOption } from "./option-values.js";
 
 // A list of campaign ids is small; past this, the file is not one.
 const MAX_FILE_BYTES = 1024 * 1024;
+
+/** --campaigns-file, of every command that takes several campaigns. */
+export function campaignsFileOption() {
+  return textOption(
+    "--campaigns-file <path>",
+    "more campaign ids, one a line (# comments and blank lines skipped); - reads stdin",
+    "a file name",
+  );
+}
 
 /** The ids of a campaigns file's text: one a line, trimmed; blank lines and lines starting with # left out. */
 export function campaignIdsIn(text: string): string[] {

@@ -4,13 +4,12 @@
 import type { ClientOptions } from "../../http/client.js";
 import { UsageError } from "../../core/errors.js";
 import { checkHeaderName, checkHeaderRole, checkHeaderValue, isLoopback, type Source } from "../../config/keys.js";
-import type { Env } from "../../config/paths.js";
 import { resolveProxy, resolveTrust } from "../../config/network.js";
 import { DEFAULT_PROFILE } from "../../config/config-file.js";
-import { defaultProfileUnset, loadProfile, profilesWithBaseUrl, type Profile } from "../../config/profile.js";
+import { defaultProfileUnset, profilesWithBaseUrl, type Profile } from "../../config/profile.js";
 import { proxyFor } from "../../http/proxy.js";
 import { redact } from "../../config/redact.js";
-import { resolveSettings, type Settings } from "../../config/settings.js";
+import type { RunSettings, Settings } from "../../config/settings.js";
 import { resolveToken, type TokenChoice, type TokenSourceKind } from "../../config/token.js";
 import type { GlobalOptions } from "./global-options.js";
 
@@ -27,12 +26,13 @@ export interface Credentials {
 }
 
 export interface SettingsIo {
-  env: Env;
   signal?: AbortSignal;
   /** A one-line note for a person on stderr (a token withheld, a keyring that did not answer). */
   note: (line: string) => void;
   /** With --verbose: where each setting came from. */
   log?: (line: string) => void;
+  /** The most the first retry waits, in ms (full jitter, doubling): 500 unless a test shortens it. */
+  retryBaseMs?: number;
 }
 
 function parseHeader(text: string): [string, string] {
@@ -59,11 +59,11 @@ function mergeHeaders(
 }
 
 export async function clientSettings(
-  raw: Partial<GlobalOptions>,
+  run: RunSettings<Partial<GlobalOptions>>,
   io: SettingsIo,
 ): Promise<ClientSettings & { credentials: Credentials }> {
-  const profile = await loadProfile(raw.profile, io.env);
-  const settings = resolveSettings({ ...raw }, io.env, profile);
+  const { given: raw, env } = run;
+  const settings = run.resolved();
   if (settings.baseUrl === undefined) {
     throw new UsageError(
       "no service URL: pass --base-url <url>, set MSGSTAT_BASE_URL, or save one in a profile (msgstat " +
@@ -72,9 +72,9 @@ export async function clientSettings(
   }
   const baseUrl = new URL(settings.baseUrl.value.trim());
   const flagHeaders = (raw.header ?? []).map(parseHeader);
-  const choice = await resolveToken({ ...raw }, io.env, settings, io);
+  const choice = await resolveToken({ ...raw }, env, settings, { ...io, env });
   if (choice.withheld !== undefined) io.note(choice.withheld);
-  const proxy = resolveProxy(settings, io.env);
+  const proxy = resolveProxy(settings, env);
   // The profile's headers are not secret (the config file refuses those that look it); -H ones may be.
   // Over plain http, a proxy sees them as anyone on the path would; this machine's addresses reach
   // no proxy but one on this machine (http/proxy.ts).
@@ -95,8 +95,6 @@ export async function clientSettings(
     );
   }
   if (settings.profile.exists) io.log?.(describeSettings(settings, choice));
-  // For tests and the benchmark: a shorter backoff than people get.
-  const retryBase = Number(io.env.MSGSTAT_RETRY_BASE_MS ?? 500);
   const again =
     (settings.profile.chosenBy.kind === "flag" ? ` --profile ${settings.profile.name}` : "") +
     (settings.baseUrl.from.kind === "flag" ? ` --base-url ${settings.baseUrl.value.trim()}` : "");
@@ -107,8 +105,8 @@ export async function clientSettings(
     headers: mergeHeaders(settings.profile.headers, flagHeaders),
     timeoutMs: settings.timeout.value * 1000,
     retries: settings.retries.value,
-    retryBaseMs: Number.isFinite(retryBase) && retryBase >= 0 ? retryBase : 500,
-    network: { proxy, ca: await resolveTrust(settings, io.env) },
+    retryBaseMs: io.retryBaseMs ?? 500,
+    network: { proxy, ca: await resolveTrust(settings, env) },
   };
 }
 

@@ -1,10 +1,8 @@
 // --concurrency: how many campaigns are fetched at once when a command names several. The flag, else
 // MSGSTAT_CONCURRENCY, else the profile's `concurrency`, else 4: one rule for every such command.
 import { CONCURRENCY_RANGE } from "../../core/numbers.js";
-import { profileSettingsOrNone } from "../../config/profile.js";
-import { resolveSetting } from "../../config/settings.js";
+import type { RunSettings } from "../../config/settings.js";
 import { wholeNumberOption } from "./option-values.js";
-import type { GlobalOptions } from "./global-options.js";
 
 export function concurrencyOption() {
   return wholeNumberOption(
@@ -15,11 +13,6 @@ export function concurrencyOption() {
 }
 
 /** The concurrency in force; a bad environment or profile value is a usage error naming where it was read. */
-export function chosenConcurrency(
-  flag: number | undefined,
-  given: Partial<GlobalOptions>,
-  env: Record<string, string | undefined>,
-): number {
-  const profile = profileSettingsOrNone(given.profile, env);
-  return Number(resolveSetting("concurrency", { concurrency: flag }, env, profile)!.value);
+export function chosenConcurrency(flag: number | undefined, settings: RunSettings): number {
+  return Number(settings.setting("concurrency", { concurrency: flag })!.value);
 }

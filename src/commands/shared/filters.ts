@@ -13,12 +13,22 @@ import { listOption, type NoOptions } from "./option-values.js";
 export function addFilterOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   command: Command<Args, Opts, Globals>,
 ) {
-  return command
-    .option(
+  return addStatusAndTimeOptions(
+    command.option(
       "--search <digits>",
       "recipient phone number contains this (spaces, dashes, dots, brackets and a leading + or 00 are " +
         'dropped: "+1 (555)" searches 1555); a national 07700 900123 or *0779: numbers ending in those digits',
-    )
+    ),
+  );
+}
+
+/** --status, --since and --until: also find's, whose number is its argument rather than --search. */
+export function addStatusAndTimeOptions<
+  Args extends unknown[],
+  Opts extends OptionValues,
+  Globals extends OptionValues,
+>(command: Command<Args, Opts, Globals>) {
+  return command
     .addOption(
       listOption(
         "--status <list>",

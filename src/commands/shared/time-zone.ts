@@ -1,20 +1,14 @@
 // --tz: the one time zone every time for a person is shown in, and --since/--until are read in.
 import { UsageError } from "../../core/errors.js";
 import { TimeZone, ZONE_HINT } from "../../core/time.js";
-import type { Profile } from "../../config/profile.js";
-import { resolveSetting } from "../../config/settings.js";
-import type { GlobalOptions } from "./global-options.js";
+import type { RunSettings } from "../../config/settings.js";
 
 /**
  * --tz, else MSGSTAT_TZ, else the profile's tz, else local. A profile that cannot be read here
  * counts as having no tz: the command that uses the profile reports why, before it sends anything.
  */
-export function chosenTimeZone(
-  given: Partial<GlobalOptions>,
-  env: Record<string, string | undefined>,
-  profile: Pick<Profile, "name" | "values">,
-): TimeZone {
-  return resolveTimeZone(String(resolveSetting("tz", given, env, profile)!.value), env);
+export function chosenTimeZone(settings: RunSettings): TimeZone {
+  return resolveTimeZone(String(settings.setting("tz")!.value), settings.env);
 }
 
 /**

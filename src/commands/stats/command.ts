@@ -1,7 +1,7 @@
 // `msgstat stats <campaignId> [--batch <batchId>]`: a delivery report of a campaign or one batch of it.
 import type { Command } from "@commander-js/extra-typings";
 import { requireId } from "../shared/option-values.js";
-import { addGlobalOptions, globalOptionsOf, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
+import { addGlobalOptions, GLOBAL_OPTIONS_HEADING } from "../shared/global-options.js";
 import { chosenConcurrency } from "../shared/concurrency.js";
 import { FILTER_BRIEF_HELP } from "../shared/filters.js";
 import { addHelpSections, setBriefHelp } from "../shared/help.js";
@@ -35,7 +35,7 @@ export function defineStats(command: Command, run: Run): void {
     if (ids.length > 1) {
       const clash = raw.batch !== undefined ? "--batch" : options.watch ? "--watch" : undefined;
       if (clash) throw new UsageError(`${clash} goes with one campaign, not ${ids.length}`);
-      const concurrency = chosenConcurrency(raw.concurrency, globalOptionsOf(cmd, { defaults: false }), ctx.env);
+      const concurrency = chosenConcurrency(raw.concurrency, ctx.settings);
       return runCampaignsStats(ids, options, concurrency, ctx);
     }
     const campaignId = ids[0]!;

@@ -4,12 +4,12 @@ import { TABLE_CHOICES } from "../../stats/tables.js";
 import { INTERVALS } from "../../stats/time-buckets.js";
 import { addFilterOptions } from "../shared/filters.js";
 import { concurrencyOption } from "../shared/concurrency.js";
+import { bomOption, outputOption } from "../shared/output-flags.js";
 import {
   choiceOption,
   durationOption,
   onceTextOption,
   percentOption,
-  textOption,
   type NoOptions,
 } from "../shared/option-values.js";
 
@@ -53,14 +53,12 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     )
     .option("--json", "the report as JSON (structure: msgstat help stats)")
     .option("--csv", "one table of the report as CSV (the summary row unless --by chooses another)")
-    .option("--bom", "CSV: start with a UTF-8 byte-order mark, so Excel reads accented letters right")
+    .addOption(bomOption())
     .addOption(choiceOption("--by <table>", "the table --csv writes (default: summary)", TABLE_CHOICES))
     .addOption(
-      textOption(
-        "-o, --output <file>",
+      outputOption(
         "write the report to this file (atomically) instead of stdout; .txt, .json, .csv, .html and .md set " +
           "the format (then .gz: gzipped)",
-        "a file name",
       ),
     )
     .option(

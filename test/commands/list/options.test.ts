@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clientSettings } from "../../../src/commands/shared/client-config.js";
+import { RunSettings } from "../../../src/config/settings.js";
 import { parseListingOptions } from "../../../src/commands/list/options.js";
 import type { ListingFlags } from "../../../src/commands/list/flags.js";
 import type { GlobalOptions } from "../../../src/commands/shared/global-options.js";
@@ -142,10 +143,12 @@ describe("parseListingOptions", () => {
 describe("clientSettings", () => {
   // No profile: a config folder that does not exist, so a developer's own profiles never leak in.
   const settingsOf = (raw: Partial<GlobalOptions>, env: Record<string, string> = {}) =>
-    clientSettings(raw, {
-      env: { MSGSTAT_CONFIG_DIR: path.join(tmpdir(), "msgstat-no-config-here"), ...env },
-      note: () => undefined,
-    });
+    clientSettings(
+      new RunSettings(raw, { MSGSTAT_CONFIG_DIR: path.join(tmpdir(), "msgstat-no-config-here"), ...env }),
+      {
+        note: () => undefined,
+      },
+    );
   const usageErrorFrom = async (settings: Promise<unknown>): Promise<UsageError> => {
     const error = await settings.then(
       () => undefined,
