@@ -69,7 +69,7 @@ export function defineStats(command: Command, run: Run): void {
         { command: "msgstat stats cmp-spring-sale --csv --by error > errors.csv" },
         { command: "msgstat stats cmp-spring-sale cmp-loyalty-es", comment: "side by side, then the two together" },
         {
-          command: "msgstat stats cmp-spring-sale --since 7d --max-failure-rate 5 --json",
+          command: "msgstat stats cmp-spring-sale --since 7d --max-failure-rate 5% --json",
           comment: "alert when more than 5 % of the final messages failed",
           exitCode: 5,
         },
