@@ -71,32 +71,21 @@ describe("messages --follow", () => {
     expect(printed).toEqual((await truthBetween(clock, printed[0]!)).slice(0, printed.length));
   });
 
-  it("with -o, the file holds every complete record received before Ctrl-C", async () => {
+  it.each([
+    { target: "-o x.jsonl", name: "live.jsonl", read: (bytes: Buffer) => bytes.toString("utf8") },
+    {
+      target: "-o x.jsonl.gz, as gzip,",
+      name: "live.jsonl.gz",
+      read: (bytes: Buffer) => gunzipSync(bytes).toString("utf8"),
+    },
+  ])("with $target the file holds every complete record received before Ctrl-C", async ({ name, read }) => {
     const { clock, run } = await live();
-    const dir = scratchFolder("msgstat-follow-");
-    const file = path.join(dir, "live.jsonl");
+    const file = path.join(scratchFolder("msgstat-follow-"), name);
     const stop = clock.interruptAfter(8);
     const { code, stdout } = await run(["messages", "cmp-live", "--follow", "-o", file], { ...stop });
     expect(code).toBe(130);
     expect(stdout).toBe("");
-    const text = readFileSync(file, "utf8");
-    expect(text.endsWith("\n")).toBe(true);
-    const ids = text
-      .trimEnd()
-      .split("\n")
-      .map((line) => (JSON.parse(line) as Message).id);
-    expect(ids.length).toBeGreaterThan(10);
-    expect(ids).toEqual((await truthBetween(clock, ids[0]!)).slice(0, ids.length));
-  });
-
-  it("with -o x.jsonl.gz, the file is gzip, holding every complete record received before Ctrl-C", async () => {
-    const { clock, run } = await live();
-    const file = path.join(scratchFolder("msgstat-follow-"), "live.jsonl.gz");
-    const stop = clock.interruptAfter(8);
-    const { code, stdout } = await run(["messages", "cmp-live", "--follow", "-o", file], { ...stop });
-    expect(code).toBe(130);
-    expect(stdout).toBe("");
-    const text = gunzipSync(readFileSync(file)).toString("utf8");
+    const text = read(readFileSync(file));
     expect(text.endsWith("\n")).toBe(true);
     const ids = text
       .trimEnd()
