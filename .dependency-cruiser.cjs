@@ -1,9 +1,9 @@
 // The layers of src/ and the one direction imports may run (CONTRIBUTING.md, "Layers"). `npm test` runs
 // this through `npm run lint:layers`; a broken rule fails it with the rule's name and both files.
 //
-//   core -> http -> service -> stats -> output -> render -> config -> commands -> cli.ts   (each imports only to its left)
+//   core -> http -> service -> stats -> output -> formats -> terminal -> reports -> config -> commands -> cli.ts   (each imports only to its left)
 //   sandbox: apart; imports only core's message shape, and only `msgstat sandbox` imports it.
-const LAYERS = ["core", "http", "service", "stats", "output", "render", "config", "commands"];
+const LAYERS = ["core", "http", "service", "stats", "output", "formats", "terminal", "reports", "config", "commands"];
 
 /** Each layer may import the ones below it, never one above it (nor cli.ts, the top). */
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({
@@ -14,7 +14,7 @@ const upward = LAYERS.slice(0, -1).map((layer, index) => ({
   to: { path: `^src/(${LAYERS.slice(index + 1).join("|")})/|^src/cli\\.ts$` },
 }));
 
-/** Which npm packages a layer may use: the terminal's libraries stay out of the layers below render. */
+/** Which npm packages a layer may use: the terminal's libraries stay out of the layers below terminal/. */
 const packagesAbove = (layer, packages) => ({
   name: `${layer}-without-${packages.join("-")}`,
   comment: `src/${layer}/ does not use ${packages.join(", ")}: they belong to the layers above it`,
@@ -72,7 +72,9 @@ module.exports = {
     packagesAbove("service", ["commander", "chalk", "ora", "string-width"]),
     packagesAbove("stats", ["commander", "chalk", "ora", "string-width"]),
     packagesAbove("output", ["commander", "chalk", "ora", "string-width"]),
-    packagesAbove("render", ["commander"]),
+    packagesAbove("formats", ["commander", "chalk", "ora", "string-width"]),
+    packagesAbove("terminal", ["commander"]),
+    packagesAbove("reports", ["commander"]),
     packagesAbove("config", ["commander", "chalk", "ora", "string-width"]),
     {
       name: "keyring-at-one-boundary",

@@ -10,9 +10,9 @@ import { defineConfig } from "vitest/config";
 // colours and the spinner, each loaded on first use), and the proxy and TLS cases, whose transport is
 // loaded on demand and built from bundled dependencies.
 const BUNDLE_SUITES = [
-  "test/commands/list/table.test.ts",
-  "test/commands/list/proxy.test.ts",
-  "test/commands/list/tls-trust.test.ts",
+  "test/commands/messages/table.test.ts",
+  "test/commands/messages/proxy.test.ts",
+  "test/commands/messages/tls-trust.test.ts",
 ];
 
 export default defineConfig({

@@ -14,7 +14,7 @@ export async function writeManPage(root) {
   const { outputFiles } = await build({
     stdin: {
       contents:
-        'export { manPage } from "./src/render/man-page.ts";\n' +
+        'export { manPage } from "./src/commands/help/man-page.ts";\n' +
         'export { TOPICS } from "./src/commands/help/topics.ts";\n',
       resolveDir: root,
       loader: "ts",

@@ -40,15 +40,15 @@ const PROGRAM_HELP: HelpSection[] = [
 const COMMANDS: Record<string, { description: string; load: () => Promise<CommandDefinition> }> = {
   messages: {
     description: "list, search and filter the messages of campaigns, newest first",
-    load: () => import("./commands/list/command.js").then((module) => module.defineMessages),
+    load: () => import("./commands/messages/command.js").then((module) => module.defineMessages),
   },
   batch: {
     description: "list the messages of one batch (uploaded file) of a campaign",
-    load: () => import("./commands/list/command.js").then((module) => module.defineBatch),
+    load: () => import("./commands/messages/command.js").then((module) => module.defineBatch),
   },
   find: {
     description: "every message to one phone number, across campaigns",
-    load: () => import("./commands/list/find.js").then((module) => module.defineFind),
+    load: () => import("./commands/find/command.js").then((module) => module.defineFind),
   },
   message: {
     description: "one message in full: status, recipient, text and attempts",

@@ -5,8 +5,8 @@
 // a log keeps the whole message on the line grep finds. Loaded by cli.ts only when there is an error.
 import type { Writable } from "node:stream";
 import { inlineSafe } from "../core/text.js";
-import { hanging, wrapText } from "../render/wrap.js";
-import { writeAroundProgress } from "../render/spinner.js";
+import { hanging, wrapText } from "../terminal/wrap.js";
+import { writeAroundProgress } from "../terminal/spinner.js";
 
 export interface ErrorStream {
   stderr: Writable;

@@ -3,7 +3,7 @@
 // - the response check (`problemIn`): only what msgstat cannot work without is required;
 // - tolerant reads (`read`): a field that is missing, null or of another type reads as undefined, so one
 //   odd field never stops an export (JSON and JSONL still carry it exactly as sent);
-// - the --fields catalogue (render/fields.ts walks `MESSAGE`).
+// - the --fields catalogue (formats/fields.ts walks `MESSAGE`).
 // The reference leaves "which fields are guaranteed present or nullable" unshown, hence the tolerance.
 
 export type Kind = "string" | "timestamp" | "integer" | "boolean" | "any" | "map" | "list" | "object";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { ROW_GROUP_MESSAGES } from "../../src/render/parquet.js";
+import { ROW_GROUP_MESSAGES } from "../../src/formats/parquet.js";
 import { duckdb, sqlText } from "../support/duckdb.js";
 import { BIN, runBin } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";

@@ -36,9 +36,9 @@ function cruise(files: Record<string, string>): { code: number | null; output: s
 
 const base = {
   "src/core/message.ts": "export const MESSAGE = 1;\n",
-  "src/render/table.ts": 'import { MESSAGE } from "../core/message.js";\nexport const table = MESSAGE;\n',
-  "src/commands/list/run.ts": 'import { table } from "../../render/table.js";\nexport const run = table;\n',
-  "src/cli.ts": 'import { run } from "./commands/list/run.js";\nexport const main = run;\n',
+  "src/terminal/table.ts": 'import { MESSAGE } from "../core/message.js";\nexport const table = MESSAGE;\n',
+  "src/commands/messages/run.ts": 'import { table } from "../../terminal/table.js";\nexport const run = table;\n',
+  "src/cli.ts": 'import { run } from "./commands/messages/run.js";\nexport const main = run;\n',
   "src/sandbox/server.ts": 'import { MESSAGE } from "../core/message.js";\nexport const serve = MESSAGE;\n',
 };
 
@@ -52,13 +52,13 @@ describe("the layer rules", () => {
   it.each([
     [
       "an upward import",
-      { "src/core/message.ts": 'import { table } from "../render/table.js";\nexport const MESSAGE = table;\n' },
-      "error core-imports-only-below: src/core/message.ts → src/render/table.ts",
+      { "src/core/message.ts": 'import { table } from "../terminal/table.js";\nexport const MESSAGE = table;\n' },
+      "error core-imports-only-below: src/core/message.ts → src/terminal/table.ts",
     ],
     [
       "an import of cli.ts",
-      { "src/render/table.ts": 'import { main } from "../cli.js";\nexport const table = main;\n' },
-      "error render-imports-only-below: src/render/table.ts → src/cli.ts",
+      { "src/terminal/table.ts": 'import { main } from "../cli.js";\nexport const table = main;\n' },
+      "error terminal-imports-only-below: src/terminal/table.ts → src/cli.ts",
     ],
     [
       "a circle",
@@ -70,31 +70,31 @@ describe("the layer rules", () => {
     ],
     [
       "the sandbox leaning on the client",
-      { "src/sandbox/server.ts": 'import { table } from "../render/table.js";\nexport const serve = table;\n' },
-      "error sandbox-stands-apart: src/sandbox/server.ts → src/render/table.ts",
+      { "src/sandbox/server.ts": 'import { table } from "../terminal/table.js";\nexport const serve = table;\n' },
+      "error sandbox-stands-apart: src/sandbox/server.ts → src/terminal/table.ts",
     ],
     [
       "the client importing the sandbox",
-      { "src/render/table.ts": 'import { serve } from "../sandbox/server.js";\nexport const table = serve;\n' },
-      "error client-not-into-sandbox: src/render/table.ts → src/sandbox/server.ts",
+      { "src/terminal/table.ts": 'import { serve } from "../sandbox/server.js";\nexport const table = serve;\n' },
+      "error client-not-into-sandbox: src/terminal/table.ts → src/sandbox/server.ts",
     ],
     [
       "one command importing another",
-      { "src/commands/stats/run.ts": 'import { run } from "../list/run.js";\nexport const stats = run;\n' },
-      "error commands-apart: src/commands/stats/run.ts → src/commands/list/run.ts",
+      { "src/commands/stats/run.ts": 'import { run } from "../messages/run.js";\nexport const stats = run;\n' },
+      "error commands-apart: src/commands/stats/run.ts → src/commands/messages/run.ts",
     ],
     [
       "the config layer importing a command",
-      { "src/config/profile.ts": 'import { run } from "../commands/list/run.js";\nexport const profile = run;\n' },
-      "error config-imports-only-below: src/config/profile.ts → src/commands/list/run.ts",
+      { "src/config/profile.ts": 'import { run } from "../commands/messages/run.js";\nexport const profile = run;\n' },
+      "error config-imports-only-below: src/config/profile.ts → src/commands/messages/run.ts",
     ],
     [
-      "render importing the config layer",
+      "terminal importing the config layer",
       {
         "src/config/profile.ts": "export const profile = 1;\n",
-        "src/render/table.ts": 'import { profile } from "../config/profile.js";\nexport const table = profile;\n',
+        "src/terminal/table.ts": 'import { profile } from "../config/profile.js";\nexport const table = profile;\n',
       },
-      "error render-imports-only-below: src/render/table.ts → src/config/profile.ts",
+      "error terminal-imports-only-below: src/terminal/table.ts → src/config/profile.ts",
     ],
     [
       "a module outside every layer",

@@ -5,7 +5,7 @@ import { Worker } from "node:worker_threads";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { CheckedMessage } from "../../src/core/message.js";
 import { ApiClient } from "../../src/http/client.js";
-import { flushAtPageBoundaries } from "../../src/render/page-flush.js";
+import { flushAtPageBoundaries } from "../../src/output/page-flush.js";
 import type { Sink } from "../../src/output/sink.js";
 import type { SourcedMessage } from "../../src/core/json-source.js";
 import {

@@ -134,8 +134,8 @@ describe("percent", () => {
 
 describe("the over-time picture", () => {
   it("draws timestamps centuries apart without filling in the years between", async () => {
-    const { renderStatsReport } = await import("../../src/render/stats-report.js");
-    const { plainPalette } = await import("../../src/render/palette.js");
+    const { renderStatsReport } = await import("../../src/reports/terminal.js");
+    const { plainPalette } = await import("../../src/terminal/palette.js");
     const built = report([
       message({ createdAt: "+200000-01-01T00:00:00.000Z" }),
       message({ createdAt: "-100000-01-01T00:00:00.000Z" }),

@@ -1,7 +1,7 @@
 // What a user reads, checked as a user sees it: the help topics, each command's help and the man page,
 // rendered. A line is a problem when it is wider than the page, shows Markdown markup left raw, or
 // names what is for the workshop only (an issue number, a path of the sources or of the tests).
-import { displayWidth } from "../../src/render/width.js";
+import { displayWidth } from "../../src/terminal/width.js";
 
 const RAW_MARKUP: readonly [string, RegExp][] = [
   ["a table row not laid out", /^\s*\|.*\|\s*$/],

@@ -3,7 +3,7 @@
 // option or choice is completed without touching this file.
 import type { CommandUnknownOpts as Command, Option } from "@commander-js/extra-typings";
 import { MESSAGE_STATUSES } from "../../core/statuses.js";
-import { fieldPaths } from "../../render/fields.js";
+import { fieldPaths } from "../../formats/fields.js";
 
 export const SHELLS = ["bash", "zsh", "fish"] as const;
 export type Shell = (typeof SHELLS)[number];

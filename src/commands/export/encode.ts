@@ -4,8 +4,8 @@
 import { promises as fs } from "node:fs";
 import { JsonSource, SourcedMessage } from "../../core/json-source.js";
 import type { CheckedMessage } from "../../core/message.js";
-import { renderJsonl } from "../../render/json.js";
-import { renderParquet } from "../../render/parquet.js";
+import { renderJsonl } from "../../formats/json.js";
+import { renderParquet } from "../../formats/parquet.js";
 import { prepareFile, type Sink } from "../../output/sink.js";
 import type { AtomicFile } from "../../output/atomic-file.js";
 import type { ExportFormat } from "./layout.js";
@@ -23,7 +23,7 @@ interface Encoder {
 
 export const ENCODERS: Record<ExportFormat, Encoder> = {
   "jsonl.gz": { version: "jsonl.gz-1", gzip: true, render: (chunks, sink) => renderJsonl(chunks, sink) },
-  // render/parquet.ts: the columns of `messages --format parquet`, from the parsed messages.
+  // formats/parquet.ts: the columns of `messages --format parquet`, from the parsed messages.
   parquet: {
     version: "parquet-2",
     gzip: false,

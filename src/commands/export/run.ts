@@ -18,7 +18,7 @@ import { instantOf } from "../../core/time.js";
 import { SOURCED_MESSAGES } from "../../service/endpoints.js";
 import { forEachCampaign, type CampaignResult } from "../../service/fan-out.js";
 import { MessageSelector } from "../../service/select.js";
-import { startProgress } from "../../render/spinner.js";
+import { startProgress } from "../../terminal/spinner.js";
 import type { Context } from "../context.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { fingerprintOf, PartitionDigest, type FileFingerprint } from "./digest.js";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { SourcedMessage } from "../../core/json-source.js";
 import { appendToFile } from "../../output/append.js";
-import { oneLineJson } from "../../render/json-layout.js";
+import { oneLineJson } from "../../formats/json-layout.js";
 
 // A partition's lines are appended once this many bytes are waiting, and all of them past the total:
 // a few appends per page, whatever the number of partitions.

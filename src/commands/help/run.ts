@@ -2,8 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../../core/errors.js";
-import { renderMarkdown } from "../../render/markdown.js";
-import { wrapText } from "../../render/wrap.js";
+import { renderMarkdown } from "../../terminal/markdown.js";
+import { wrapText } from "../../terminal/wrap.js";
 import { TOPICS, topicNamed } from "./topics.js";
 
 export interface HelpTopicContext {

@@ -8,10 +8,10 @@ import { newestFailedAttempt } from "../../core/attempts.js";
 import { shellWord } from "../../core/text.js";
 import { fetchMessage } from "../../service/endpoints.js";
 import { waitForFinal, type WaitEvent } from "../../service/wait-for-message.js";
-import { renderJsonValue } from "../../render/json.js";
-import { loadPalette } from "../../render/palette.js";
+import { renderJsonValue } from "../../formats/json.js";
+import { loadPalette } from "../../terminal/palette.js";
 import { openOutput } from "../../output/sink.js";
-import { startProgress, type Progress } from "../../render/spinner.js";
+import { startProgress, type Progress } from "../../terminal/spinner.js";
 import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
 import { isGzipFile } from "../shared/output-file.js";
@@ -39,7 +39,7 @@ export async function runMessage(options: MessageRun, ctx: Context): Promise<voi
     if (options.format === "json") await renderJsonValue(message, sink, toTerminal);
     else {
       // Loaded here, not up front: it measures text with string-width, which --json never needs.
-      const { renderMessage } = await import("../../render/message-view.js");
+      const { renderMessage } = await import("../../terminal/message-view.js");
       await renderMessage(message.message, sink, {
         palette: await loadPalette(ctx.color && toTerminal),
         tty: toTerminal,

@@ -1,7 +1,7 @@
 // The output flags several commands declare alike, each declared once: the listing formats of
 // messages, batch and find, -o, the table's and CSV's switches.
 import { Option, type Command, type OptionValues } from "@commander-js/extra-typings";
-import { CSV_TIMES } from "../../render/csv.js";
+import { CSV_TIMES } from "../../formats/csv.js";
 import { choiceOption, textOption } from "./option-values.js";
 
 export const FORMATS = ["table", "tsv", "json", "jsonl", "csv", "parquet"] as const;

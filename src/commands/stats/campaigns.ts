@@ -10,7 +10,7 @@ import type { MessageSelector } from "../../service/select.js";
 import { buildTotalReport, type StatsReport } from "../../stats/report.js";
 import type { StatsAccumulator } from "../../stats/accumulator.js";
 import { openOutput, type Sink } from "../../output/sink.js";
-import { startProgress, type Progress } from "../../render/spinner.js";
+import { startProgress, type Progress } from "../../terminal/spinner.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
 import { describeWindow } from "../shared/filters.js";
 import { isGzipFile } from "../shared/output-file.js";

@@ -7,15 +7,15 @@ import { ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
 import { count as countOf, countText, percentText } from "../../core/numbers.js";
 import { PARSED_MESSAGES } from "../../service/endpoints.js";
 import { MessageSelector } from "../../service/select.js";
-import { BYTE_ORDER_MARK, csvRow } from "../../render/csv.js";
-import { loadPalette } from "../../render/palette.js";
+import { BYTE_ORDER_MARK, csvRow } from "../../formats/csv.js";
+import { loadPalette } from "../../terminal/palette.js";
 import { openOutput, type Sink } from "../../output/sink.js";
-import { startProgress, type Progress } from "../../render/spinner.js";
+import { startProgress, type Progress } from "../../terminal/spinner.js";
 import { runAgainOnce } from "../shared/advice.js";
 import { progressText } from "../shared/progress.js";
 import { describeWindow } from "../shared/filters.js";
 import { StatsAccumulator } from "../../stats/accumulator.js";
-import type { ComparisonRow } from "../../render/stats-comparison.js";
+import type { ComparisonRow } from "../../reports/comparison.js";
 import { buildReport, type StatsReport } from "../../stats/report.js";
 import { reportTable, type TableChoice } from "../../stats/tables.js";
 import { nothingMatched } from "../shared/filters.js";
@@ -194,7 +194,7 @@ export async function write(
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);
       // Loaded here, not up front: it measures text with string-width, which --json and --csv never need.
-      const { renderStatsReport } = await import("../../render/stats-report.js");
+      const { renderStatsReport } = await import("../../reports/terminal.js");
       return sink.write(
         renderStatsReport(report, { columns: ctx.columns, palette, timeZone: ctx.timeZone, campaigns }),
       );
@@ -212,8 +212,8 @@ export async function shareableText(
   ctx: Context,
 ): Promise<string> {
   const input = { ...reports, version: ctx.version, timeZone: ctx.timeZone };
-  if (kind === "html") return (await import("../../render/report-html.js")).renderHtmlReport(input);
-  return (await import("../../render/report-markdown.js")).renderMarkdownReport(input);
+  if (kind === "html") return (await import("../../reports/html.js")).renderHtmlReport(input);
+  return (await import("../../reports/markdown.js")).renderMarkdownReport(input);
 }
 
 /** Server text (statuses, error codes, file names) can start with = or +: the formula guard stays on. */

@@ -1,14 +1,14 @@
 // `msgstat stats <campaignId> --watch`: the report again and again, until Ctrl-C. Each round reads the
 // listing through the same counting as `stats` and is shown with what changed since watching began:
-// on a terminal, redrawn in place in the alternate screen (render/live-screen.ts); piped, to a file or
+// on a terminal, redrawn in place in the alternate screen (terminal/live-screen.ts); piped, to a file or
 // with --json, one JSON object per line per round, the `stats --json` structure plus a `watch` part.
 // A failing service is waited out, rounds go on when it recovers; --max-failure-rate ends the watch
 // with exit 5 on the first round above it.
 import { countText } from "../../core/numbers.js";
 import { durationText } from "../../core/duration.js";
 import { formatWallTime } from "../../core/time.js";
-import { LiveScreen } from "../../render/live-screen.js";
-import { loadPalette } from "../../render/palette.js";
+import { LiveScreen } from "../../terminal/live-screen.js";
+import { loadPalette } from "../../terminal/palette.js";
 import { openOutput, type Sink } from "../../output/sink.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import { throughOutages, type OutageEvent } from "../../service/outages.js";
@@ -94,8 +94,8 @@ async function frame(
   // Loaded here, not up front: they measure text with string-width, which --json never needs. The
   // lines are cut to the terminal's width (fit): a frame must not wrap, or it would scroll the alternate screen.
   const [{ renderStatsReport }, { cutToWidth: fit }] = await Promise.all([
-    import("../../render/stats-report.js"),
-    import("../../render/width.js"),
+    import("../../reports/terminal.js"),
+    import("../../terminal/width.js"),
   ]);
   const at = (iso: string) => formatWallTime(Date.parse(iso), ctx.timeZone, "second").slice(11);
   const heading =

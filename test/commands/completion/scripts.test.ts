@@ -11,7 +11,7 @@ import { Option } from "@commander-js/extra-typings";
 import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../../src/cli.js";
 import { completionScript, type Shell } from "../../../src/commands/completion/scripts.js";
-import { compileFields, fieldPaths } from "../../../src/render/fields.js";
+import { compileFields, fieldPaths } from "../../../src/formats/fields.js";
 import { BIN, runCli } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
 

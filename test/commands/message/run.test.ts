@@ -1,7 +1,7 @@
 // Tier 2: `msgstat message`: the person's view, exact, and `--json` equal to the server's object.
 import { describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../src/sandbox/index.js";
-import { displayWidth } from "../../../src/render/width.js";
+import { displayWidth } from "../../../src/terminal/width.js";
 import { cli, cliWithRequests, serverMessage, useTestSandbox } from "../../support/cli-helpers.js";
 
 let sandbox: Sandbox;

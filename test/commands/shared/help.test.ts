@@ -3,7 +3,7 @@
 // <command>), every line within the width. That every example runs as shown: e2e/help-examples.test.ts.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { displayWidth } from "../../../src/render/width.js";
+import { displayWidth } from "../../../src/terminal/width.js";
 import { isGlobalOption } from "../../../src/commands/shared/global-options.js";
 import { SETTING_KEYS } from "../../../src/config/keys.js";
 import { COMMANDS, EVERY_COMMAND, fullHelpOf, helpOf, SUBCOMMANDS } from "../../support/help-texts.js";

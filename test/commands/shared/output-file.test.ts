@@ -314,7 +314,7 @@ describe("-o targets", () => {
     expect(readdirSync(dir).filter((name) => name.includes(".msgstat-"))).toEqual([]);
   });
 
-  // Advice after a failure part way (the others are with the continuation hint, commands/list/hints.test.ts).
+  // Advice after a failure part way (the others are with the continuation hint, commands/messages/hints.test.ts).
   it("with -o, says the file is unchanged instead of offering a cursor past messages it never kept", async () => {
     const dir = folder();
     const s = await sandboxForTest({ faults: [{ path: "after=", kind: "status", status: 500 }] });

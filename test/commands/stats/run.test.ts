@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratchFolder } from "../../support/scratch.js";
 import type { Message } from "../../../src/core/message.js";
 import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
-import { displayWidth } from "../../../src/render/width.js";
+import { displayWidth } from "../../../src/terminal/width.js";
 import { FIXED_NOW } from "../../sandbox/http-helpers.js";
 import { chainedPages, startPageServer } from "../../support/page-server.js";
 import { runCli } from "../../support/run-cli.js";

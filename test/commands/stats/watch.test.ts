@@ -1,7 +1,7 @@
 // stats --watch as a user runs it, in-process against the live sandbox on a virtual clock shared by
 // the sandbox and msgstat: a sleep moves the clock at once, so nothing waits for real time.
 import { describe, expect, it } from "vitest";
-import { displayWidth } from "../../../src/render/width.js";
+import { displayWidth } from "../../../src/terminal/width.js";
 import { startLive } from "../../support/live-sandbox.js";
 
 const live = startLive;
