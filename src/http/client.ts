@@ -254,7 +254,7 @@ function errorCode(error: unknown): string {
   return typeof code === "string" ? code : "error";
 }
 
-/** The Authorization header and the -H headers: sent to the base origin only (hops.ts). */
+/** The Authorization header and the -H headers: sent to the base origin only (redirects.ts). */
 function credentialsOf(options: ClientOptions): Record<string, string> {
   const credentials: Record<string, string> = {};
   for (const [name, value] of options.headers) credentials[name.toLowerCase()] = value;

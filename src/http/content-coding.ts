@@ -1,7 +1,7 @@
 // Content codings (RFC 9110 §8.4): msgstat asks for gzip, deflate and br, as curl --compressed and
 // browsers do, and undoes them as the body streams in, so that the body cap counts decoded bytes as
 // they are produced and a small body that inflates past it (a "decompression bomb") stops there.
-// Hand-written on node:zlib rather than undici's decompress interceptor (7.30.2), which prints an
+// Hand-written on node:zlib rather than undici's decompress interceptor, which prints an
 // ExperimentalWarning on stderr the first time it runs, passes a coding it does not know through as
 // if it were the body, and drops Content-Length, so --verbose could not say what crossed the wire.
 import { pipeline, type Readable } from "node:stream";

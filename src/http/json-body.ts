@@ -63,7 +63,7 @@ function ownBuffer(size: number): Buffer {
 /**
  * Frees a body's memory now, once nothing will read its bytes again. V8 frees a buffer that outlived a
  * collection only at a full one, which waits for much such memory to pile up: pages of a long export,
- * already parsed and written, held tens of MB (docs/bench.md). The bytes are moved, not copied, into a
+ * already parsed and written (bench/HISTORY.md, "A page's bytes freed"). The bytes are moved into a
  * throwaway clone, which the next minor collection frees; every view of them reads as empty from then
  * on, so a read that came too late would find nothing, never other bytes.
  */

@@ -36,7 +36,7 @@ export function proxyName(proxy: URL): string {
  * curl's rules: entries are separated by commas (and blanks); `*` alone matches every host; a name
  * matches itself and its subdomains (a leading dot or `*.` is ignored, as is a trailing dot); an IP
  * address or a CIDR range matches addresses only; `:port` limits an entry to that port (curl
- * ignores ports; the issue asks for them, as Go and Python honour them). Case does not matter.
+ * ignores ports; Go and Python honour them, and so does msgstat). Case does not matter.
  */
 export function bypassesProxy(hostname: string, port: number, noProxy: string): boolean {
   const list = noProxy.trim();

@@ -1,8 +1,7 @@
 // The retry policy, as decisions on data: which failures are tried again, and after how long.
-// Hand-written rather than undici's retry interceptor, which (tried against a loopback server,
-// undici 7.30) resumes a body cut short with a `Range` request where msgstat must ask for the
-// whole page again from the same cursor, waits without jitter, caps Retry-After without a word,
-// and keeps waiting after the run is interrupted.
+// Hand-written rather than undici's retry interceptor, which resumes a body cut short with a `Range`
+// request where msgstat must ask for the whole page again from the same cursor, waits without
+// jitter, caps Retry-After without a word, and keeps waiting after the run is interrupted.
 import { durationText } from "../core/duration.js";
 import type { Failure } from "./errors.js";
 

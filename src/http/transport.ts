@@ -2,8 +2,8 @@
 // per origin), on Node's own http and https clients for both. Through a proxy, an http:// target is
 // forwarded (GET http://host/path, as curl does, so that any proxy can carry it) and an https:// one
 // tunnels through CONNECT, which carries none of the request's headers; through an https:// proxy both
-// tunnel. Not undici: loading it and compiling its WebAssembly parser cost 40 to 150 ms per run on every
-// Node line from 20 to 26, more than the rest of `msgstat message` (docs/bench.md, "One HTTP stack").
+// tunnel. Not undici: loading it and compiling its WebAssembly parser cost more than the rest of
+// `msgstat message` on every Node line (bench/HISTORY.md, "One HTTP stack").
 // Bodies are decoded as they are read (content-coding.ts); redirects and retries are msgstat's own.
 import type { Agent, ClientRequest, IncomingMessage } from "node:http";
 import https from "node:https";
@@ -58,8 +58,8 @@ const IDLE_MS = 4_000;
 export const CONNECT_TIMEOUT_MS = 10_000;
 const AGENT = { keepAlive: true, maxSockets: 4, timeout: IDLE_MS };
 // Not `import http from "node:http"`: from Node 22 on, importing it as an ES module reads each of its
-// exports, and the WebSocket ones load Node's own bundled undici, 30 to 50 ms of every run that makes a
-// request (docs/bench.md, "One HTTP stack"). Required this way, node:http loads alone.
+// exports, and the WebSocket ones load Node's own bundled undici on every run that makes a request
+// (bench/HISTORY.md, "One HTTP stack"). Required this way, node:http loads alone.
 const http = process.getBuiltinModule("node:http");
 
 /** How one request goes: to whom the connection is made, and the request line's target. */
