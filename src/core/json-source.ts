@@ -2,9 +2,9 @@
 // JSON.parse reads numbers as doubles, so 9007199254740993 becomes ...992, 1e400 Infinity (null when
 // stringified), a 30-digit integer 1.2345678901234568e+29, and 0.1000000000000000055 0.1; it keeps
 // the last of two equal keys, and -0 stringifies as 0. Writing the bytes as sent keeps all of it, and
-// costs a copy where JSON.stringify and encoding its text again cost more than parsing the page (CPU
-// profile of --jsonl, docs/bench.md). A source points into the page's bytes: it holds them as long
-// as one of its messages is held, or until a listing frees the page once its messages are written
+// costs a copy where JSON.stringify and encoding its text again cost more than parsing the page
+// (bench/HISTORY.md, "JSON and JSONL from each message's own bytes"). A source holds the page's bytes
+// as long as one of its messages is held, or until a listing frees the page once its messages are written
 // (service/paging.ts, freeEachPage).
 import type { CheckedMessage } from "./message.js";
 import { stringifyAtAnyDepth } from "./json-stringify.js";
@@ -47,9 +47,8 @@ export class JsonSource {
 /**
  * A message with the text it was parsed from: what JSON output writes for it. A class, not an object
  * literal: V8 may allocate what a literal makes straight in the old generation once most of it
- * outlives a collection, and there a pair holding a young message keeps it alive until a full one
- * (--jsonl of 100k took 1.6-1.9 s of CPU instead of 1.3-1.4 in about half the runs; the same with
- * --no-allocation-site-pretenuring, or with a class).
+ * outlives a collection, and there a pair holding a young message keeps it alive until a full one,
+ * which made a long --jsonl export's CPU time erratic.
  */
 export class SourcedMessage {
   constructor(

@@ -1,4 +1,4 @@
-// The message shape of ../shared/api-reference.md, declared once. Everything else is derived from it:
+// The message shape of the service's API reference, declared once. Everything else is derived from it:
 // - the TypeScript types of what the reference shows (`Message`, `Batch`, ...), which the sandbox builds;
 // - the response check (`problemIn`): only what msgstat cannot work without is required;
 // - tolerant reads (`read`): a field that is missing, null or of another type reads as undefined, so one

@@ -55,8 +55,8 @@ export function numberWithin(text: string, whole: boolean, range: Range = {}): n
 
 /**
  * A whole number as people read it here, digits grouped by commas (`12,345`), as `toLocaleString("en-US")`
- * writes it. Written out because Intl's first use starts ICU, about 10 ms of CPU that a listing's
- * progress line would otherwise spend between its first page and its first row (docs/bench.md).
+ * writes it. Written out because Intl's first use starts ICU, CPU time that a listing's progress line
+ * would otherwise spend between its first page and its first row (docs/bench.md's first-row target).
  */
 export function countText(n: number): string {
   const digits = String(Math.abs(Math.trunc(n)));

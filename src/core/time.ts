@@ -101,7 +101,7 @@ export class TimeZone {
 
   /**
    * A zone looked up when it is first used, for one that cannot be unknown (the process's own): Intl's
-   * first DateTimeFormat starts ICU, about 10 ms of CPU that `message --json` or a CSV export never
+   * first DateTimeFormat starts ICU, CPU time that `message --json` or a CSV export never
    * needs, and that a listing shown in the zone spends after its first request is on its way.
    */
   static onFirstUse(zone: () => TimeZone): TimeZone {

@@ -100,14 +100,13 @@ export interface PartSizes {
 
 // A page of the API (at most 1000 messages) is 2-3 MB, parsed whole. Past this size its messages are
 // parsed a part at a time while its bytes are held, so memory stays near the body's size whatever it
-// holds (a 62 MB page of 775k messages, parsed whole, cost 820 MB).
+// holds: parsed whole, a page costs many times its bytes.
 const LARGE_PAGE_BYTES = 8 * 1024 * 1024;
 export const WHOLE_PAGES: PartSizes = { fromBytes: LARGE_PAGE_BYTES, messages: 1000, bytes: 1024 * 1024 };
-// A merge of many campaigns holds a page and a read-ahead of each at once: parsed whole, twelve of them
-// cost several times one campaign's peak RSS (bench, fan-out rows); held as bytes and parsed 20
-// messages at a time, a page costs little more than its bytes. Parts of 20 rather than 100: the
-// parsed parts of twelve campaigns, waiting their turn in the merge, then mostly die young instead
-// of outliving a collection (docs/bench.md, fan-out rows).
+// A merge of many campaigns holds a page and a read-ahead of each at once: held as bytes and parsed 20
+// messages at a time, a page costs little more than its bytes. Parts this small so that the parsed
+// parts waiting their turn in the merge die young instead of outliving a collection (docs/bench.md's
+// fan-out peak RSS target).
 export const SMALL_PARTS: PartSizes = { fromBytes: 0, messages: 20, bytes: 64 * 1024 };
 
 export function listingSegments(listing: ListingRef): string[] {

@@ -98,10 +98,8 @@ const MERGED_CHUNK = 1000;
  * writing them out is all promises and synchronous writes (stdout to a pipe or a file is written
  * synchronously on Linux), so without turns the merge never lets the sockets be read while it works:
  * answers that arrived wait, their gate turns stay taken, and the next requests wait behind them. A
- * page's body comes in many socket reads, each needing a turn: a turn every 1,000 messages (the chunk)
- * left the merge idle at every page boundary, waiting on bodies half read; every 50, the latency-bound
- * rows went from 2.98x and 3.47x one campaign's rate to 3.37x and 3.54x in runs taken in turn
- * (docs/bench.md, fan-out rows). A turn costs a few microseconds.
+ * page's body comes in many socket reads, each needing a turn, so a turn per chunk left the merge idle
+ * at every page boundary (bench/HISTORY.md, "The merge lets input in every 50 messages").
  */
 export const INPUT_TURN_EVERY = 50;
 

@@ -35,8 +35,8 @@ export interface PagingPlan {
   /**
    * The consumer holds none of a page's messages once it asks for the next (a renderer writing each page
    * as it comes): the page's bytes, which the messages of JSON output point into, are freed then rather
-   * than at a full collection, which lets twenty pages or so pile up (docs/bench.md). Not for a consumer
-   * that keeps messages longer, as a walk back does.
+   * than at a full collection, which lets many pages pile up (bench/HISTORY.md, "A page's bytes freed").
+   * Not for a consumer that keeps messages longer, as a walk back does.
    */
   freeEachPage?: boolean;
 }
@@ -107,7 +107,8 @@ export class PageReader {
         // On a kept-alive connection, Node's http client writes the request in a process.nextTick
         // callback, which runs only once the microtask queue is empty: a consumer rendering the page
         // in one chain of promises would hold the request back until it is done, and the server's
-        // work on the next page would wait on the rendering instead of overlapping it (docs/bench.md).
+        // work on the next page would wait on the rendering instead of overlapping it (bench/HISTORY.md,
+        // "The next page asked for before the current one is handed out").
         // A tick queued after that one lets it run first; a turn of the event loop would too, but the
         // page-boundary flush takes one turn to tell whether the next page is already there.
         await afterPendingTicks();
