@@ -1,7 +1,7 @@
-// Parquet: one row a message, typed and nested columns (parquet-columns.ts), snappy-compressed, written
+// Parquet: one row a message, typed and nested columns (parquet/columns.ts), snappy-compressed, written
 // as pages arrive: each message is walked once into its columns' bytes, and a row group is handed to
 // the sink and flushed as soon as it is full, so memory holds one row group (compressed, but for each
-// column's page being filled), never the listing. The encoder is msgstat's own (parquet-writer.ts,
+// column's page being filled), never the listing. The encoder is msgstat's own (parquet/writer.ts,
 // which says why), loaded only here, when Parquet is asked for.
 import type { CheckedMessage } from "../core/message.js";
 import type { Chunks } from "./chunks.js";
@@ -11,14 +11,14 @@ import type { Sink } from "../output/sink.js";
 
 /**
  * Messages in a row group, at most. Readers prefer large groups (DuckDB splits its work by them), and
- * the group is what memory holds: at 100,000 sandbox messages, groups of 10,000, 16,384 and 32,768
- * peaked at about 163, 169 and 180 MB, against 137 MB for the CSV export (docs/parquet.md).
+ * the group is what memory holds: this size keeps Parquet's peak RSS within docs/bench.md's target
+ * against CSV's (bench/HISTORY.md, "The Parquet encoder").
  */
 export const ROW_GROUP_MESSAGES = 20_000;
 /**
  * A row group is closed sooner when it holds this many bytes (compressed pages, and the pages being
- * filled): messages of very long texts would otherwise make a row group as large as the listing.
- * Sandbox messages make about 4 MB a full group.
+ * filled): messages of very long texts would otherwise make a row group as large as the listing;
+ * a full group of ordinary messages stays well under it.
  */
 export const ROW_GROUP_BYTES = 16 * 1024 * 1024;
 

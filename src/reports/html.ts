@@ -88,7 +88,7 @@ footer{margin-top:2em;color:var(--muted);font-size:.9em}
 h2,h3{break-after:avoid}.scroll{overflow:visible}}
 `.trim();
 
-/** The Content-Security-Policy: nothing may load; the one <style> is allowed by its hash (see docs/stats.md). */
+/** The Content-Security-Policy: nothing may load; the one <style> is allowed by its hash (see docs/report.md). */
 function contentSecurityPolicy(): string {
   const hash = createHash("sha256").update(STYLE).digest("base64");
   return `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;

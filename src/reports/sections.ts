@@ -1,6 +1,6 @@
 // The delivery report's sections, declared once: which part of the report each shows, in which order,
-// under which caption and when. The terminal (stats-report.ts), HTML (report-html.ts) and Markdown
-// (report-markdown.ts) renderers each draw them through a map keyed by the section's key, so a section
+// under which caption and when. The terminal (terminal.ts), HTML (html.ts) and Markdown
+// (markdown.ts) renderers each draw them through a map keyed by the section's key, so a section
 // added here does not compile until every renderer draws it.
 import { durationText } from "../core/duration.js";
 import { countText } from "../core/numbers.js";

@@ -2,7 +2,7 @@
 // stats report, the message view): string-width measures it (wide East Asian characters and emoji,
 // ZWJ sequences and flags take two, combining marks and variation selectors none), and text is cut
 // between grapheme clusters, never inside one. msgstat's own colour codes are not counted.
-// string-width compiles a large regular expression as it loads (10-30 ms on a busy machine), so data
+// string-width compiles a large regular expression as it loads, a cost start-up would notice, so data
 // formats never load this module: the commands import the views that need it when they need them.
 import stringWidth from "string-width";
 

@@ -1,6 +1,6 @@
 // The Parquet columns of a message, derived from the message shape (core/message.ts) as --fields is, so
 // a field the shape gains is a column at once: the schema, and the walk that writes each message
-// straight into its columns' data (parquet-writer.ts), once, with no row object. The rule for what
+// straight into its columns' data (writer.ts), once, with no row object. The rule for what
 // does not fit (msgstat's tolerance: a message always passes):
 // - a field of the declared kind goes to its typed column: strings, integers (INT64), booleans,
 //   timestamps as an instant (TIMESTAMP(MILLIS), adjusted to UTC) with the server's text beside it in

@@ -1,7 +1,7 @@
 // Snappy, the raw format (no framing) that a Parquet page compressed with SNAPPY holds: the input's
 // length as a varint, then literals and back-references ("copies") of up to 64 bytes at most 64 KiB
 // back. Written from the format's description (github.com/google/snappy, format_description.txt) for
-// the Parquet writer (parquet-writer.ts): Node's zlib has no snappy, and its zstd only from Node 22.15.
+// the Parquet writer (writer.ts): Node's zlib has no snappy, and its zstd only from Node 22.15.
 
 const HASH_BITS = 14;
 /** Matches are looked for within a block of this size, so that every copy's offset fits in 16 bits. */

@@ -3,12 +3,11 @@
 // RLE/bit-packing hybrid, then the values in PLAIN encoding, the whole page snappy-compressed), then the
 // footer (FileMetaData in Thrift's compact protocol), its length and "PAR1" again.
 //
-// Written by hand rather than with a generic writer: a generic one (hyparquet-writer, until this)
-// takes rows of JS objects, gathers an array of values per column, walks them again for the levels,
-// tries a dictionary for every column and encodes every string with a TextEncoder; at 100,000
-// messages that cost 7.4 s of CPU time against 1.5 s for the CSV export (docs/parquet.md). Here the
-// message walk (parquet-columns.ts) appends each value straight into its column's bytes: levels one
-// byte each, values already PLAIN-encoded, with no object or array per row or per value.
+// Written by hand rather than with a generic writer, which takes rows of JS objects, gathers an array
+// of values per column, walks them again for the levels, tries a dictionary for every column and
+// encodes every string with a TextEncoder: several times the CPU of a CSV export (bench/HISTORY.md,
+// "The Parquet encoder"). Here the message walk (columns.ts) appends each value straight into its
+// column's bytes: levels one byte each, values already PLAIN-encoded, no object or array per value.
 import { CompactWriter } from "./thrift-compact.js";
 import { maxCompressedLength, snappyCompress } from "./snappy.js";
 
