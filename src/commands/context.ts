@@ -38,7 +38,7 @@ export interface Io {
   /**
    * Read only by `auth login` (a piped token, or a prompt on a terminal). A function: Node makes
    * process.stdin's stream when it is first asked for, which `--help` then never pays for (a command
-   * that loads the config code has it made all the same: docs/bench.md, start-up).
+   * that loads the config code has it made all the same).
    */
   stdin?: () => Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
   /**

@@ -1,4 +1,4 @@
-// msgstat's local stand-in for the delivery-status API (see docs/sandbox.md).
+// msgstat's local stand-in for the delivery-status API (docs/sandbox.md; as a library, docs/dev/sandbox.md).
 export { startSandbox } from "./server.js";
 export { parseFaultSpec } from "./faults.js";
 export type { FaultRule, FaultMatch, FaultAction, FaultKind } from "./faults.js";

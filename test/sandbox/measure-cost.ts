@@ -1,4 +1,4 @@
-// Measures what docs/sandbox.md reports: the cost of building a 1000-message page, of serving
+// Measures what docs/dev/sandbox.md reports ("Measured cost"): the cost of building a 1000-message page, of serving
 // pages over HTTP, and the process's memory while paging through a 1,000,000-message campaign.
 // Not a test (vitest ignores it). Run:
 //   npx esbuild test/sandbox/measure-cost.ts --bundle --platform=node --format=esm --outfile=/tmp/measure-cost.mjs && node /tmp/measure-cost.mjs

@@ -3,7 +3,7 @@
 // width (80 when unknown) and every table is aligned. Widths are commander's displayWidth (the length
 // without colour codes): help is msgstat's own text, all printable ASCII (test/commands/shared/help.test.ts
 // holds it), whose width string-width would give the same; loading string-width here would put its
-// 10-30 ms on every --help (terminal/width.ts).
+// load time on every --help (terminal/width.ts).
 //
 // Two lengths: `--help` is about one screen at 80 columns (a command's most used options, each in a
 // line, the global options named in one paragraph, examples, then where to read the rest), and the

@@ -78,7 +78,7 @@ function unknownOption(command: AnyCommand, typed: string, argv: readonly string
 function missingArgument(command: AnyCommand, name: string): UsageError {
   const error = new UsageError(`missing <${name}>: ${usageOf(command, name)}`);
   const given = command.args;
-  // messages: the ids may come from a file instead (list/command.ts says the argument is missing).
+  // messages: the ids may come from a file instead (messages/command.ts says the argument is missing).
   if (name === "campaignId" && command.options.some((option) => option.long === "--campaigns-file"))
     return error.withHint("Or name them in a file, one a line: --campaigns-file <path>.");
   // message <campaignId> <messageId> given one id: the campaign's left out, or the message's?
