@@ -1,4 +1,4 @@
-// The sandbox of the benchmark's dataset rows (`msgstat export`, issue 24): `--campaigns N` campaigns of
+// The sandbox of the benchmark's dataset rows (`msgstat export`): `--campaigns N` campaigns of
 // `size` messages, in a process of its own as every sandbox of the benchmark, whose listings can be told
 // to show 1 % of the messages with their status flipped (success to failure, anything else to success),
 // as if they had changed on the service since the last run. The sandbox has no flag for that, so this

@@ -56,7 +56,7 @@ const FORMATS = ["csv", "jsonl", "json", "table", "stats"];
 const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout", "parquet", "dataset", "report"];
 /** The export's formats the dataset rows can run, and the one data file each partition holds. */
 const DATASET_FORMATS = { parquet: "messages.parquet", "jsonl.gz": "messages.jsonl.gz" };
-/** The issue's twelve campaigns (issue 24: "the export of 12 campaigns"). */
+/** Twelve campaigns: the export of a dataset, as a nightly job runs it. */
 const DATASET_CAMPAIGNS = 12;
 const MB = 1024; // peak RSS is measured in kB
 
@@ -257,7 +257,7 @@ async function exportRows(size) {
 }
 
 /**
- * Parquet beside CSV (issue 24): the same listing written by `--format parquet` and `--format csv`,
+ * Parquet beside CSV: the same listing written by `--format parquet` and `--format csv`,
  * taking turns, each to a pipe, with CPU time and the bytes written. Targets at the largest size: the
  * Parquet export's wall and peak RSS within 1.3x the CSV export's.
  */
@@ -284,7 +284,7 @@ async function parquetRows(size) {
 }
 
 /**
- * The dataset rows (issue 24): `msgstat export` of twelve campaigns to a fresh folder, then a second run
+ * The dataset rows: `msgstat export` of twelve campaigns to a fresh folder, then a second run
  * after 1 % of the messages changed status on the service (the newest 1 % of each campaign in one folder,
  * 1 % spread over every day in another), then a run against the service unchanged since. Each run's data
  * files are compared on disk with the ones before it (name, size, modification time, inode): what it
@@ -609,7 +609,7 @@ async function fanoutRows() {
   const repeat = repeatFor(size);
   // --cache-pages: each page is built once (in the warm-up below) and then sent from memory, so the
   // sandbox's page building, about as much CPU as msgstat's own merge on two cores, is not what the rows
-  // wait for; the pages and the latency are as without it (docs/sandbox.md).
+  // wait for; the pages and the latency are as without it (docs/dev/sandbox.md).
   const latencySandbox = await startSandbox(size, [
     "--campaigns",
     String(campaigns),
@@ -933,7 +933,7 @@ function summarise() {
   return rows;
 }
 
-/** The issue's targets for the link, replay and first-row rows. */
+/** The targets of the link, replay and first-row rows. */
 const LINK_TARGETS = { csv: 1.15 };
 const REPLAY_TARGETS = { csv: 1.15, jsonl: 1.25, json: 1.25 };
 const FIRST_ROW_SLACK_MS = 100;
@@ -1142,7 +1142,7 @@ function comparisons(row, byId, targets) {
     const first = byId.get(datasetId(row.format, "first"));
     if (row.run === "first") parts.push(`${spanOf(row.filesRewritten)} files written`);
     else {
-      // The number the issue is after: how many partitions a second run rewrites.
+      // The number that matters: how many partitions a second run rewrites.
       parts.push(`${spanOf(row.filesRewritten)} files rewritten, ${spanOf(row.filesLeft)} left`);
       const cpu =
         first?.cpuMsMedian && row.cpuMsMedian ? `, ${ratio(row.cpuMsMedian / first.cpuMsMedian)} its CPU time` : "";

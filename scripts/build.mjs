@@ -13,11 +13,11 @@ rmSync(path.join(root, "dist"), { recursive: true, force: true });
 
 // esbuild splits only ES modules: it writes the program as ES modules, a file for each entry and a chunk
 // for each set of them that share code, and each file is then made CommonJS, which Node loads without
-// its ES module loader (on Node 20 that loader's start and its cost per file were a fifth of
-// `msgstat --help`, docs/bench.md). Each command is a chunk of its own (src/cli.ts loads it by name).
+// its ES module loader, a large share of `msgstat --help` on Node 20 (bench/HISTORY.md, "Commands
+// loaded by name"). Each command is a chunk of its own (src/cli.ts loads it by name).
 // commander requires node:child_process when it loads, for executable subcommands msgstat never has;
-// that module and node:net under it were about 2 ms of CPU of every `msgstat --help` (docs/bench.md,
-// issue 20). Commander is given a stand-in that loads the real module if it is ever called.
+// that module and node:net under it would load on every `msgstat --help`. Commander is given a
+// stand-in that loads the real module if it is ever called.
 const childProcessOnDemand = {
   name: "child-process-on-demand",
   setup(build) {

@@ -1,6 +1,6 @@
 // Writes dist/program-help.json: `msgstat --help` (the program's own help, no command named) as the
 // program just built prints it at every terminal width, so that bin/msgstat.js can answer that one
-// request without loading the program (docs/bench.md, the --help row). The texts come from the built
+// request without loading the program (docs/bench.md's --help target). The texts come from the built
 // program itself, and test/e2e/program-help.test.ts holds them equal to what it prints at every width.
 import { createRequire } from "node:module";
 import path from "node:path";

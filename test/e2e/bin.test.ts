@@ -197,7 +197,7 @@ async function loadedFiles(args: string[]): Promise<{ code: number; files: strin
 
 const commandChunks = (files: string[]) => files.filter((file) => file.startsWith("dist/chunks/command"));
 
-// What the built program loads for a run (the start-up rows of docs/bench.md): the program's --help
+// What the built program loads for a run (docs/bench.md's start-up targets): the program's --help
 // no command's code, a command only its own, and every file through Node's CommonJS loader, which
 // names each file it loads when NODE_DEBUG=module (a file the ES module loader took would be missing).
 describe("what a run of bin/msgstat.js loads", () => {
@@ -215,7 +215,7 @@ describe("what a run of bin/msgstat.js loads", () => {
     expect(files).toContain("dist/cli.js");
     expect(commandChunks(files)).toEqual([]);
     expect(files.filter((file) => /ora|cli-table3|proxy-transport|source|parquet|node-/.test(file))).toEqual([]);
-    // dist/cli.js and the chunks it shares with the commands (docs/bench.md, the --help target).
+    // dist/cli.js and the chunks it shares with the commands (docs/bench.md's --help target).
     expect(files.length).toBeLessThanOrEqual(5);
   });
 

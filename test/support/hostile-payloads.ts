@@ -1,4 +1,5 @@
-// The payloads issue 23 names, for every test of the HTML and Markdown reports: each must stay text.
+// Hostile server text (tags that close the report's own, script URLs, templates, bidi and line
+// separators, Markdown), for every test of the HTML and Markdown reports: each must stay text.
 export const HOSTILE_PAYLOADS = [
   "<script>alert(1)</script>",
   '"><img src=x onerror=alert(1)>',
