@@ -30,3 +30,13 @@ export function problemsOf(text: string, width: number): string[] {
   });
   return problems;
 }
+
+/** Each line of a file as shipped (Markdown as written) that names what is for the workshop only. */
+export function workshopLinesOf(text: string): string[] {
+  const problems: string[] = [];
+  text.split("\n").forEach((line, index) => {
+    for (const [rule, pattern] of WORKSHOP)
+      if (pattern.test(line)) problems.push(`line ${index + 1} (${rule}): ${line}`);
+  });
+  return problems;
+}
