@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The executable: real process streams and signals in, an exit code out. Everything else is in dist/cli.js.
 // CommonJS (bin/package.json says so), as dist/ is (scripts/build.mjs): Node's ES module loader never
-// starts, which on Node 20 is most of what `msgstat --version` would cost (docs/bench.md).
+// starts, which on Node 20 is most of what `msgstat --version` would cost (docs/bench.md's --version target).
 "use strict";
 
 const argv = process.argv.slice(2);
@@ -40,7 +40,7 @@ function askedColumns() {
 /**
  * `msgstat --help` alone, written from dist/program-help.json: the build laid the program's help out at every
  * width (scripts/program-help.mjs) and a test holds each text equal to the program's own, so this one request
- * skips loading commander and building the program, a third of its start-up (docs/bench.md). False, and
+ * skips loading commander and building the program (docs/bench.md's --help target). False, and
  * the program answers, when the file is missing or unreadable.
  */
 function wrotePreparedHelp() {
