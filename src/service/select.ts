@@ -207,13 +207,12 @@ export class MessageSelector {
   }
 
   /**
-   * (Asked only with --since.) True once a page ends before --since and the order has been seen to hold: newest first
-   * inside every
-   * page so far and across every boundary between them (a page's newest no newer than the previous
-   * page's oldest). The reference does not promise the order, so it is trusted only where checked: never
-   * on the first page alone (a server whose pages run oldest-first, each newest-first inside, looks
-   * ordered until the second page), and a single message out of order anywhere turns the early stop off
-   * for the rest of the run.
+   * (Asked only with --since.) True once a page ends before --since and the order has been seen to hold:
+   * newest first inside every page so far and across every boundary between them (a page's newest no
+   * newer than the previous page's oldest). The reference does not promise the order, so it is trusted
+   * only where checked: never on the first page alone (a server whose pages run oldest-first, each
+   * newest-first inside, looks ordered until the second page), and a single message out of order
+   * anywhere turns the early stop off for the rest of the run.
    */
   private passedSince<M>(messages: M[], reading: MessageReading<M>): boolean {
     let oldest: number | undefined;
