@@ -59,7 +59,7 @@ function nationalSignificant(digits: string): string | undefined {
 /**
  * `--search`: a part of a number, contained anywhere in the recipient (as the API matches), with these
  * readings of what a person types:
- * - formatting dropped, and a leading `+` (`+1 (555)` searches 1555, as before);
+ * - formatting dropped, and a leading `+` (`+1 (555)` searches 1555);
  * - `00` before a full number is the international prefix, as `+` (`0044 5494 080779` searches 445494080779);
  * - a national form (`07700 900123`: a trunk 0 and at least MIN_NATIONAL_DIGITS more) keeps the numbers
  *   that end in its national digits (7700900123), whatever their country code;

@@ -174,7 +174,7 @@ function defaultColumns(options: TableOptions): Column[] {
     {
       header: "ERROR",
       cell: errorCell,
-      // Piped, the newest failed attempt's code on every row, as before: a pipe is for programs (STATUS is beside it).
+      // Piped, the newest failed attempt's code on every row: a pipe is for programs (STATUS is beside it).
       plain: (m) => text(newestFailedAttempt(m)?.errorCode),
       max: 32,
       min: 12,

@@ -56,9 +56,9 @@ export function manPage(page: ManPage): string {
 
 /**
  * Where man runs without a UTF-8 locale (cron, a bare `env -i`, LANG=C), groff's ASCII device has no
- * glyph for the report's bars, the ellipsis or the ticks of the benchmark table, warns on stderr and
- * leaves them out. For each such character the page uses, a fallback: `.fchar` defines it only where
- * the device has none (a UTF-8 terminal keeps the real one); `\n(.g` limits it to groff.
+ * glyph for the report's bars, the ellipsis, the spinner or a tick, warns on stderr and leaves them out.
+ * For each such character the page uses, a fallback: `.fchar` defines it only where the device has
+ * none (a UTF-8 terminal keeps the real one); `\n(.g` limits it to groff.
  */
 const ASCII_FALLBACKS: Readonly<Record<string, string>> = {
   "\u2026": "...",
