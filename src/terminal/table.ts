@@ -268,10 +268,11 @@ async function renderPlain<R>(
   // The header goes out with the first rows (or at the end): a listing that fails first leaves stdout empty.
   let header = headers ? columns.map((column) => column.header).join("\t") + "\n" : "";
   const cells = columns.map((column) => column.plain ?? column.cell);
+  const { messageOf, campaignOf } = rows;
   for await (const chunk of chunks) {
     for (const item of chunk) {
-      const message = rows.messageOf(item);
-      const campaign = rows.campaignOf?.(item);
+      const message = messageOf(item);
+      const campaign = campaignOf === undefined ? undefined : campaignOf(item);
       let row = header;
       for (let c = 0; c < cells.length; c++) row += (c === 0 ? "" : "\t") + inlineSafe(cells[c]!(message, campaign));
       const flushing = sink.write(row + "\n");

@@ -81,8 +81,8 @@ export async function runListing(
   // terminal, the spinner leaves the line while they are written, and comes back while pages load.
   const paced = <R>(chunks: Chunks<R>) => pacedRows(chunks, sink, progress, toTerminal);
   const merged = choices.merge === true || source.campaignIds.length > 1;
-  // One campaign alone is read straight from its selector, not through a merge of one: the merge parses
-  // each createdAt for an order the listing already has, and could not free each page as it is written.
+  // One campaign alone is read straight from its selector, not through a merge of one: the merge would
+  // parse every createdAt, and take a turn every 50 messages, for an order one listing already has.
   const reading = merged
     ? mergedReading(source.campaignIds, options, choices, { client, progress, paced, ctx })
     : oneReading({ campaignId: source.campaignIds[0]!, batchId: source.batchId }, options, progress, paced, client);
@@ -102,8 +102,10 @@ export async function runListing(
   else reportOne(reading.selectors[0]!, options, ctx);
 }
 
+type Client = Awaited<ReturnType<Context["client"]>>;
+
 interface MergeContext {
-  client: Awaited<ReturnType<Context["client"]>>;
+  client: Client;
   progress: Progress;
   paced: <R>(chunks: Chunks<R>) => Chunks<R>;
   ctx: Context;
@@ -114,7 +116,7 @@ function oneReading(
   options: ListingOptions,
   progress: Progress,
   paced: <R>(chunks: Chunks<R>) => Chunks<R>,
-  client: MergeContext["client"],
+  client: Client,
 ): Reading {
   const selector: MessageSelector = new MessageSelector(client, {
     listing,
