@@ -76,10 +76,10 @@ export function csvRow(cells: readonly unknown[], guardFormulas: boolean): strin
   return csvLine(cells.length, (i) => cells[i], guardFormulas);
 }
 
-export async function renderCsv(
-  chunks: Chunks,
+export async function renderCsv<R>(
+  chunks: Chunks<R>,
   sink: Sink,
-  options: { fields: readonly Field[]; guardFormulas: boolean; bom?: boolean },
+  options: { fields: ReadonlyArray<Field<R>>; guardFormulas: boolean; bom?: boolean },
 ): Promise<void> {
   const { fields, guardFormulas } = options;
   // The header goes out with the first rows (or at the end of an empty listing), so a listing that
@@ -91,8 +91,8 @@ export async function renderCsv(
       false,
     );
   for await (const chunk of chunks) {
-    for (const message of chunk) {
-      const flushing = sink.write(header + csvLine(fields.length, (i) => fields[i]!.get(message), guardFormulas));
+    for (const row of chunk) {
+      const flushing = sink.write(header + csvLine(fields.length, (i) => fields[i]!.get(row), guardFormulas));
       header = "";
       if (flushing) await flushing;
     }

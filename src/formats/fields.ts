@@ -5,12 +5,14 @@ import { closest, didYouMean } from "../core/edit-distance.js";
 import { UsageError } from "../core/errors.js";
 import { attemptCount, batchFileOf, batchIdOf, newestAttempt, newestFailedAttempt } from "../core/attempts.js";
 import { fits, isPlainObject, MESSAGE, type CheckedMessage, type Shape } from "../core/message.js";
+import type { Tagged } from "../service/fan-out.js";
 
 type Getter = (message: CheckedMessage) => unknown;
 
-export interface Field {
+/** A column of the table or CSV, a key of JSON: its name and how a row (a message unless said) gives its value. */
+export interface Field<R = CheckedMessage> {
   name: string;
-  get: Getter;
+  get: (row: R) => unknown;
   /** A timestamp: a table on a terminal shows it in --tz; data formats keep the server's text. */
   time?: true;
 }
@@ -172,11 +174,15 @@ export function compileFields(names: readonly string[], context: { batchId?: str
   });
 }
 
-/** --fields with the campaign column first, unless the fields name campaignId themselves (where they put it). */
-export function withCampaign(fields: readonly Field[], campaign: Field | undefined): readonly Field[] {
-  return campaign === undefined || fields.some((field) => field.name === campaign.name)
-    ? fields
-    : [campaign, ...fields];
+/**
+ * The fields of a merged listing's rows: each message's own, and first the campaign it was listed
+ * under, unless the fields name campaignId themselves (the message's own, where they put it).
+ */
+export function taggedFields(fields: readonly Field[]): Array<Field<Tagged<CheckedMessage>>> {
+  const lifted = fields.map(({ get, ...field }) => ({ ...field, get: (row: Tagged<CheckedMessage>) => get(row.item) }));
+  return fields.some((field) => field.name === "campaignId")
+    ? lifted
+    : [{ name: "campaignId", get: (row) => row.campaignId }, ...lifted];
 }
 
 export const DEFAULT_CSV_FIELDS = [

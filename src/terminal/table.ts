@@ -13,9 +13,9 @@ import { MESSAGE, read, type CheckedMessage } from "../core/message.js";
 import { ERROR_CODES, MESSAGE_STATUSES } from "../core/statuses.js";
 import { inlineSafe } from "../core/text.js";
 import { timestampInZone, type TimeZone } from "../core/time.js";
-import { withCampaign, type Field } from "../formats/fields.js";
+import type { Field } from "../formats/fields.js";
 import type { Cell, Placed, Slot } from "./layout.js";
-import type { Chunks } from "../formats/chunks.js";
+import { MESSAGE_ROWS, type Chunks, type Rows } from "../formats/chunks.js";
 import type { Palette } from "./palette.js";
 import type { Sink } from "../output/sink.js";
 
@@ -33,8 +33,6 @@ export interface TableOptions {
   wide: boolean;
   /** false for --no-headers. */
   headers: boolean;
-  /** With several campaigns: the campaign each message was listed under, the first column. */
-  campaign?: Field;
   /**
    * `find` of one number: every row's recipient is the number asked for, so on a terminal its column
    * gives its room to the error and the time (at 80 columns one of them went). Piped, it stays.
@@ -62,10 +60,10 @@ interface Form {
 interface Column {
   /** The header when piped, and on a terminal unless `forms` say otherwise. */
   header: string;
-  /** The text on a terminal. */
-  cell: (message: CheckedMessage) => string;
+  /** The text on a terminal; `campaign`: the campaign a row of a merged listing was listed under. */
+  cell: (message: CheckedMessage, campaign: string | undefined) => string;
   /** The text when piped, where it differs (times as the server wrote them). */
-  plain?: (message: CheckedMessage) => string;
+  plain?: (message: CheckedMessage, campaign: string | undefined) => string;
   /** Copied into the next command: never cut, whatever the width (ids, recipients). */
   key?: boolean;
   /** Columns a narrower terminal may go without, kept in rank order (lowest first). Unranked ones always show. */
@@ -136,11 +134,11 @@ function errorCell(m: CheckedMessage): string {
   return read(MESSAGE, m, "latestStatus") === "failure" ? text(newestFailedAttempt(m)?.errorCode) : "";
 }
 
-function defaultColumns(options: TableOptions): Column[] {
+function defaultColumns(options: TableOptions, merged: boolean): Column[] {
   const createdAt = (m: CheckedMessage) => read(MESSAGE, m, "createdAt");
   // One campaign (find in one): on a terminal its column would say the same on every row, so it gives its
   // room to the others; piped, it stays, as the recipient's does.
-  const campaign = options.tty && options.campaignIds?.length === 1 ? undefined : options.campaign;
+  const campaign = merged && !(options.tty && options.campaignIds?.length === 1);
   // Columns give way by what was asked: the error with --status failure (or once a row has one), the time
   // with --since or --until; then the tries, the batch, its file and the text.
   const failuresAsked = options.statuses?.has("failure") === true;
@@ -151,7 +149,7 @@ function defaultColumns(options: TableOptions): Column[] {
       ? [
           {
             header: "CAMPAIGN",
-            cell: (m: CheckedMessage) => text(campaign.get(m)),
+            cell: (_: CheckedMessage, campaignId: string | undefined) => text(campaignId),
             key: true,
             known: known(options.campaignIds ?? []),
           },
@@ -210,43 +208,73 @@ function defaultColumns(options: TableOptions): Column[] {
   ];
 }
 
-function fieldColumns(fields: readonly Field[], zone: TimeZone): Column[] {
-  return fields.map((field): Column => {
-    const value = (m: CheckedMessage) => text(field.get(m));
-    if (isKeyName(field.name)) return { header: field.name, cell: value, key: true };
-    if (field.time)
-      return withTimeForms(
-        {
-          header: field.name,
-          cell: (m) => timestampInZone(text(field.get(m)) || undefined, zone),
-          plain: value,
-          max: 25,
-          min: 4,
-        },
-        field.name,
-        zone,
-      );
-    return { header: field.name, cell: value, max: 60, min: 4, status: field.name === "latestStatus" };
-  });
+function fieldColumns(fields: readonly Field[], zone: TimeZone, merged: boolean): Column[] {
+  // Several campaigns: the campaign first, unless the fields name campaignId themselves (the message's own).
+  const campaign: Column[] =
+    merged && !fields.some((field) => field.name === "campaignId")
+      ? [{ header: "campaignId", cell: (_, campaignId) => text(campaignId), key: true }]
+      : [];
+  return campaign.concat(
+    fields.map((field): Column => {
+      const value = (m: CheckedMessage) => text(field.get(m));
+      if (isKeyName(field.name)) return { header: field.name, cell: value, key: true };
+      if (field.time)
+        return withTimeForms(
+          {
+            header: field.name,
+            cell: (m) => timestampInZone(text(field.get(m)) || undefined, zone),
+            plain: value,
+            max: 25,
+            min: 4,
+          },
+          field.name,
+          zone,
+        );
+      return { header: field.name, cell: value, max: 60, min: 4, status: field.name === "latestStatus" };
+    }),
+  );
 }
 
-export async function renderTable(chunks: Chunks, sink: Sink, options: TableOptions): Promise<TableOutcome> {
+/** The table of messages; of a merged listing's rows (TAGGED_ROWS), with the campaign column first. */
+export function renderTable(chunks: Chunks, sink: Sink, options: TableOptions): Promise<TableOutcome>;
+export function renderTable<R>(
+  chunks: Chunks<R>,
+  sink: Sink,
+  options: TableOptions,
+  rows: Rows<R>,
+): Promise<TableOutcome>;
+export async function renderTable<R>(
+  chunks: Chunks<R>,
+  sink: Sink,
+  options: TableOptions,
+  rows = MESSAGE_ROWS as Rows<unknown> as Rows<R>,
+): Promise<TableOutcome> {
+  const merged = rows.campaignOf !== undefined;
   const columns = options.fields
-    ? fieldColumns(withCampaign(options.fields, options.campaign), options.timeZone)
-    : defaultColumns(options);
-  if (options.tty) return renderForTerminal(chunks, sink, columns, options);
-  await renderPlain(chunks, sink, columns, options.headers);
+    ? fieldColumns(options.fields, options.timeZone, merged)
+    : defaultColumns(options, merged);
+  if (options.tty) return renderForTerminal(chunks, rows, sink, columns, options);
+  await renderPlain(chunks, rows, sink, columns, options.headers);
   return { hidden: [] };
 }
 
-async function renderPlain(chunks: Chunks, sink: Sink, columns: Column[], headers: boolean): Promise<void> {
+async function renderPlain<R>(
+  chunks: Chunks<R>,
+  rows: Rows<R>,
+  sink: Sink,
+  columns: Column[],
+  headers: boolean,
+): Promise<void> {
   // The header goes out with the first rows (or at the end): a listing that fails first leaves stdout empty.
   let header = headers ? columns.map((column) => column.header).join("\t") + "\n" : "";
   const cells = columns.map((column) => column.plain ?? column.cell);
+  const { messageOf, campaignOf } = rows;
   for await (const chunk of chunks) {
-    for (const message of chunk) {
+    for (const item of chunk) {
+      const message = messageOf(item);
+      const campaign = campaignOf === undefined ? undefined : campaignOf(item);
       let row = header;
-      for (let c = 0; c < cells.length; c++) row += (c === 0 ? "" : "\t") + inlineSafe(cells[c]!(message));
+      for (let c = 0; c < cells.length; c++) row += (c === 0 ? "" : "\t") + inlineSafe(cells[c]!(message, campaign));
       const flushing = sink.write(row + "\n");
       header = "";
       if (flushing) await flushing;
@@ -323,8 +351,9 @@ class Measures {
 const formsOf = (column: Column): Form[] => column.forms ?? [WHOLE];
 const headerOf = (column: Column, form: Form): string[] => (form.header.length > 0 ? form.header : [column.header]);
 
-async function renderForTerminal(
-  chunks: Chunks,
+async function renderForTerminal<R>(
+  chunks: Chunks<R>,
+  rows: Rows<R>,
   sink: Sink,
   columns: Column[],
   options: TableOptions,
@@ -383,8 +412,12 @@ async function renderForTerminal(
     if (chunk.length === 0) continue;
     const loaded = await ready;
     measures = loaded.measures;
-    const rows = chunk.map((message) => columns.map((column) => inlineSafe(column.cell(message))));
-    measures.add(rows);
+    const cells = chunk.map((item) => {
+      const message = rows.messageOf(item);
+      const campaign = rows.campaignOf?.(item);
+      return columns.map((column) => inlineSafe(column.cell(message, campaign)));
+    });
+    measures.add(cells);
     const first = placed === undefined;
     if (placed === undefined) {
       const laidOut = fit(loaded.layout, columns, measures, options);
@@ -393,7 +426,7 @@ async function renderForTerminal(
       wholeCodes = new Set(fitted.map(({ index }) => index));
       placed = laidOut;
     }
-    await draw(placed, rows, first && options.headers);
+    await draw(placed, cells, first && options.headers);
   }
   // Nothing listed: nothing drawn, not even the header; the command says so on stderr. (Piped, the
   // header stays: a program reads it as the columns' names, as CSV's.)

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { CheckedMessage } from "../../src/core/message.js";
 import { csvCell, csvRow, fieldsInZone, renderCsv } from "../../src/formats/csv.js";
 import { TimeZone } from "../../src/core/time.js";
-import type { Field } from "../../src/formats/fields.js";
+import { taggedFields, type Field } from "../../src/formats/fields.js";
+import type { Tagged } from "../../src/service/fan-out.js";
 import type { Sink } from "../../src/output/sink.js";
 
 /** A sink that keeps every write, in order. */
@@ -164,5 +165,33 @@ describe("--bom and --csv-times (issue 21)", () => {
     expect(createdAt!.get(message(null))).toBeNull();
     // Not a time field: untouched, even when it looks like one.
     expect(id!.get(message("x"))).toBe("2026-01-01T00:00:00Z");
+  });
+});
+
+describe("renderCsv of a merged listing", () => {
+  // Frozen: the campaign travels beside each message, never written onto it.
+  const rows: Array<Tagged<CheckedMessage>> = [
+    { campaignId: "cmp-a", item: Object.freeze({ id: "m2", recipient: "+2", campaignId: "own-a" }) },
+    { campaignId: "cmp-b", item: Object.freeze({ id: "m1", recipient: "+1", campaignId: "own-b" }) },
+  ];
+  async function* merged(): AsyncGenerator<Array<Tagged<CheckedMessage>>> {
+    yield rows;
+  }
+
+  it("puts the campaign each row was listed under first, and leaves the messages untouched", async () => {
+    const sink = recordingSink();
+    await renderCsv(merged(), sink, { fields: taggedFields(FIELDS), guardFormulas: false });
+    expect(sink.writes.join("")).toBe("campaignId,id,recipient\r\ncmp-a,m2,+2\r\ncmp-b,m1,+1\r\n");
+    expect(rows.map((row) => Reflect.ownKeys(row.item))).toEqual([
+      ["id", "recipient", "campaignId"],
+      ["id", "recipient", "campaignId"],
+    ]);
+  });
+
+  it("where --fields name campaignId, writes the message's own there, with no column added", async () => {
+    const sink = recordingSink();
+    const own: Field = { name: "campaignId", get: (message) => message.campaignId };
+    await renderCsv(merged(), sink, { fields: taggedFields([FIELDS[0]!, own]), guardFormulas: true });
+    expect(sink.writes.join("")).toBe("id,campaignId\r\nm2,own-a\r\nm1,own-b\r\n");
   });
 });

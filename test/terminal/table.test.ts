@@ -10,6 +10,8 @@ import { compileFields } from "../../src/formats/fields.js";
 import { plainPalette, type Palette } from "../../src/terminal/palette.js";
 import type { Sink } from "../../src/output/sink.js";
 import { renderTable, type TableOptions } from "../../src/terminal/table.js";
+import { TAGGED_ROWS } from "../../src/formats/chunks.js";
+import type { Tagged } from "../../src/service/fan-out.js";
 import { HOSTILE_VALUES } from "../../src/sandbox/hostile-text.js";
 
 const UTC = TimeZone.named("UTC")!;
@@ -298,5 +300,44 @@ describe("what gives way on a narrow terminal", () => {
       "msg-spring-0000001  bat-spring-wave-1-uploaded-2025-05-01  You…  wave…",
       "",
     ]);
+  });
+});
+
+describe("a merged listing", () => {
+  async function merged(options: Partial<TableOptions>): Promise<string> {
+    const sink = collect();
+    // Frozen: the campaign travels beside each message, never written onto it.
+    const rows: Array<Tagged<CheckedMessage>> = [
+      { campaignId: "cmp-a", item: Object.freeze({ id: "msg-2", recipient: "+2", latestStatus: "success" }) },
+      { campaignId: "cmp-b", item: Object.freeze({ id: "msg-1", recipient: "+1", latestStatus: "failure" }) },
+    ];
+    async function* chunks() {
+      yield rows;
+    }
+    await renderTable(
+      chunks(),
+      sink,
+      { tty: false, columns: 80, palette: plainPalette, timeZone: UTC, wide: false, headers: true, ...options },
+      TAGGED_ROWS,
+    );
+    return sink.text();
+  }
+
+  it("names each row's campaign first, piped and on a terminal", async () => {
+    expect(await merged({ campaignIds: ["cmp-a", "cmp-b"] })).toBe(
+      "CAMPAIGN\tID\tRECIPIENT\tSTATUS\tTRIES\tERROR\tCREATED\tBATCH\tFILE\tMESSAGE\n" +
+        "cmp-a\tmsg-2\t+2\tsuccess\t\t\t\t\t\t\n" +
+        "cmp-b\tmsg-1\t+1\tfailure\t\t\t\t\t\t\n",
+    );
+    expect(await merged({ tty: true, campaignIds: ["cmp-a", "cmp-b"] })).toBe(
+      "CAMPAIGN  ID     RECIPIENT  STATUS   ERROR\n" +
+        "cmp-a     msg-2  +2         success\n" +
+        "cmp-b     msg-1  +1         failure\n",
+    );
+  });
+
+  it("with --fields, the campaign first unless they name campaignId (the message's own)", async () => {
+    expect(await merged({ fields: compileFields(["id"]) })).toBe("campaignId\tid\ncmp-a\tmsg-2\ncmp-b\tmsg-1\n");
+    expect(await merged({ fields: compileFields(["id", "campaignId"]) })).toBe("id\tcampaignId\nmsg-2\t\nmsg-1\t\n");
   });
 });

@@ -21,6 +21,7 @@ import { MessageSelector } from "../../service/select.js";
 import { startProgress } from "../../terminal/spinner.js";
 import type { Context } from "../context.js";
 import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
+import { progressText } from "../shared/progress.js";
 import { fingerprintOf, PartitionDigest, type FileFingerprint } from "./digest.js";
 import type { AtomicFile } from "../../output/atomic-file.js";
 import { encodePartition, ENCODERS } from "./encode.js";
@@ -497,14 +498,5 @@ function progressLine(tally: Tally, campaigns: number): string {
   // Once every campaign's pages are read, what is left is digesting and encoding the partitions.
   if (tally.read === campaigns)
     return `Writing partitions… ${countText(tally.planned)} of ${countText(tally.partitions)}`;
-  let pages = 0;
-  let seen = 0;
-  for (const selector of tally.selectors.values()) {
-    pages += selector.reader.pagesRead;
-    seen += selector.outcome.seen;
-  }
-  return (
-    `Exporting… ${tally.done} of ${count(campaigns, "campaign")} done, ` +
-    `${countText(pages)} ${pages === 1 ? "page" : "pages"}, ${count(seen, "message")}`
-  );
+  return progressText("Exporting…", tally.selectors.values(), { done: tally.done, of: campaigns });
 }

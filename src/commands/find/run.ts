@@ -10,7 +10,7 @@ import { campaignIdsOrProfile } from "../shared/campaign-ids.js";
 import { statusesRead } from "../shared/filters.js";
 import type { ListingFlags } from "../shared/listing/flags.js";
 import { parseListingOptions, type ListingOptions } from "../shared/listing/options.js";
-import { runManyListings } from "../shared/listing/run-many.js";
+import { runListing } from "../shared/listing/run.js";
 import type { FindFlags } from "./flags.js";
 
 export interface FindContext {
@@ -35,10 +35,12 @@ export async function runFind(
   const campaignIds = await campaignsOf(named, raw, ctx, profile);
   for (const line of query.ambiguous ?? []) ctx.note(line);
   if (ctx.verbose) ctx.note(`messages to ${query.described} in ${campaignIds.join(", ")}`);
-  await runManyListings(
-    campaignIds,
+  await runListing(
+    { campaignIds },
     options,
     {
+      // The campaign column even for one campaign: a number is looked for across campaigns.
+      merge: true,
       concurrency: concurrency(),
       partial: raw.partial === true,
       valueFlags: new Set(),

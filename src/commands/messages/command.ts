@@ -13,8 +13,7 @@ import { OUTPUT_BRIEF_HELP } from "../shared/output-flags.js";
 import { addListingOptions, type ListingFlags } from "../shared/listing/flags.js";
 import { runFollow } from "./follow.js";
 import { parseListingOptions, type ListingOptions } from "../shared/listing/options.js";
-import { runListing } from "../shared/listing/run.js";
-import { oneCampaignArgv, runManyListings } from "../shared/listing/run-many.js";
+import { oneCampaignArgv, runListing } from "../shared/listing/run.js";
 
 // Built from the field catalogue itself, so the help can never list a field that --fields refuses;
 // when a listing command is defined, not by every run of msgstat.
@@ -59,8 +58,11 @@ async function list(
   requireId("campaignId", listing.campaignId);
   if (listing.batchId !== undefined) requireId("batchId", listing.batchId);
   if (options.follow) await runFollow(listing, options, ctx);
-  else await runListing(listing, options, ctx);
+  else await runListing({ campaignIds: [listing.campaignId], batchId: listing.batchId }, options, ONE, ctx);
 }
+
+// A batch, or one campaign: nothing to merge.
+const ONE = { concurrency: 1, partial: false, valueFlags: new Set<string>() };
 
 /** Several campaigns: what a single-campaign listing does that cannot span them. */
 function refuseForMany(options: ListingOptions): void {
@@ -105,11 +107,11 @@ async function listMany(
       raw.campaignsFile === undefined
         ? ctx
         : { ...ctx, argv: oneCampaignArgv(ctx.argv, ids[0]!, valueFlagsOf(command)) };
-    return runListing({ campaignId: ids[0]! }, options, hinted);
+    return runListing({ campaignIds: ids }, options, ONE, hinted);
   }
   refuseForMany(options);
-  await runManyListings(
-    ids,
+  await runListing(
+    { campaignIds: ids },
     options,
     { concurrency, partial: raw.partial === true, valueFlags: valueFlagsOf(command) },
     ctx,

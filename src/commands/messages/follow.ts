@@ -14,7 +14,7 @@ import type { Context } from "../context.js";
 import { explainNotFound } from "../shared/service-errors.js";
 import { isGzipFile } from "../shared/output-file.js";
 import type { ListingOptions } from "../shared/listing/options.js";
-import { render, type ChunksOf } from "../shared/listing/run.js";
+import { render, type Listed } from "../shared/listing/render.js";
 
 export async function runFollow(listing: ListingRef, options: ListingOptions, ctx: Context): Promise<void> {
   for (const warning of options.warnings) ctx.warn(warning);
@@ -39,8 +39,11 @@ export async function runFollow(listing: ListingRef, options: ListingOptions, ct
     (event) => report(event, ctx),
   );
   try {
-    const follow: ChunksOf = (reading) => flushAtPageBoundaries(follower.chunks(reading), sink);
-    await render(options, fields, listing, follow, sink, ctx, toTerminal);
+    const follow: Listed = {
+      merged: false,
+      chunksOf: (reading) => flushAtPageBoundaries(follower.chunks(reading), sink),
+    };
+    await render(follow, options, fields, listing.batchId, sink, ctx, toTerminal);
     await sink.finish();
   } catch (error) {
     // Whole records only: what was rendered is flushed, a partial record never is; the file is ended.

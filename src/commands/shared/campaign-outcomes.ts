@@ -1,6 +1,7 @@
-// What a run over several campaigns says about them: each failed campaign named with its reason as it
-// fails, and at the end, when any is incomplete, one error whose exit code is its cause's and whose
-// line (the last on stderr) says how many campaigns were complete. One wording for every such command.
+// What a run over several campaigns says about them (listings, find, stats, export): each failed
+// campaign named with its reason as it fails; at the end, what became of -o, and when any is
+// incomplete, one error whose exit code is its cause's and whose line (the last on stderr) says how
+// many campaigns were complete. One wording for every such command.
 import { ExitCode, IncompleteCampaignsError, type ServiceError } from "../../core/errors.js";
 import type { CampaignOutcome } from "../../service/fan-out.js";
 import { count } from "../../core/numbers.js";
@@ -8,6 +9,33 @@ import { count } from "../../core/numbers.js";
 /** The stderr line for a campaign that failed: its id and the error's own words. */
 export function failedCampaignLine(outcome: CampaignOutcome): string {
   return `campaign ${outcome.campaignId}: ${outcome.error?.message ?? "not read to its end"}`;
+}
+
+/**
+ * What became of -o when some campaign is incomplete: left as it was (`kept` false: no --partial), or
+ * kept with what came, each campaign it lacks named, whole or in part (`delivered`: its messages in
+ * the file, where a campaign can be written in part). `saysSo`: the file itself names what it lacks.
+ */
+export function incompleteFileLines(
+  file: string,
+  fate: string,
+  outcomes: ReadonlyArray<CampaignOutcome & { delivered?: number }>,
+  kept: boolean,
+  { saysSo = false }: { saysSo?: boolean } = {},
+): string[] {
+  const failed = outcomes.filter((outcome) => outcome.state === "failed");
+  if (failed.length === 0) return [];
+  const missing = failed.filter((outcome) => !outcome.delivered).map((outcome) => outcome.campaignId);
+  if (missing.length === outcomes.length) return [`${fate}: no campaign could be read`];
+  if (!kept) return [`${fate}: not every campaign was complete (add --partial to keep what came)`];
+  const partly = failed
+    .filter((outcome) => outcome.delivered)
+    .map((outcome) => `${outcome.campaignId} (after ${count(outcome.delivered!, "message")})`);
+  const lines: string[] = [];
+  const campaigns = `campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`;
+  if (missing.length > 0) lines.push(`${file} is missing ${campaigns}${saysSo ? "; it says so" : ""}`);
+  if (partly.length > 0) lines.push(`${file} holds only part of ${partly.join(", ")}`);
+  return lines;
 }
 
 /** 3 or 4 for a campaign not found or not authorised (a PagingError carries its cause's code), else 1. */

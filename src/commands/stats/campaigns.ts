@@ -11,7 +11,8 @@ import { buildTotalReport, type StatsReport } from "../../stats/report.js";
 import type { StatsAccumulator } from "../../stats/accumulator.js";
 import { openOutput, type Sink } from "../../output/sink.js";
 import { startProgress, type Progress } from "../../terminal/spinner.js";
-import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outcomes.js";
+import { failedCampaignLine, incompleteCampaigns, incompleteFileLines } from "../shared/campaign-outcomes.js";
+import { progressText } from "../shared/progress.js";
 import { describeWindow } from "../shared/filters.js";
 import { isGzipFile } from "../shared/output-file.js";
 import type { Context } from "../context.js";
@@ -80,13 +81,9 @@ export async function runCampaignsStats(
   }
   // The incomplete run's own line ("2 of 3 campaigns complete") is the last; what else there is to say comes first.
   if (above) for (const line of [above.message, ...above.hints]) ctx.always.warn(line);
-  const missing = outcome.incomplete?.map((campaign) => campaign.campaignId) ?? [];
-  if (toFile && kept)
-    ctx.always.note(
-      `${options.outputFile} is missing campaign${missing.length === 1 ? "" : "s"} ${missing.join(", ")}; it says so`,
-    );
-  else if (toFile && counted === 0) ctx.always.note(`${sink.fate}: no campaign was counted.`);
-  else if (toFile) ctx.always.note(`${sink.fate}: not every campaign was counted (add --partial to keep what came).`);
+  if (toFile)
+    for (const line of incompleteFileLines(options.outputFile!, sink.fate, results, kept, { saysSo: true }))
+      ctx.always.note(line);
   throw incomplete;
 }
 
@@ -101,18 +98,8 @@ async function countCampaigns(
   // One spinner for all of them: pages and messages read so far, across the campaigns.
   const reading = new Map<string, MessageSelector>();
   let done = 0;
-  const update = () => {
-    let pages = 0;
-    let seen = 0;
-    for (const selector of reading.values()) {
-      pages += selector.reader.pagesRead;
-      seen += selector.outcome.seen;
-    }
-    progress.update(
-      `Counting messages… ${done} of ${countOf(campaignIds.length, "campaign")} done, ` +
-        `${countText(pages)} ${pages === 1 ? "page" : "pages"}, ${countText(seen)} seen`,
-    );
-  };
+  const update = () =>
+    progress.update(progressText("Counting messages…", reading.values(), { done, of: campaignIds.length }));
   // Each count stops "its" spinner when it ends; the shared one is stopped once, when all have.
   const shared: Progress = {
     update: () => undefined,

@@ -68,7 +68,7 @@ export async function countTally(
 ): Promise<StatsAccumulator> {
   const client = await ctx.client();
   const onPage = () =>
-    onPageRead ? onPageRead(selector) : progress.update(progressText("Counting messages…", selector));
+    onPageRead ? onPageRead(selector) : progress.update(progressText("Counting messages…", [selector]));
   const selector: MessageSelector = new MessageSelector(client, {
     listing,
     search: options.search,

@@ -88,9 +88,9 @@ describe("msgstat export --format jsonl.gz", () => {
       { stderrTty: true, env: { TZ: "UTC" } },
     );
     expect(code).toBe(0);
-    expect(stderr).toContain("Exporting… 0 of 4 campaigns done, 1 page, 1,000 messages");
+    expect(stderr).toContain("Exporting… 0 of 4 campaigns done, 1 page, 1,000 seen");
     // cmp-empty is one empty page.
-    expect(stderr).toContain("Exporting… 3 of 4 campaigns done, 5 pages, 2,440 messages");
+    expect(stderr).toContain("Exporting… 3 of 4 campaigns done, 5 pages, 2,440 seen");
     // After the last page, the partitions as each is digested and written, then as each is moved into place.
     const partitions = (stderr.match(/Writing partitions… (\d+) of \1\b/) ?? [])[1];
     expect(Number(partitions)).toBeGreaterThan(4);

@@ -140,6 +140,23 @@ describe("messages with several campaigns (sandbox)", () => {
     expect([...utcTimes].sort().reverse()).toEqual(utcTimes);
   });
 
+  it("says on a terminal how far the merge got: campaigns done, pages, messages seen and kept", async () => {
+    const sandbox = await manySandbox();
+    const listings = await singleListings(sandbox, MANY);
+    const failures = listings
+      .flat()
+      .filter((line) => (JSON.parse(line) as { latestStatus?: string }).latestStatus === "failure").length;
+    const file = path.join(scratchFolder("many-progress"), "failures.csv");
+    const result = await runCli(
+      ["--base-url", sandbox.url, "messages", ...MANY, "--status", "failure", "--page-size", "20", "--all", "-o", file],
+      { now: NOW, stderrTty: true },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/Loading messages… 0 of 3 campaigns done, 1 page, 20 seen, \d+ kept/);
+    expect(result.stderr).toContain(`Loading messages… 3 of 3 campaigns done, 18 pages, 360 seen, ${failures} kept`);
+    expect(result.stderr.endsWith(`wrote ${failures} messages of 3 campaigns to ${file}\n`)).toBe(true);
+  });
+
   it("reads ids from --campaigns-file - (stdin) besides the arguments, each once", async () => {
     const sandbox = await manySandbox();
     const fromArgs = await runCli(["--base-url", sandbox.url, "messages", ...MANY, "--all", "--jsonl"], { now: NOW });

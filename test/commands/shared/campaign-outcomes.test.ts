@@ -6,6 +6,7 @@ import {
   completeLine,
   failedCampaignLine,
   incompleteCampaigns,
+  incompleteFileLines,
 } from "../../../src/commands/shared/campaign-outcomes.js";
 import type { CampaignOutcome } from "../../../src/service/fan-out.js";
 
@@ -41,5 +42,41 @@ describe("lines", () => {
     expect(failedCampaignLine(failed("b", new NotFoundError("not found: GET /x")))).toBe(
       "campaign b: not found: GET /x",
     );
+  });
+});
+
+describe("incompleteFileLines: what became of -o", () => {
+  const fate = "x.csv was left as it was";
+  const partly = (campaignId: string, delivered: number) => ({
+    ...failed(campaignId, new ServiceError("cut")),
+    delivered,
+  });
+
+  it("is nothing when every campaign was complete", () => {
+    expect(incompleteFileLines("x.csv", fate, [complete("a")], false)).toEqual([]);
+  });
+
+  it("says the file was left as it was, and why, with or without --partial when nothing came", () => {
+    const none = [failed("a", new NotFoundError("nf")), failed("b", new NotFoundError("nf"))];
+    expect(incompleteFileLines("x.csv", fate, none, true)).toEqual([`${fate}: no campaign could be read`]);
+    expect(incompleteFileLines("x.csv", fate, [complete("a"), partly("b", 2)], false)).toEqual([
+      `${fate}: not every campaign was complete (add --partial to keep what came)`,
+    ]);
+  });
+
+  it("with --partial, names each campaign missing and each held in part", () => {
+    const outcomes = [
+      complete("a"),
+      failed("b", new NotFoundError("nf")),
+      failed("c", new AuthError("no")),
+      partly("d", 1),
+    ];
+    expect(incompleteFileLines("x.csv", fate, outcomes, true)).toEqual([
+      "x.csv is missing campaigns b, c",
+      "x.csv holds only part of d (after 1 message)",
+    ]);
+    expect(incompleteFileLines("r.html", fate, outcomes.slice(0, 2), true, { saysSo: true })).toEqual([
+      "r.html is missing campaign b; it says so",
+    ]);
   });
 });

@@ -246,7 +246,7 @@ describe("a campaign that cannot be read", () => {
         "warning: the failure rate is above --max-failure-rate 11% in 1 of the 2 campaigns counted and in the total\n" +
         "warning: cmp-loyalty-es: 11.9% (70 of 589 final messages)\n" +
         "warning: total: 11.7% (76 of 648 final messages)\n" +
-        `${file} was left as it was: not every campaign was counted (add --partial to keep what came).\n` +
+        `${file} was left as it was: not every campaign was complete (add --partial to keep what came)\n` +
         "msgstat: 2 of 3 campaigns complete; not read to the end: cmp-nope\n",
     );
   });
@@ -356,7 +356,7 @@ describe("a partial report says so first, naming what is missing", () => {
     expect(result.code).toBe(3);
     expect(readFileSync(file, "utf8")).toBe("yesterday\n");
     expect(result.stderr.split("\n").slice(-3)).toEqual([
-      `${file} was left as it was: no campaign was counted.`,
+      `${file} was left as it was: no campaign could be read`,
       "msgstat: 0 of 2 campaigns complete; not read to the end: cmp-nope, cmp-gone",
       "",
     ]);
