@@ -2,7 +2,7 @@
 // order across campaigns, its tie-break, a campaign out of order, one that cannot be read, the merged
 // limit, and the bound on requests in flight; then the plain form (one task per campaign).
 import { describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/http/client.js";
+import { testClient } from "../support/client.js";
 import { NotFoundError, ServiceError } from "../../src/core/errors.js";
 import { instantOf } from "../../src/core/time.js";
 import { PARSED_MESSAGES } from "../../src/service/endpoints.js";
@@ -17,17 +17,6 @@ import { MessageSelector } from "../../src/service/select.js";
 import type { CheckedMessage } from "../../src/core/message.js";
 import { campaignMessage, startCampaignsServer, type CampaignsServer } from "../support/campaigns-server.js";
 
-function clientOf(server: CampaignsServer): ApiClient {
-  return new ApiClient({
-    baseUrl: new URL(server.url),
-    headers: [],
-    timeoutMs: 10_000,
-    retries: 0,
-    retryBaseMs: 1,
-    warn: () => undefined,
-  });
-}
-
 /** Campaign `id` with messages at these minutes, served in the order given. */
 const campaign = (id: string, minutes: number[]) =>
   minutes.map((minute, i) => campaignMessage(id, `${id}-${i}`, minute));
@@ -40,7 +29,7 @@ async function merge(
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const selectors: MessageSelector[] = [];
   const merged = new MergedListing<CheckedMessage>(
-    clientOf(server),
+    testClient(server.url),
     ids,
     (campaignId, client) => {
       const selector = new MessageSelector(client, {

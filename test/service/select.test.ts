@@ -2,7 +2,7 @@
 // a later run continues, and when --since stops the paging early. Real HTTP over loopback to a small
 // listing server whose cursors name messages: `after=mK` starts after message K, `before=mK` ends before it.
 import { describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/http/client.js";
+import { testClient } from "../support/client.js";
 import { PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 import { MessageSelector, type Selection } from "../../src/service/select.js";
 import { cursorPages, messageAt, startPageServer, type PageServer } from "../support/page-server.js";
@@ -20,20 +20,9 @@ function serve(messages: readonly Record<string, unknown>[]): Promise<PageServer
   return startPageServer(cursorPages(messages.map((message) => JSON.stringify(message))));
 }
 
-function clientOf(server: PageServer): ApiClient {
-  return new ApiClient({
-    baseUrl: new URL(server.url),
-    headers: [],
-    timeoutMs: 10_000,
-    retries: 0,
-    retryBaseMs: 1,
-    warn: () => undefined,
-  });
-}
-
 async function select(server: PageServer, selection: Partial<Selection>) {
   let pages = 0;
-  const selector = new MessageSelector(clientOf(server), {
+  const selector = new MessageSelector(testClient(server.url), {
     listing: { campaignId: "cmp" },
     limit: 50,
     pageSize: 50,
@@ -211,7 +200,7 @@ describe("backward, from --before", () => {
 describe("the pages' bytes, for a consumer done with each chunk once it asks for the next", () => {
   /** Each chunk's ids read from its messages' text when handed out, and the chunks kept to look at after. */
   async function selectWithText(server: PageServer, selection: Partial<Selection>) {
-    const selector = new MessageSelector(clientOf(server), {
+    const selector = new MessageSelector(testClient(server.url), {
       listing: { campaignId: "cmp" },
       limit: 50,
       pageSize: 2,

@@ -27,7 +27,7 @@ export async function startPageServer(answer: (url: URL) => PageBody): Promise<P
     });
     res.end(text);
   });
-  // As the sandbox: idle connections are the client's to close (see test/sandbox/connections.test.ts).
+  // As the sandbox: idle connections are the client's to close (see test/sandbox/server/connections.test.ts).
   server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   onTestFinished(
