@@ -15,7 +15,7 @@ import {
   type PageClient,
 } from "../../src/service/endpoints.js";
 import { PageReader } from "../../src/service/paging.js";
-import { messageAt, startPageServer } from "../support/page-server.js";
+import { messageAt, startListingServer } from "../support/listing-server.js";
 import { waitFor } from "../support/wait-for.js";
 
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
@@ -45,7 +45,7 @@ function readerOf(client: PageClient, freeEachPage = false): PageReader {
 
 /** The listing served over loopback, through a client that counts the bodies it has read whole. */
 async function countedListing(): Promise<{ client: PageClient; bodies: () => number }> {
-  const server = await startPageServer((url) => pageBody(pageOf(url)));
+  const server = await startListingServer((url) => pageBody(pageOf(url)));
   const api = testClient(server.url);
   let bodies = 0;
   const client: PageClient = { get: (...args) => api.get(...args).then((body) => (bodies++, body)) };

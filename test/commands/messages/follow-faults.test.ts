@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { InterruptedError } from "../../../src/core/errors.js";
 import type { Timer } from "../../../src/core/timer.js";
 import { runCli, type CliResult } from "../../support/run-cli.js";
-import { scripted, startLiveListing, type LiveListing } from "../../support/live-listing-server.js";
+import { scripted, startLiveListing, type LiveListing } from "../../support/listing-server.js";
 import { VirtualClock } from "../../support/virtual-clock.js";
 
 const T0 = Date.parse("2026-11-22T09:00:00.000Z");
