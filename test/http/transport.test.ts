@@ -3,12 +3,15 @@
 import { spawn } from "node:child_process";
 import net from "node:net";
 import type { LookupFunction } from "node:net";
-import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from "vitest";
 import type { ApiClient, ClientOptions } from "../../src/http/client.js";
 import { createTransport } from "../../src/http/transport.js";
-import { networkFailure, RequestFailedError } from "../../src/http/errors.js";
+import { networkFailure, ProxyRefusedError, RequestFailedError } from "../../src/http/errors.js";
 import { caught, testClient } from "../support/client.js";
 import { serveHttp as serve, serveRaw } from "../support/http-servers.js";
+import { startTestProxy } from "../support/test-proxy.js";
+import { makeCertificates, startTlsPageServer, type TestCertificates } from "../support/tls.js";
+import { waitFor } from "../support/wait-for.js";
 
 function client(url: string, options: Partial<ClientOptions> = {}): ApiClient {
   const made = testClient(url, { retries: 2, random: () => 0, ...options });
@@ -172,5 +175,154 @@ describe("DNS", () => {
     expect(body.bytes.toString("utf8")).toBe(PAGE);
     expect(asked).toEqual(["api.msgstat.test"]);
     expect(server.seen.map(({ headers }) => headers.host)).toEqual([`api.msgstat.test:${port}`]);
+  });
+});
+
+describe("createTransport", () => {
+  const signal = () => new AbortController().signal;
+  const text = async (body: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  };
+  /** A proxy that takes connections and never answers; `held` counts them. */
+  async function silentProxy(): Promise<{ url: URL; held: () => number }> {
+    const sockets = new Set<net.Socket>();
+    let held = 0;
+    const server = net.createServer((socket) => {
+      held++;
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    return { url: new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`), held: () => held };
+  }
+  let certs: TestCertificates | undefined;
+  afterAll(() => certs?.remove());
+
+  it("directly: the path exactly as given, the headers, and the answer's status, headers and body", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(201, { "content-type": "application/json", "x-echo": "yes" }).end(PAGE);
+    });
+    const transport = createTransport();
+    onTestFinished(() => transport.close());
+    const response = await transport.request({
+      origin: server.url,
+      path: "/a%2Fb/%2E%2E?x=%20&y=1",
+      headers: { "x-test": "1" },
+      signal: signal(),
+    });
+    expect([response.statusCode, response.headers["x-echo"], await text(response.body)]).toEqual([201, "yes", PAGE]);
+    expect(server.seen.map(({ url, headers }) => [url, headers["x-test"]])).toEqual([["/a%2Fb/%2E%2E?x=%20&y=1", "1"]]);
+  });
+
+  it("through a proxy, an http:// target is forwarded whole, with the proxy's credentials decoded", async () => {
+    const server = await serve((_request, response) => void response.writeHead(200).end(PAGE));
+    const proxy = await startTestProxy({ credentials: "u s:p@ss" });
+    onTestFinished(() => proxy.close());
+    const proxyUrl = new URL(`http://${encodeURIComponent("u s")}:${encodeURIComponent("p@ss")}@${proxy.name}`);
+    const transport = createTransport({ proxy: { http: proxyUrl } });
+    onTestFinished(() => transport.close());
+    const response = await transport.request({ origin: server.url, path: "/p?q=1", headers: {}, signal: signal() });
+    expect(await text(response.body)).toBe(PAGE);
+    expect(proxy.received.map(({ method, target, headers }) => [method, target, headers.host])).toEqual([
+      ["GET", `${server.url}/p?q=1`, new URL(server.url).host],
+    ]);
+    expect(proxy.received[0]!.headers["proxy-authorization"]).toBe(
+      `Basic ${Buffer.from("u s:p@ss").toString("base64")}`,
+    );
+    expect(server.seen.map(({ url }) => url)).toEqual(["/p?q=1"]);
+  });
+
+  it("through a proxy, an https:// target tunnels by CONNECT, which carries none of the request's headers", async () => {
+    certs ??= makeCertificates();
+    const origin = await startTlsPageServer(certs.leaf);
+    onTestFinished(() => origin.close());
+    const proxy = await startTestProxy();
+    onTestFinished(() => proxy.close());
+    const transport = createTransport({ proxy: { https: new URL(proxy.url) }, ca: [certs.ca.cert] });
+    onTestFinished(() => transport.close());
+    const authority = `localhost:${new URL(origin.url).port}`;
+    const response = await transport.request({
+      origin: `https://${authority}`,
+      path: "/p",
+      headers: { authorization: "Bearer secret" },
+      signal: signal(),
+    });
+    expect(response.statusCode).toBe(200);
+    await text(response.body);
+    expect(proxy.received.map(({ method, target, headers }) => [method, target, headers])).toEqual([
+      ["CONNECT", authority, { connection: "close", host: authority, "proxy-connection": "keep-alive" }],
+    ]);
+    expect(origin.requests.map((headers) => headers.authorization)).toEqual(["Bearer secret"]);
+  });
+
+  it.each([
+    ["a CONNECT refused", { refuseConnect: 403 }, "https", 403],
+    ["a forwarded request without the credentials the proxy wants", { credentials: "u:p" }, "http", 407],
+  ] as const)("%s is the proxy's refusal, with its status", async (_name, options, scheme, status) => {
+    const proxy = await startTestProxy(options);
+    onTestFinished(() => proxy.close());
+    const transport = createTransport({ proxy: { [scheme]: new URL(`http://${proxy.name}`) } });
+    onTestFinished(() => transport.close());
+    const error = await caught(
+      transport.request({ origin: `${scheme}://127.0.0.1:9`, path: "/p", headers: {}, signal: signal() }),
+    );
+    expect(error).toBeInstanceOf(ProxyRefusedError);
+    expect((error as ProxyRefusedError).status).toBe(status);
+  });
+
+  it("a proxy that never answers CONNECT is given up on after --timeout", async () => {
+    const proxy = await silentProxy();
+    const transport = createTransport({ proxy: { https: proxy.url }, timeoutMs: 300 });
+    onTestFinished(() => transport.close());
+    const started = performance.now();
+    const error = await caught(
+      transport.request({ origin: "https://127.0.0.1:9", path: "/p", headers: {}, signal: signal() }),
+    );
+    expect([(error as NodeJS.ErrnoException).code, error.message]).toEqual([
+      "ETIMEDOUT",
+      "the proxy did not answer CONNECT",
+    ]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(proxy.held()).toBe(1);
+  });
+
+  it("an abort ends a request still waiting for its tunnel, with the abort's reason", async () => {
+    const proxy = await silentProxy();
+    const transport = createTransport({ proxy: { https: proxy.url }, timeoutMs: 60_000 });
+    onTestFinished(() => transport.close());
+    const controller = new AbortController();
+    const pending = caught(
+      transport.request({ origin: "https://127.0.0.1:9", path: "/p", headers: {}, signal: controller.signal }),
+    );
+    await waitFor(() => proxy.held() === 1, "the CONNECT to arrive");
+    const reason = new Error("stop");
+    controller.abort(reason);
+    expect(await pending).toBe(reason);
+  });
+
+  it("close() ends a tunnel still being opened, and every connection it keeps alive", async () => {
+    const proxy = await silentProxy();
+    const closed: string[] = [];
+    const server = await serve((request, response) => {
+      request.socket.once("close", () => closed.push("kept"));
+      response.writeHead(200).end(PAGE);
+    });
+    const transport = createTransport({ proxy: { https: proxy.url }, timeoutMs: 60_000 });
+    const kept = await transport.request({ origin: server.url, path: "/p", headers: {}, signal: signal() });
+    await text(kept.body);
+    const pending = caught(
+      transport.request({ origin: "https://127.0.0.1:9", path: "/p", headers: {}, signal: signal() }),
+    );
+    await waitFor(() => proxy.held() === 1, "the CONNECT to arrive");
+    expect(closed).toEqual([]);
+    transport.close();
+    expect((await pending).message).toMatch(/socket hang up|aborted/);
+    await waitFor(() => closed.length === 1, "the kept-alive connection to close");
   });
 });
