@@ -17,7 +17,7 @@ export class Status {
 /** A request held unanswered, as a stalled service holds it. */
 export const STALL = Symbol("stall");
 
-/** What a request gets: a 200 with this body (an object as JSON, text as it is), a Status, or STALL. */
+/** What a request gets: a 200 with this body (an object as JSON, text or bytes as they are), a Status, or STALL. */
 export type Answer = unknown;
 
 export interface ListingServer {
@@ -81,7 +81,7 @@ export async function startListingServer(
 function send(res: ServerResponse, answer: Answer): void {
   if (answer === STALL) return;
   const { status, body } = answer instanceof Status ? answer : { status: 200, body: answer };
-  const text = typeof body === "string" ? body : JSON.stringify(body);
+  const text = typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   res.writeHead(status, {
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(text),
