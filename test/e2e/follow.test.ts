@@ -1,11 +1,10 @@
 // messages --follow from the built executable, stopped with a real SIGINT.
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Message } from "../../src/core/message.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
+import { startListingServer } from "../support/listing-server.js";
 import { runBin } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 import { waitFor } from "../support/wait-for.js";
@@ -63,45 +62,36 @@ describe("SIGINT while large records are being written to -o (issue 25, 17)", ()
       fullMessage: pad,
       language: "english",
     });
-    const server = createServer((req, res) => {
-      const limit = Number(new URL(req.url ?? "/", "http://localhost").searchParams.get("limit") ?? "10");
+    const { url } = await startListingServer((target) => {
+      const limit = Number(target.searchParams.get("limit") ?? "10");
       const data = Array.from({ length: Math.min(limit, 600) }, record).reverse();
-      res.writeHead(200, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ data, pageData: { hasNextPage: false, hasPreviousPage: false } }));
+      return { data, pageData: { hasNextPage: false, hasPreviousPage: false } };
     });
-    server.keepAliveTimeout = 0;
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const dir = scratchFolder("msgstat-follow-cut-");
     const runs = 24;
-    try {
-      for (let run = 0; run < runs; run++) {
-        const file = path.join(dir, `live-${run}.jsonl`);
-        const size = () => (existsSync(file) ? statSync(file).size : 0);
-        const threshold = Math.round(((run + 1) / (runs + 1)) * 16_000_000);
-        const result = await runBin(["--base-url", url, "messages", "cmp", "--follow", "-n", "600", "-o", file], {
-          timeoutMs: 60_000,
-          onSpawn: (child) => {
-            void waitFor(() => size() > threshold, `the file past ${threshold} bytes`, 20_000, 1).then(
-              () => child.kill("SIGINT"),
-              () => child.kill("SIGKILL"),
-            );
-          },
-        });
-        const what = `run ${run}, interrupted past ${threshold} bytes`;
-        expect(result.code, what).toBe(130);
-        expect(result.stderr, what).toBe("msgstat: interrupted\n");
-        const text = readFileSync(file, "utf8");
-        expect(text.endsWith("\n"), `${what}: the file ends with a whole line`).toBe(true);
-        const ids = text
-          .trimEnd()
-          .split("\n")
-          .map((line) => (JSON.parse(line) as Message).id);
-        expect(new Set(ids).size, what).toBe(ids.length);
-      }
-    } finally {
-      server.closeAllConnections();
-      server.close();
+    for (let run = 0; run < runs; run++) {
+      const file = path.join(dir, `live-${run}.jsonl`);
+      const size = () => (existsSync(file) ? statSync(file).size : 0);
+      const threshold = Math.round(((run + 1) / (runs + 1)) * 16_000_000);
+      const result = await runBin(["--base-url", url, "messages", "cmp", "--follow", "-n", "600", "-o", file], {
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          void waitFor(() => size() > threshold, `the file past ${threshold} bytes`, 20_000, 1).then(
+            () => child.kill("SIGINT"),
+            () => child.kill("SIGKILL"),
+          );
+        },
+      });
+      const what = `run ${run}, interrupted past ${threshold} bytes`;
+      expect(result.code, what).toBe(130);
+      expect(result.stderr, what).toBe("msgstat: interrupted\n");
+      const text = readFileSync(file, "utf8");
+      expect(text.endsWith("\n"), `${what}: the file ends with a whole line`).toBe(true);
+      const ids = text
+        .trimEnd()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as Message).id);
+      expect(new Set(ids).size, what).toBe(ids.length);
     }
   }, 120_000);
 });

@@ -2,12 +2,11 @@
 // every message, and memory stays under the figure docs/security.md gives (issue 11, item 13: it cost
 // about 820 MB when the page was parsed whole).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startListingServer, type ListingServer } from "../support/listing-server.js";
 import { BIN } from "../support/run-cli.js";
 import { spawn } from "node:child_process";
 
@@ -16,7 +15,7 @@ const MESSAGES = 775_000;
 const LIMIT_MB = 400;
 const PROBE = fileURLToPath(new URL("../../bench/lib/peak-rss.mjs", import.meta.url));
 
-let server: http.Server;
+let server: ListingServer;
 let url: string;
 let bodyBytes = 0;
 const scratch = mkdtempSync(path.join(os.tmpdir(), "msgstat-huge-page-"));
@@ -28,15 +27,11 @@ beforeAll(async () => {
     parts.push(`{"id":"m${String(i).padStart(7, "0")}","values":{},"batches":[],"messageAttempts":[{}],"x":[],"y":10}`);
   const body = Buffer.from(`{"data":[${parts.join(",")}],"pageData":{"hasNextPage":false}}`);
   bodyBytes = body.length;
-  server = http.createServer((_request, response) => {
-    response.writeHead(200, { "content-type": "application/json", "content-length": body.length });
-    response.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startListingServer(() => body, { outsideTest: true });
+  url = server.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -16,7 +16,7 @@ import { HOSTILE_VALUES } from "../../src/sandbox/hostile-text.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import type { StatsReport } from "../../src/stats/report.js";
 import { FIXED_NOW } from "../sandbox/http-helpers.js";
-import { startCampaignsServer } from "../support/campaigns-server.js";
+import { campaignPages, startListingServer } from "../support/listing-server.js";
 import { HOSTILE_PAYLOADS } from "../support/hostile-payloads.js";
 import { decodePng, distinctColours, shareOf } from "../support/png.js";
 import { hostileCampaigns, smallCampaign } from "../support/report-campaigns.js";
@@ -68,7 +68,7 @@ beforeAll(async () => {
       smallCampaign(`cmp-value-${i}`, { batchId: `bat-${i}`, fileName: value, errorType: value, errorCode: value }),
     ]),
   );
-  const server = await startCampaignsServer({ ...hostileCampaigns(), ...values }, { outsideTest: true });
+  const server = await startListingServer(campaignPages({ ...hostileCampaigns(), ...values }), { outsideTest: true });
   try {
     await makeReport("hostile", server.url, [...HOSTILE_PAYLOADS, ...Object.keys(values)]);
   } finally {

@@ -2,12 +2,12 @@
 // one) is read as UTC, not in the zone of the machine msgstat runs on, and shown in --tz as any other. The
 // built bin runs under TZ=America/New_York, which Date.parse would have used.
 import { describe, expect, it } from "vitest";
-import { startPageServer } from "../support/page-server.js";
+import { startListingServer } from "../support/listing-server.js";
 import { runBin } from "../support/run-cli.js";
 
 describe("a timestamp without an offset", () => {
   it("is read as UTC whatever the machine's zone, and shown in --tz", async () => {
-    const server = await startPageServer(() => ({
+    const server = await startListingServer(() => ({
       id: "m1",
       createdAt: "2026-11-20T10:00:00.000",
       updatedAt: "2026-11-20T10:05:00",

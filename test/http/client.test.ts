@@ -1,54 +1,19 @@
 // The client over loopback, against small servers that misbehave on purpose.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthError, NotFoundError, ResponseError } from "../../src/core/errors.js";
-import { ApiClient, type ClientOptions } from "../../src/http/client.js";
+import type { ApiClient, ClientOptions } from "../../src/http/client.js";
 import { RedirectError, RequestFailedError } from "../../src/http/errors.js";
+import { caught, testClient } from "../support/client.js";
+import { serveHttp as serve } from "../support/http-servers.js";
 
-type Handler = (request: http.IncomingMessage, response: http.ServerResponse, n: number) => void;
-interface Seen {
-  url: string;
-  headers: http.IncomingHttpHeaders;
-}
-
-const servers: http.Server[] = [];
 const clients: ApiClient[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise((resolve) => {
-          server.closeAllConnections();
-          server.close(resolve);
-        }),
-    ),
-  );
 });
 
-async function serve(handler: Handler): Promise<{ url: string; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  const server = http.createServer((request, response) => {
-    seen.push({ url: request.url!, headers: request.headers });
-    handler(request, response, seen.length);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-
 function client(url: string, options: Partial<ClientOptions> = {}): ApiClient {
-  const made = new ApiClient({
-    baseUrl: new URL(url),
-    headers: [],
-    timeoutMs: 5000,
-    retries: 3,
-    retryBaseMs: 1,
-    warn: () => undefined,
-    random: () => 0,
-    ...options,
-  });
+  const made = testClient(url, { timeoutMs: 5000, retries: 3, random: () => 0, ...options });
   clients.push(made);
   return made;
 }
@@ -58,14 +23,6 @@ const json = (response: http.ServerResponse, body: string, status = 200) => {
   response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   response.end(body);
 };
-const caught = async (promise: Promise<unknown>): Promise<Error> =>
-  promise.then(
-    () => {
-      throw new Error("resolved");
-    },
-    (error: Error) => error,
-  );
-
 describe("retries", () => {
   it("a body cut short is asked for again whole, from the same path: no Range request, as undici's retry interceptor would send", async () => {
     const server = await serve((_request, response, n) => {

@@ -1,12 +1,15 @@
 // Bodies: the size cap as bytes arrive, the JSON checks, and the per-element reading of a page that
 // keeps each message's text exactly as sent.
 import { Readable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { JsonSource, needsOwnText } from "../../src/core/json-source.js";
 import { ResponseError } from "../../src/core/errors.js";
+import type { ApiClient, ClientOptions } from "../../src/http/client.js";
 import { inUtf8, JsonBody, jsonBodyProblem, readCapped, releaseBody } from "../../src/http/json-body.js";
 import { arraySpans } from "../../src/http/json-spans.js";
 import { decodePage, PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
+import { caught, testClient } from "../support/client.js";
+import { serveHttp as serve } from "../support/http-servers.js";
 
 const TARGET = { method: "GET", origin: "http://127.0.0.1:9", path: "/campaigns/c/messages?limit=2" } as const;
 
@@ -323,5 +326,58 @@ describe("releaseBody: a page's memory freed once its messages are parsed", () =
     const messages = [...decodePage(sourced, SOURCED_MESSAGES).parts()].flatMap((part) => part.data);
     expect(sourced.bytes.length).toBe(bytes.length);
     expect(messages.map((m) => m.source.text())).toEqual(['{"id":"a"}', '{"id":"b"}', '{"id":"c"}']);
+  });
+});
+
+function client(url: string, options: Partial<ClientOptions> = {}): ApiClient {
+  const made = testClient(url, { retries: 2, random: () => 0, ...options });
+  onTestFinished(() => made.close());
+  return made;
+}
+
+describe("charsets", () => {
+  it("a Latin-1 body is decoded as Latin-1: café stays café", async () => {
+    const body = Buffer.from(
+      '{"data":[{"id":"m1","fullMessage":"café à côté"}],"pageData":{"hasNextPage":false}}',
+      "latin1",
+    );
+    const server = await serve((_request, response) => {
+      response.writeHead(200, {
+        "content-type": "application/json; charset=ISO-8859-1",
+        "content-length": body.length,
+      });
+      response.end(body);
+    });
+    const value = (await client(server.url).get(["p"])).value() as { data: Array<{ fullMessage: string }> };
+    expect(value.data[0]!.fullMessage).toBe("café à côté");
+  });
+
+  it("a charset TextDecoder does not know is refused with its name, never read as UTF-8", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": 'application/json; charset="x-klingon"' });
+      response.end('{"data":[],"pageData":{"hasNextPage":false}}');
+    });
+    const error = await caught(client(server.url).get(["p"]));
+    expect(error.message).toBe(
+      `the response to GET ${server.url}/p is in charset "x-klingon", which msgstat cannot decode`,
+    );
+  });
+
+  it("UTF-8 under any of its names, and UTF-16, come out as UTF-8", () => {
+    const text = '{"a":"Grüße"}';
+    for (const type of [
+      "application/json",
+      "application/json;charset=utf-8",
+      "application/json; charset=UTF8",
+      "application/json; charset=unicode-1-1-utf-8",
+    ]) {
+      expect(inUtf8(Buffer.from(text), type)).toEqual({ bytes: Buffer.from(text) });
+    }
+    expect(inUtf8(Buffer.from(text, "utf16le"), "application/json; charset=utf-16le")).toEqual({
+      bytes: Buffer.from(text),
+    });
+    expect(inUtf8(Buffer.from([0x7b, 0xd8, 0x00]), "application/json; charset=utf-16le")).toEqual({
+      unreadable: "is not valid utf-16le, the charset its Content-Type names",
+    });
   });
 });

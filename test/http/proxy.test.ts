@@ -6,7 +6,7 @@ import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/http/client.js";
+import { testClient } from "../support/client.js";
 import { bypassesProxy, proxyFor, proxyName } from "../../src/http/proxy.js";
 import { createTransport } from "../../src/http/transport.js";
 import { makeCertificates, startTlsPageServer, type TestCertificates, type TlsPageServer } from "../support/tls.js";
@@ -144,13 +144,8 @@ describe("the transport routes each origin as proxyFor decides", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const origin = `https://localhost:${(server.address() as AddressInfo).port}`;
     const url = new URL(proxy.url);
-    const client = new ApiClient({
-      baseUrl: new URL(origin),
-      headers: [],
-      timeoutMs: 10_000,
+    const client = testClient(origin, {
       retries: 2,
-      retryBaseMs: 1,
-      warn: () => undefined,
       random: () => 0,
       network: { proxy: { https: url }, ca: [certs.ca.cert] },
     });

@@ -2,7 +2,7 @@
 // order across campaigns, its tie-break, a campaign out of order, one that cannot be read, the merged
 // limit, and the bound on requests in flight; then the plain form (one task per campaign).
 import { describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/http/client.js";
+import { testClient } from "../support/client.js";
 import { NotFoundError, ServiceError } from "../../src/core/errors.js";
 import { instantOf } from "../../src/core/time.js";
 import { PARSED_MESSAGES } from "../../src/service/endpoints.js";
@@ -15,32 +15,21 @@ import {
 } from "../../src/service/fan-out.js";
 import { MessageSelector } from "../../src/service/select.js";
 import type { CheckedMessage } from "../../src/core/message.js";
-import { campaignMessage, startCampaignsServer, type CampaignsServer } from "../support/campaigns-server.js";
-
-function clientOf(server: CampaignsServer): ApiClient {
-  return new ApiClient({
-    baseUrl: new URL(server.url),
-    headers: [],
-    timeoutMs: 10_000,
-    retries: 0,
-    retryBaseMs: 1,
-    warn: () => undefined,
-  });
-}
+import { campaignMessage, campaignPages, startListingServer, type ListingServer } from "../support/listing-server.js";
 
 /** Campaign `id` with messages at these minutes, served in the order given. */
 const campaign = (id: string, minutes: number[]) =>
   minutes.map((minute, i) => campaignMessage(id, `${id}-${i}`, minute));
 
 async function merge(
-  server: CampaignsServer,
+  server: ListingServer,
   ids: string[],
   options: Partial<MergeOptions<CheckedMessage>> & { pageSize?: number } = {},
 ) {
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const selectors: MessageSelector[] = [];
   const merged = new MergedListing<CheckedMessage>(
-    clientOf(server),
+    testClient(server.url),
     ids,
     (campaignId, client) => {
       const selector = new MessageSelector(client, {
@@ -68,11 +57,13 @@ async function merge(
 
 describe("MergedListing", () => {
   it("merges campaigns whose times interleave, newest createdAt first, each message once and tagged", async () => {
-    const server = await startCampaignsServer({
-      a: campaign("a", [90, 60, 30, 0]),
-      b: campaign("b", [80, 70, 20, 10]),
-      c: campaign("c", [95, 50, 40]),
-    });
+    const server = await startListingServer(
+      campaignPages({
+        a: campaign("a", [90, 60, 30, 0]),
+        b: campaign("b", [80, 70, 20, 10]),
+        c: campaign("c", [95, 50, 40]),
+      }),
+    );
     const { ids, tags, merged } = await merge(server, ["a", "b", "c"]);
     expect(ids).toEqual(["c-0", "a-0", "b-0", "b-1", "a-1", "c-1", "c-2", "a-2", "b-2", "b-3", "a-3"]);
     expect(tags).toEqual(ids.map((id) => id[0]));
@@ -85,15 +76,17 @@ describe("MergedListing", () => {
   });
 
   it("puts messages of the same createdAt in the order the campaigns were named", async () => {
-    const server = await startCampaignsServer({ a: campaign("a", [5, 5]), b: campaign("b", [5, 5]) });
+    const server = await startListingServer(campaignPages({ a: campaign("a", [5, 5]), b: campaign("b", [5, 5]) }));
     expect((await merge(server, ["b", "a"])).ids).toEqual(["b-0", "b-1", "a-0", "a-1"]);
   });
 
   it("hands out every message of a campaign out of order, in its own order, and says so once", async () => {
-    const server = await startCampaignsServer({
-      a: campaign("a", [10, 20, 30, 40]),
-      b: campaign("b", [35, 25, 15, 5]),
-    });
+    const server = await startListingServer(
+      campaignPages({
+        a: campaign("a", [10, 20, 30, 40]),
+        b: campaign("b", [35, 25, 15, 5]),
+      }),
+    );
     const told: string[] = [];
     const { ids, merged } = await merge(server, ["a", "b"], { onOutOfOrder: (id) => told.push(id) });
     expect(ids.sort()).toEqual(["a-0", "a-1", "a-2", "a-3", "b-0", "b-1", "b-2", "b-3"]);
@@ -103,7 +96,7 @@ describe("MergedListing", () => {
   });
 
   it("reads the others to the end when one campaign is not found, and says why it failed", async () => {
-    const server = await startCampaignsServer({ a: campaign("a", [3, 1]), c: campaign("c", [2, 0]) });
+    const server = await startListingServer(campaignPages({ a: campaign("a", [3, 1]), c: campaign("c", [2, 0]) }));
     const failed: string[] = [];
     const { ids, merged } = await merge(server, ["a", "missing", "c"], {
       onFailure: (outcome) => failed.push(outcome.campaignId),
@@ -116,9 +109,10 @@ describe("MergedListing", () => {
   });
 
   it("keeps what a campaign gave before it failed part way", async () => {
-    const server = await startCampaignsServer(
-      { a: campaign("a", [9, 7, 5, 3, 1]), b: campaign("b", [8, 6, 4, 2, 0]) },
-      { fail: (id, page) => (id === "b" && page === 1 ? 500 : undefined) },
+    const server = await startListingServer(
+      campaignPages({ a: campaign("a", [9, 7, 5, 3, 1]), b: campaign("b", [8, 6, 4, 2, 0]) }, (id, page) =>
+        id === "b" && page === 1 ? 500 : undefined,
+      ),
     );
     const { ids, merged } = await merge(server, ["a", "b"]);
     expect(ids).toEqual(["a-0", "b-0", "a-1", "b-1", "a-2", "a-3", "a-4"]);
@@ -127,11 +121,13 @@ describe("MergedListing", () => {
   });
 
   it("stops the merged stream at its limit and marks the campaigns that had more as cut", async () => {
-    const server = await startCampaignsServer({
-      a: campaign("a", [90, 60, 30, 0]),
-      b: campaign("b", [80, 70, 20, 10]),
-      c: campaign("c", [1]),
-    });
+    const server = await startListingServer(
+      campaignPages({
+        a: campaign("a", [90, 60, 30, 0]),
+        b: campaign("b", [80, 70, 20, 10]),
+        c: campaign("c", [1]),
+      }),
+    );
     const { ids, merged } = await merge(server, ["a", "b", "c"], { limit: 3 });
     expect(ids).toEqual(["a-0", "b-0", "b-1"]);
     expect(merged.outcomes.map((o) => o.state)).toEqual(["cut", "cut", "cut"]);
@@ -142,7 +138,7 @@ describe("MergedListing", () => {
     const campaigns = Object.fromEntries(
       ["a", "b", "c", "d", "e", "f"].map((id, k) => [id, campaign(id, [60 - k, 40 - k, 20 - k, 10 - k])]),
     );
-    const server = await startCampaignsServer(campaigns, { holdUntil: 2, holdMs: 20 });
+    const server = await startListingServer(campaignPages(campaigns), { holdUntil: 2, holdMs: 20 });
     const { ids } = await merge(server, Object.keys(campaigns), { concurrency: 2, pageSize: 1 });
     expect(ids).toHaveLength(24);
     expect(server.maxInFlight).toBe(2);

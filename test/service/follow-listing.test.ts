@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SourcedMessage } from "../../src/core/json-source.js";
 import type { CheckedMessage, Message } from "../../src/core/message.js";
 import { ServiceError } from "../../src/core/errors.js";
-import { ApiClient } from "../../src/http/client.js";
+import type { ApiClient } from "../../src/http/client.js";
+import { testClient } from "../support/client.js";
 import { PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 import { ListingFollower, type FollowEvent, type FollowPlan } from "../../src/service/follow-listing.js";
 import { waitForFinal, type WaitEvent } from "../../src/service/wait-for-message.js";
@@ -21,14 +22,7 @@ async function liveSandbox(
   faults: FaultRule[] = [],
 ): Promise<{ sandbox: Sandbox; client: ApiClient }> {
   sandbox = await startSandbox({ live: { ratePerSecond: 5 }, clock: timer.now, now: START, faults });
-  const client = new ApiClient({
-    baseUrl: new URL(sandbox.url),
-    headers: [],
-    timeoutMs: 10_000,
-    retries: 0,
-    retryBaseMs: 1,
-    warn: () => undefined,
-  });
+  const client = testClient(sandbox.url);
   return { sandbox, client };
 }
 

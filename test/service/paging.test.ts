@@ -4,7 +4,7 @@
 import { Worker } from "node:worker_threads";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { CheckedMessage } from "../../src/core/message.js";
-import { ApiClient } from "../../src/http/client.js";
+import { testClient } from "../support/client.js";
 import { flushAtPageBoundaries } from "../../src/output/page-flush.js";
 import type { Sink } from "../../src/output/sink.js";
 import type { SourcedMessage } from "../../src/core/json-source.js";
@@ -15,7 +15,7 @@ import {
   type PageClient,
 } from "../../src/service/endpoints.js";
 import { PageReader } from "../../src/service/paging.js";
-import { messageAt, startPageServer } from "../support/page-server.js";
+import { messageAt, startListingServer } from "../support/listing-server.js";
 import { waitFor } from "../support/wait-for.js";
 
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
@@ -35,17 +35,6 @@ const pageOf = (url: URL): number => {
 
 const allIds = Array.from({ length: PAGES * PER_PAGE }, (_, k) => `m${k}`);
 
-function clientOf(url: string): ApiClient {
-  return new ApiClient({
-    baseUrl: new URL(url),
-    headers: [],
-    timeoutMs: 10_000,
-    retries: 0,
-    retryBaseMs: 1,
-    warn: () => undefined,
-  });
-}
-
 function readerOf(client: PageClient, freeEachPage = false): PageReader {
   return new PageReader(
     client,
@@ -56,8 +45,8 @@ function readerOf(client: PageClient, freeEachPage = false): PageReader {
 
 /** The listing served over loopback, through a client that counts the bodies it has read whole. */
 async function countedListing(): Promise<{ client: PageClient; bodies: () => number }> {
-  const server = await startPageServer((url) => pageBody(pageOf(url)));
-  const api = clientOf(server.url);
+  const server = await startListingServer((url) => pageBody(pageOf(url)));
+  const api = testClient(server.url);
   let bodies = 0;
   const client: PageClient = { get: (...args) => api.get(...args).then((body) => (bodies++, body)) };
   return { client, bodies: () => bodies };
@@ -98,7 +87,7 @@ describe("the read-ahead", () => {
     const server = await startThreadedServer();
     const ids: string[] = [];
     let waited: string | undefined;
-    for await (const { messages } of readerOf(clientOf(server.url)).pages(PARSED_MESSAGES)) {
+    for await (const { messages } of readerOf(testClient(server.url)).pages(PARSED_MESSAGES)) {
       // This thread is blocked here, as by a renderer busy with the page and never giving Node a turn:
       // the server, on its own thread, sees the second request only if it was sent before the page
       // came out ("not-equal" when it already had, "ok" when it came during the wait).

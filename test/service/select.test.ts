@@ -2,10 +2,10 @@
 // a later run continues, and when --since stops the paging early. Real HTTP over loopback to a small
 // listing server whose cursors name messages: `after=mK` starts after message K, `before=mK` ends before it.
 import { describe, expect, it } from "vitest";
-import { ApiClient } from "../../src/http/client.js";
+import { testClient } from "../support/client.js";
 import { PARSED_MESSAGES, SOURCED_MESSAGES } from "../../src/service/endpoints.js";
 import { MessageSelector, type Selection } from "../../src/service/select.js";
-import { cursorPages, messageAt, startPageServer, type PageServer } from "../support/page-server.js";
+import { cursorPages, messageAt, startListingServer, type ListingServer } from "../support/listing-server.js";
 
 const NOW = Date.parse("2025-05-01T12:00:00.000Z");
 const HOUR = 3_600_000;
@@ -16,24 +16,13 @@ function listingOf(count: number, status = (k: number): string => (k % 3 === 0 ?
 }
 
 /** Serves `messages` newest first, honouring limit, after and before as the reference describes them. */
-function serve(messages: readonly Record<string, unknown>[]): Promise<PageServer> {
-  return startPageServer(cursorPages(messages.map((message) => JSON.stringify(message))));
+function serve(messages: readonly Record<string, unknown>[]): Promise<ListingServer> {
+  return startListingServer(cursorPages(messages.map((message) => JSON.stringify(message))));
 }
 
-function clientOf(server: PageServer): ApiClient {
-  return new ApiClient({
-    baseUrl: new URL(server.url),
-    headers: [],
-    timeoutMs: 10_000,
-    retries: 0,
-    retryBaseMs: 1,
-    warn: () => undefined,
-  });
-}
-
-async function select(server: PageServer, selection: Partial<Selection>) {
+async function select(server: ListingServer, selection: Partial<Selection>) {
   let pages = 0;
-  const selector = new MessageSelector(clientOf(server), {
+  const selector = new MessageSelector(testClient(server.url), {
     listing: { campaignId: "cmp" },
     limit: 50,
     pageSize: 50,
@@ -112,7 +101,7 @@ describe("forward, with filters", () => {
   it("a probe the server fails costs only the cursor", async () => {
     const listing = listingOf(10);
     const page = { hasNextPage: true, hasPreviousPage: false, startCursor: "m0", endCursor: "m4" };
-    const server = await startPageServer((url) =>
+    const server = await startListingServer((url) =>
       url.searchParams.get("after") === "m0" ? "not json" : { data: listing.slice(0, 5), pageData: page },
     );
     const { ids: got, outcome } = await select(server, { statuses: new Set(["failure"]), limit: 2, pageSize: 5 });
@@ -210,8 +199,8 @@ describe("backward, from --before", () => {
 
 describe("the pages' bytes, for a consumer done with each chunk once it asks for the next", () => {
   /** Each chunk's ids read from its messages' text when handed out, and the chunks kept to look at after. */
-  async function selectWithText(server: PageServer, selection: Partial<Selection>) {
-    const selector = new MessageSelector(clientOf(server), {
+  async function selectWithText(server: ListingServer, selection: Partial<Selection>) {
+    const selector = new MessageSelector(testClient(server.url), {
       listing: { campaignId: "cmp" },
       limit: 50,
       pageSize: 2,

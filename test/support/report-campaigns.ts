@@ -1,4 +1,4 @@
-// Small campaigns for the HTML and Markdown reports' tests, served by test/support/campaigns-server.ts:
+// Small campaigns for the HTML and Markdown reports' tests, served by test/support/listing-server.ts:
 // a few messages whose every piece of server text (campaign id, batch id and file name, error type and
 // code, status) can be one of the hostile payloads.
 import { HOSTILE_PAYLOADS } from "./hostile-payloads.js";

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Manifest } from "../../../src/commands/export/manifest.js";
-import { campaignMessage, startCampaignsServer } from "../../support/campaigns-server.js";
+import { campaignMessage, campaignPages, startListingServer } from "../../support/listing-server.js";
 import { query } from "../../support/dataset.js";
 import { runCli } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
@@ -16,11 +16,13 @@ const JAPANESE = "春の大セール会員様限定キャンペーン東京大�
 describe("msgstat export with a campaign id too long for a folder name", () => {
   it.each(["parquet", "jsonl.gz"])("refuses that campaign alone and exports the others (%s)", async (format) => {
     expect([LONG.length, [...JAPANESE].length]).toEqual([300, 30]);
-    const server = await startCampaignsServer({
-      "cmp-normal": [campaignMessage("cmp-normal", "m1", 1), campaignMessage("cmp-normal", "m2", 2)],
-      [LONG]: [campaignMessage(LONG, "m3", 3)],
-      [JAPANESE]: [campaignMessage(JAPANESE, "m4", 4)],
-    });
+    const server = await startListingServer(
+      campaignPages({
+        "cmp-normal": [campaignMessage("cmp-normal", "m1", 1), campaignMessage("cmp-normal", "m2", 2)],
+        [LONG]: [campaignMessage(LONG, "m3", 3)],
+        [JAPANESE]: [campaignMessage(JAPANESE, "m4", 4)],
+      }),
+    );
     const dir = scratchFolder("export-long-");
     const run = () =>
       runCli(["--base-url", server.url, "export", LONG, "cmp-normal", JAPANESE, "--to", dir, "--format", format], {

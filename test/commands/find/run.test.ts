@@ -2,13 +2,12 @@
 // one customer's number beside numbers that contain it, end with it, or share its national digits in
 // another country; `search` is answered as the reference says (a substring of the recipient), so what
 // the server sends back is more than that customer's messages and find must keep exactly theirs.
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Message } from "../../../src/core/message.js";
 import { startSandbox } from "../../../src/sandbox/index.js";
 import { FIXED_NOW } from "../../sandbox/http-helpers.js";
 import { fetchSelected } from "../stats/expected.js";
+import { startListingServer, Status, type ListingServer } from "../../support/listing-server.js";
 import { configFolder } from "../../support/profiles.js";
 import { runCli, type CliOptions } from "../../support/run-cli.js";
 
@@ -47,27 +46,24 @@ const CAMPAIGNS: Record<string, ReturnType<typeof message>[]> = {
 
 let url: string;
 const searches: string[] = [];
-const server = createServer((request, response) => {
-  const target = new URL(request.url!, "http://localhost");
-  const [, , campaignId] = target.pathname.split("/").map(decodeURIComponent);
-  const messages = CAMPAIGNS[campaignId!];
-  if (messages === undefined) {
-    response.writeHead(404, { "content-type": "application/json" });
-    response.end(JSON.stringify({ message: `Campaign "${campaignId}" does not exist.` }));
-    return;
-  }
-  const search = target.searchParams.get("search");
-  if (search !== null) searches.push(`${campaignId}:${search}`);
-  const data = messages.filter((m) => search === null || m.recipient.includes(search));
-  response.writeHead(200, { "content-type": "application/json" });
-  response.end(JSON.stringify({ data, pageData: { hasNextPage: false, hasPreviousPage: false } }));
-});
+let server: ListingServer;
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startListingServer(
+    (target) => {
+      const [, , campaignId] = target.pathname.split("/").map(decodeURIComponent);
+      const messages = CAMPAIGNS[campaignId!];
+      if (messages === undefined) return new Status(404, { message: `Campaign "${campaignId}" does not exist.` });
+      const search = target.searchParams.get("search");
+      if (search !== null) searches.push(`${campaignId}:${search}`);
+      const data = messages.filter((m) => search === null || m.recipient.includes(search));
+      return { data, pageData: { hasNextPage: false, hasPreviousPage: false } };
+    },
+    { outsideTest: true },
+  );
+  url = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const find = (args: string[], options: CliOptions = {}) =>
   runCli(["--base-url", url, "find", ...args], { now: NOW, ...options });

@@ -3,9 +3,8 @@
 // whatever the service does; only a refusal of the request (404, 401/403) ends it early.
 // The clock is real time plus the time msgstat slept, which a sleep adds at once: a request that is never
 // answered costs real time (cut to the time left, under a second here), a pause between polls none.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
+import { startListingServer, STALL, Status, type ListingServer } from "../../support/listing-server.js";
 import { runCli, type CliResult } from "../../support/run-cli.js";
 
 const T0 = Date.parse("2026-11-22T09:00:00.000Z");
@@ -13,37 +12,20 @@ const T0 = Date.parse("2026-11-22T09:00:00.000Z");
 type Answer = "created" | "success" | "stall" | 503 | 404 | 401 | 403;
 
 /** Answers each request for a message with the next answer of the script; the last one repeats. */
-async function scriptedMessage(script: Answer[]): Promise<{ url: string; requests: string[] }> {
-  const requests: string[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const answer = script[Math.min(requests.length, script.length - 1)]!;
-    requests.push(req.url ?? "");
-    if (answer === "stall") return;
-    if (typeof answer === "number") {
-      res.writeHead(answer, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ message: `answer ${answer}` }));
-      return;
-    }
-    const message = {
+async function scriptedMessage(script: Answer[]): Promise<ListingServer> {
+  let answered = 0;
+  return startListingServer(() => {
+    const answer = script[Math.min(answered++, script.length - 1)]!;
+    if (answer === "stall") return STALL;
+    if (typeof answer === "number") return new Status(answer, { message: `answer ${answer}` });
+    return {
       id: "m1",
       createdAt: "2026-11-22T08:59:00.000+00:00",
       latestStatus: answer,
       recipient: "4915112345678",
       attempts: [],
     };
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(JSON.stringify(message));
   });
-  server.keepAliveTimeout = 0;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
 /** `message cmp m1 --wait ...` on a clock of real time plus the time slept. */

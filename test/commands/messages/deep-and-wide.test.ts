@@ -6,7 +6,7 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { stringifyAtAnyDepth } from "../../../src/core/json-stringify.js";
 import { NOW } from "../../support/cli-helpers.js";
-import { startPageServer, type PageServer } from "../../support/page-server.js";
+import { startListingServer, type ListingServer } from "../../support/listing-server.js";
 import { runCli, type CliOptions } from "../../support/run-cli.js";
 
 const DEPTH = 100_000;
@@ -17,12 +17,13 @@ const plain = (id: string) =>
 const deepMessage = `{"id":"deep","createdAt":"2025-05-01T09:00:00.000+00:00","latestStatus":"failure","values":{"name":"Ana","nested":${deepArray}},"extra":{"tree":${deepArray}}}`;
 const deepPage = `{"data":[${plain("m1")},${deepMessage},${plain("m2")}],"pageData":{"hasNextPage":false,"hasPreviousPage":false}}`;
 
-const run = (server: PageServer, args: string[], options: CliOptions = {}) =>
+const run = (server: ListingServer, args: string[], options: CliOptions = {}) =>
   runCli(["--base-url", server.url, "--retries", "0", ...args], { now: NOW, ...options });
 const NO_CRASH = /Maximum call stack|unexpected error/;
 
 describe(`a field nested ${DEPTH.toLocaleString("en-US")} levels deep`, () => {
-  const serveDeep = () => startPageServer((url) => (url.pathname.endsWith("/messages/deep") ? deepMessage : deepPage));
+  const serveDeep = () =>
+    startListingServer((url) => (url.pathname.endsWith("/messages/deep") ? deepMessage : deepPage));
 
   it("JSONL carries it exactly as sent", async () => {
     const result = await run(await serveDeep(), ["messages", "cmp", "--jsonl"]);
@@ -88,7 +89,7 @@ describe("a message with 200,000 values", () => {
   const message = { id: "wide", createdAt: "2025-05-01T09:00:00.000+00:00", latestStatus: "success", values };
   const text = JSON.stringify(message);
   const serveWide = () =>
-    startPageServer((url) =>
+    startListingServer((url) =>
       url.pathname.endsWith("/messages/wide") ? text : `{"data":[${text}],"pageData":{"hasNextPage":false}}`,
     );
 
@@ -118,7 +119,7 @@ describe("a page of 150,000 messages from a server that ignores limit", () => {
   const body = `{"data":[${Array.from({ length: COUNT }, (_, i) => plain(`m${i}`)).join(",")}],"pageData":{"hasNextPage":false}}`;
 
   it("every format takes the whole page", async () => {
-    const server = await startPageServer(() => body);
+    const server = await startListingServer(() => body);
     for (const format of ["--jsonl", "--csv", "--json", "--format=table"]) {
       const result = await run(server, ["messages", "cmp", "--all", format]);
       expect(result.code, format).toBe(0);
@@ -136,7 +137,7 @@ describe("a page of 150,000 messages from a server that ignores limit", () => {
   it(
     "the table on a terminal too",
     async () => {
-      const server = await startPageServer(() => body);
+      const server = await startListingServer(() => body);
       // One column: the terminal table costs microseconds a cell (measured and padded), a second or more for this page.
       const table = await run(server, ["messages", "cmp", "--all", "--fields", "id", "--no-color"], {
         tty: true,
@@ -157,7 +158,7 @@ describe("a page of 150,000 messages from a server that ignores limit", () => {
   );
 
   it("with --limit, the first messages of it", async () => {
-    const server = await startPageServer(() => body);
+    const server = await startListingServer(() => body);
     const result = await run(server, ["messages", "cmp", "-n", "3", "--jsonl"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${plain("m0")}\n${plain("m1")}\n${plain("m2")}\n`);

@@ -1,10 +1,8 @@
 // JSON and JSONL give every number exactly as the server wrote it, also those a double cannot hold
 // (issue 11, item 5): every message is written from its own text, as sent (only the spaces and line
 // breaks between tokens may change), its escapes included.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
-import { cursorPages, startPageServer } from "../../support/page-server.js";
+import { cursorPages, startListingServer, type ListingServer } from "../../support/listing-server.js";
 import { runCli } from "../../support/run-cli.js";
 
 const MESSAGE =
@@ -13,22 +11,21 @@ const SECOND = '{"id":"m2","escaped":"caf\\u00e9 \\/ \\ud83d\\ude00"}';
 // The same messages as a server that pretty-prints would send them.
 const PRETTY = '{\n  "id": "m3",\n  "n": [\n    9007199254740993,\n    1e400\n  ]\n}';
 
-let server: http.Server;
+let server: ListingServer;
 let url: string;
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    response.writeHead(200, { "content-type": "application/json" });
-    if (request.url!.startsWith("/pretty/"))
-      return response.end(
-        `{\n"data": [\n${PRETTY},\n${PRETTY.replace('"m3"', '"m4"')}\n],\n"pageData": {"hasNextPage": false}\n}\n`,
-      );
-    if (request.url!.includes("/messages/")) return response.end(MESSAGE);
-    response.end(`{"data":[${MESSAGE},${SECOND}],"pageData":{"hasNextPage":false}}`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startListingServer(
+    (target) => {
+      if (target.pathname.startsWith("/pretty/"))
+        return `{\n"data": [\n${PRETTY},\n${PRETTY.replace('"m3"', '"m4"')}\n],\n"pageData": {"hasNextPage": false}\n}\n`;
+      if (target.pathname.includes("/messages/")) return MESSAGE;
+      return `{"data":[${MESSAGE},${SECOND}],"pageData":{"hasNextPage":false}}`;
+    },
+    { outsideTest: true },
+  );
+  url = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe("numbers and strings exactly as sent", () => {
   // The second message has no number: its escapes come out as sent too (JSON.stringify would write é).
@@ -97,7 +94,7 @@ describe("over several pages, each freed once its messages are written", () => {
   );
   /** The messages newest first, in pages of what is asked (`--page-size 2` below). */
   async function pagedServer(): Promise<string> {
-    return (await startPageServer(cursorPages(texts))).url;
+    return (await startListingServer(cursorPages(texts))).url;
   }
 
   it("--jsonl --all and --json --all: every message as sent, in order", async () => {

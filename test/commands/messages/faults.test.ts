@@ -1,7 +1,7 @@
 // Transient faults: msgstat retries from the same cursor and delivers the complete listing once, in order.
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox, type FaultRule, type Sandbox } from "../../../src/sandbox/index.js";
-import { ApiClient } from "../../../src/http/client.js";
+import { testClient } from "../../support/client.js";
 import { runCli } from "../../support/run-cli.js";
 
 const NOW = Date.parse("2026-11-20T12:00:00.000Z");
@@ -198,9 +198,7 @@ describe("Retry-After", () => {
   it("is capped, and says so", async () => {
     const s = await serve([{ request: 1, kind: "status", status: 429, retryAfter: "3600" }]);
     const warnings: string[] = [];
-    const client = new ApiClient({
-      baseUrl: new URL(s.url),
-      headers: [],
+    const client = testClient(s.url, {
       timeoutMs: 5000,
       retries: 1,
       retryBaseMs: 5,

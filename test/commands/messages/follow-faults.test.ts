@@ -1,4 +1,4 @@
-// messages --follow against a listing the test scripts (test/support/live-listing-server.ts): bursts
+// messages --follow against a listing the test scripts (test/support/listing-server.ts): bursts
 // between polls, a 503 on one page of a poll, messages sharing a createdAt across pages and polls, empty
 // pages whose cursors are "" or null, a message the service lists below the newest one. msgstat runs
 // in-process on a virtual clock; each of its sleeps is a step of the script, so nothing waits for time.
@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { InterruptedError } from "../../../src/core/errors.js";
 import type { Timer } from "../../../src/core/timer.js";
 import { runCli, type CliResult } from "../../support/run-cli.js";
-import { scripted, startLiveListing, type LiveListing } from "../../support/live-listing-server.js";
+import { scripted, startLiveListing, type LiveListing } from "../../support/listing-server.js";
 import { VirtualClock } from "../../support/virtual-clock.js";
 
 const T0 = Date.parse("2026-11-22T09:00:00.000Z");

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { InterruptedError } from "../../../src/core/errors.js";
 import type { Timer } from "../../../src/core/timer.js";
 import { runCli } from "../../support/run-cli.js";
-import { scripted, startLiveListing } from "../../support/live-listing-server.js";
+import { scripted, startLiveListing } from "../../support/listing-server.js";
 import { VirtualClock } from "../../support/virtual-clock.js";
 
 const POLLS = 200;

@@ -1,26 +1,24 @@
 // A token or -H value an HTTP header cannot carry is a usage error found before any connection:
 // exit 2, naming the option, never the value (issue 11, item 9).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startListingServer, type ListingServer } from "../../support/listing-server.js";
 import { runCli } from "../../support/run-cli.js";
 
-let server: http.Server;
+let server: ListingServer;
 let url: string;
-let connections = 0;
 const seen: Array<string | undefined> = [];
 
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    seen.push(request.headers.authorization ?? request.headers["x-api-key"]?.toString());
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(JSON.stringify({ data: [{ id: "m1" }], pageData: { hasNextPage: false } }));
-  });
-  server.on("connection", () => connections++);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startListingServer(
+    (_target, request) => {
+      seen.push(request.headers.authorization ?? request.headers["x-api-key"]?.toString());
+      return { data: [{ id: "m1" }], pageData: { hasNextPage: false } };
+    },
+    { outsideTest: true },
+  );
+  url = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const LATIN1_ONLY =
   "may hold only Latin-1 (ISO-8859-1) characters, which is all an HTTP header can carry; it has one beyond them";
@@ -36,7 +34,7 @@ describe("headers that frame the request or steer its connection", () => {
     "Upgrade: h2c",
     "TE: trailers",
   ])("-H %s: exit 2, no connection", async (header) => {
-    const before = connections;
+    const before = server.connections;
     const result = await runCli(["--base-url", url, "-H", header, "messages", "c"]);
     const name = header.slice(0, header.indexOf(":"));
     expect(result).toEqual({
@@ -44,7 +42,7 @@ describe("headers that frame the request or steer its connection", () => {
       stdout: "",
       stderr: `msgstat: -H ${name}: frames the request or steers its connection, which msgstat does itself; it cannot be given\n`,
     });
-    expect(connections).toBe(before);
+    expect(server.connections).toBe(before);
   });
 });
 
@@ -55,11 +53,11 @@ describe("values beyond Latin-1", () => {
     ["-H", ["-H", "X-Api-Key: SECRET-ключ"], {}, `msgstat: -H X-Api-Key: the value ${LATIN1_ONLY}\n`],
     ["-H with an emoji", ["-H", "X-Api-Key: SECRET-🔑"], {}, `msgstat: -H X-Api-Key: the value ${LATIN1_ONLY}\n`],
   ])("in %s: exit 2, no connection, the option named and the value never", async (_name, args, env, stderr) => {
-    const before = connections;
+    const before = server.connections;
     const result = await runCli(["--base-url", url, ...args, "messages", "c"], { env });
     expect(result).toEqual({ code: 2, stdout: "", stderr });
     expect(result.stderr).not.toContain("SECRET");
-    expect(connections).toBe(before);
+    expect(server.connections).toBe(before);
   });
 
   it("Latin-1 itself is sent as it is (é is one byte, 0xE9)", async () => {

@@ -5,7 +5,7 @@ import { InterruptedError } from "../../../src/core/errors.js";
 import { EMPTY_PAGES_FOLLOWED } from "../../../src/service/paging.js";
 import { startSandbox } from "../../../src/sandbox/index.js";
 import { jsonlText, NOW } from "../../support/cli-helpers.js";
-import { chainedPages, messageAt, startPageServer } from "../../support/page-server.js";
+import { chainedPages, messageAt, startListingServer } from "../../support/listing-server.js";
 import { runCli, type CliOptions } from "../../support/run-cli.js";
 
 const run = (url: string, args: string[], options: CliOptions = {}) =>
@@ -21,14 +21,14 @@ describe("--since with pages that come oldest-first (each newest-first inside)",
   const oldestFirst = [...newestFirst].reverse();
 
   it("messages --since finds all 6 messages in the window", async () => {
-    const server = await startPageServer(chainedPages(oldestFirst));
+    const server = await startListingServer(chainedPages(oldestFirst));
     const result = await run(server.url, ["messages", "cmp", "--since", "6h", "--all", "--page-size", "10", "--jsonl"]);
     expect(result).toEqual({ code: 0, stdout: jsonlText(inWindow), stderr: "" });
     expect(server.requests).toHaveLength(5);
   });
 
   it("stats --since counts all 6", async () => {
-    const server = await startPageServer(chainedPages(oldestFirst));
+    const server = await startListingServer(chainedPages(oldestFirst));
     const result = await run(server.url, ["stats", "cmp", "--since", "6h", "--json"]);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { totals: { messages: number }; delivery: { failure: number } };
@@ -37,7 +37,7 @@ describe("--since with pages that come oldest-first (each newest-first inside)",
   });
 
   it("newest-first pages still stop early, once a page boundary has been seen in order", async () => {
-    const server = await startPageServer(chainedPages(newestFirst));
+    const server = await startListingServer(chainedPages(newestFirst));
     const result = await run(server.url, ["messages", "cmp", "--since", "6h", "--all", "--page-size", "10", "--jsonl"]);
     expect(result).toEqual({ code: 0, stdout: jsonlText(inWindow), stderr: "" });
     // Page 1 already ends before --since, but alone it proves no order; page 2 checks the boundary.
@@ -53,7 +53,7 @@ describe("the same ids again on every page, with fresh cursors", () => {
   const pages = Array.from({ length: 20 }, () => twins);
 
   it("messages prints each once and says how many repeats were left out", async () => {
-    const server = await startPageServer(chainedPages(pages));
+    const server = await startListingServer(chainedPages(pages));
     const result = await run(server.url, ["messages", "cmp", "--all", "--jsonl"]);
     expect(result).toEqual({
       code: 0,
@@ -65,7 +65,7 @@ describe("the same ids again on every page, with fresh cursors", () => {
   });
 
   it("stats counts 2 messages", async () => {
-    const server = await startPageServer(chainedPages(pages));
+    const server = await startListingServer(chainedPages(pages));
     const result = await run(server.url, ["stats", "cmp", "--json"]);
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { totals: { messages: number } }).totals.messages).toBe(2);
@@ -88,7 +88,7 @@ describe("the window of pages a repeat is looked for in", () => {
       // p1 came again on the page before: inside the window once more.
       [m("p1", 8)],
     ];
-    const server = await startPageServer(chainedPages(pages));
+    const server = await startListingServer(chainedPages(pages));
     const result = await run(server.url, ["messages", "cmp", "--all", "--jsonl"]);
     expect(result).toEqual({
       code: 0,
@@ -105,14 +105,14 @@ describe("empty pages that say more follow, with a fresh cursor", () => {
   const empties = (count: number): unknown[][] => Array.from({ length: count }, () => []);
 
   it(`are followed, up to ${EMPTY_PAGES_FOLLOWED} in a row: nothing after them is lost`, async () => {
-    const server = await startPageServer(chainedPages([first, ...empties(EMPTY_PAGES_FOLLOWED), last]));
+    const server = await startListingServer(chainedPages([first, ...empties(EMPTY_PAGES_FOLLOWED), last]));
     const result = await run(server.url, ["messages", "cmp", "--all", "--jsonl"]);
     expect(result).toEqual({ code: 0, stdout: jsonlText([...first, ...last]), stderr: "" });
     expect(server.requests).toHaveLength(EMPTY_PAGES_FOLLOWED + 2);
   });
 
   it("one more is taken for a loop: exit 1 after what came before, naming the rule", async () => {
-    const server = await startPageServer(chainedPages([first, ...empties(EMPTY_PAGES_FOLLOWED + 1), last]));
+    const server = await startListingServer(chainedPages([first, ...empties(EMPTY_PAGES_FOLLOWED + 1), last]));
     const result = await run(server.url, ["messages", "cmp", "--all", "--jsonl"]);
     expect(result).toEqual({
       code: 1,
@@ -123,7 +123,7 @@ describe("empty pages that say more follow, with a fresh cursor", () => {
   });
 
   it("an empty page without a cursor is still a loop", async () => {
-    const server = await startPageServer((url) =>
+    const server = await startListingServer((url) =>
       url.searchParams.has("after")
         ? { data: [], pageData: { hasNextPage: true } }
         : { data: first, pageData: { hasNextPage: true, endCursor: "c1" } },

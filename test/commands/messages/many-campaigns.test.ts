@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { instantOf } from "../../../src/core/time.js";
 import type { Sandbox } from "../../../src/sandbox/index.js";
 import { NOW, sandboxForTest } from "../../support/cli-helpers.js";
-import { campaignMessage, startCampaignsServer } from "../../support/campaigns-server.js";
+import { campaignMessage, campaignPages, startListingServer } from "../../support/listing-server.js";
 import { runCli } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
 
@@ -190,7 +190,9 @@ const campaign = (id: string, minutes: number[]) =>
 
 describe("messages with several campaigns (a server of the test's own)", () => {
   it("names a campaign that is not found, reads the other two to the end, and exits 3", async () => {
-    const server = await startCampaignsServer({ a: campaign("a", [5, 3, 1]), c: campaign("c", [4, 2, 0]) });
+    const server = await startListingServer(
+      campaignPages({ a: campaign("a", [5, 3, 1]), c: campaign("c", [4, 2, 0]) }),
+    );
     const result = await runCli(
       ["--base-url", server.url, "messages", "a", "gone", "c", "--all", "--jsonl", "--fields", "id"],
       { now: NOW },
@@ -205,7 +207,7 @@ describe("messages with several campaigns (a server of the test's own)", () => {
   });
 
   it("writes nothing, not even a header, when no campaign can be read", async () => {
-    const server = await startCampaignsServer({});
+    const server = await startListingServer(campaignPages({}));
     const result = await runCli(["--base-url", server.url, "messages", "x", "y", "--csv"], { now: NOW });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
@@ -216,7 +218,9 @@ describe("messages with several campaigns (a server of the test's own)", () => {
   });
 
   it("says a campaign is not newest first and still loses nothing", async () => {
-    const server = await startCampaignsServer({ a: campaign("a", [1, 2, 3]), b: campaign("b", [6, 4, 0]) });
+    const server = await startListingServer(
+      campaignPages({ a: campaign("a", [1, 2, 3]), b: campaign("b", [6, 4, 0]) }),
+    );
     const result = await runCli(
       ["--base-url", server.url, "messages", "a", "b", "--all", "--jsonl", "--fields", "id", "--page-size", "1"],
       { now: NOW },
@@ -230,9 +234,10 @@ describe("messages with several campaigns (a server of the test's own)", () => {
   });
 
   const failingMidway = () =>
-    startCampaignsServer(
-      { a: campaign("a", [9, 7, 5, 3, 1]), b: campaign("b", [8, 6, 4, 2, 0]) },
-      { fail: (id, page) => (id === "b" && page === 1 ? 500 : undefined) },
+    startListingServer(
+      campaignPages({ a: campaign("a", [9, 7, 5, 3, 1]), b: campaign("b", [8, 6, 4, 2, 0]) }, (id, page) =>
+        id === "b" && page === 1 ? 500 : undefined,
+      ),
     );
   const exportArgs = (url: string, file: string) => [
     "--base-url",
@@ -314,8 +319,8 @@ describe("messages with several campaigns (a server of the test's own)", () => {
     [[], 4],
   ])("has at most --concurrency requests in flight (%j: %i), and uses them", async (flag, most) => {
     const ids = ["a", "b", "c", "d", "e", "f", "g", "h"];
-    const server = await startCampaignsServer(
-      Object.fromEntries(ids.map((id, k) => [id, campaign(id, [90 - k, 60 - k, 30 - k])])),
+    const server = await startListingServer(
+      campaignPages(Object.fromEntries(ids.map((id, k) => [id, campaign(id, [90 - k, 60 - k, 30 - k])]))),
       { holdUntil: most, holdMs: 20 },
     );
     const result = await runCli(

@@ -1,8 +1,7 @@
 // A page too large to hold parsed (a server ignoring `limit`) is read a part at a time: the listing
 // still behaves as for any page (limits, repeats, bad messages, walking back).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startListingServer, type ListingServer } from "../../support/listing-server.js";
 import { runCli } from "../../support/run-cli.js";
 
 const COUNT = 150_000; // about 12 MB: past the size at which a page is read in parts
@@ -15,7 +14,7 @@ const ids = (stdout: string) =>
     .map((line) => (JSON.parse(line) as { id: string }).id);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `m${from + i}`);
 
-let server: http.Server;
+let server: ListingServer;
 let url: string;
 beforeAll(async () => {
   const page = (
@@ -28,15 +27,10 @@ beforeAll(async () => {
     repeats: page(plain.map((text, i) => (i === 120_000 ? message(5) : text))),
     "no-id": page(plain.map((text, i) => (i === 100_000 ? '{"latestStatus":"success"}' : text))),
   };
-  server = http.createServer((request, response) => {
-    const kind = request.url!.split("/")[1]!;
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(bodies[kind]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startListingServer((target) => bodies[target.pathname.split("/")[1]!], { outsideTest: true });
+  url = server.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 describe("a page read in parts", () => {
   it("--all: every message once, in the page's order", async () => {

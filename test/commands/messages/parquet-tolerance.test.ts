@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { NOW } from "../../support/cli-helpers.js";
 import { duckdb, sqlText } from "../../support/duckdb.js";
-import { startPageServer } from "../../support/page-server.js";
+import { startListingServer } from "../../support/listing-server.js";
 import { runCli } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
 
@@ -49,7 +49,7 @@ const page = `{"data":[${[odd, nulls, bare, large, deepOne].join(",")}],"pageDat
 
 describe("-o x.parquet with odd messages: every one passes, nothing the server said is lost", () => {
   it("typed columns NULL where the type is wrong, the values in extra; unknown keys at every level in extra", async () => {
-    const server = await startPageServer(() => page);
+    const server = await startListingServer(() => page);
     const target = path.join(scratchFolder("msgstat-parquet-odd-"), "odd.parquet");
     const result = await runCli(["--base-url", server.url, "--retries", "0", "messages", "cmp", "-o", target], {
       now: NOW,

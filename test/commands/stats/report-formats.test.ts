@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../../src/sandbox/index.js";
 import { axisTicks } from "../../../src/reports/html.js";
 import { markdownText } from "../../../src/reports/markdown.js";
-import { startCampaignsServer } from "../../support/campaigns-server.js";
+import { campaignPages, startListingServer } from "../../support/listing-server.js";
 import { HOSTILE_PAYLOADS } from "../../support/hostile-payloads.js";
 import { hostileCampaigns, smallCampaign } from "../../support/report-campaigns.js";
 import { runCli } from "../../support/run-cli.js";
@@ -29,11 +29,13 @@ const AUTUMN = smallCampaign("cmp-autumn", {
 });
 
 async function statsOf(args: string[], columns = 80, campaigns: Record<string, unknown[]> = {}) {
-  const server = await startCampaignsServer({
-    "cmp-spring": SPRING,
-    "cmp-autumn": AUTUMN,
-    ...(campaigns as Record<string, Record<string, unknown>[]>),
-  });
+  const server = await startListingServer(
+    campaignPages({
+      "cmp-spring": SPRING,
+      "cmp-autumn": AUTUMN,
+      ...(campaigns as Record<string, Record<string, unknown>[]>),
+    }),
+  );
   return runCli(["--base-url", server.url, "stats", ...args], { now: NOW, columns });
 }
 

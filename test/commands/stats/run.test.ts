@@ -10,7 +10,7 @@ import type { Message } from "../../../src/core/message.js";
 import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
 import { displayWidth } from "../../../src/terminal/width.js";
 import { FIXED_NOW } from "../../sandbox/http-helpers.js";
-import { chainedPages, startPageServer } from "../../support/page-server.js";
+import { chainedPages, startListingServer } from "../../support/listing-server.js";
 import { runCli } from "../../support/run-cli.js";
 import {
   expectedAttemptRows,
@@ -220,7 +220,7 @@ describe("--max-failure-rate", () => {
     });
     const listing = (failures: number) =>
       Array.from({ length: 375 }, (_, i) => message(i, i < failures ? "failure" : "success"));
-    const equal = await startPageServer(chainedPages([listing(69)]));
+    const equal = await startListingServer(chainedPages([listing(69)]));
     const within = await runCli(["--base-url", equal.url, "stats", "cmp-edge", "--max-failure-rate", "18.4"], {
       now: FIXED_NOW,
     });
@@ -238,7 +238,7 @@ describe("--max-failure-rate", () => {
       checked: true,
       exceeded: false,
     });
-    const over = await startPageServer(chainedPages([listing(70)]));
+    const over = await startListingServer(chainedPages([listing(70)]));
     const above = await runCli(["--base-url", over.url, "stats", "cmp-edge", "--max-failure-rate", "18.4"], {
       now: FIXED_NOW,
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { VirtualClock } from "../support/virtual-clock.js";
-import { FIXED_NOW } from "./http-helpers.js";
+import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
+import { VirtualClock } from "../../support/virtual-clock.js";
+import { FIXED_NOW } from "../http-helpers.js";
 
 const PATH = "/campaigns/cmp-otp-alerts/messages?limit=1";
 

@@ -1,10 +1,10 @@
 // cachePages (msgstat sandbox --cache-pages, for the benchmark): a page of a static campaign is built once
 // and its bytes sent again; cmp-live, faults and the rest of the sandbox behave as without it.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseSandboxOptions } from "../../src/commands/sandbox/options.js";
-import { SandboxApi } from "../../src/sandbox/api.js";
-import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { FIXED_NOW, fetchPlain } from "./http-helpers.js";
+import { parseSandboxOptions } from "../../../src/commands/sandbox/options.js";
+import { SandboxApi } from "../../../src/sandbox/api.js";
+import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
+import { FIXED_NOW, fetchPlain } from "../http-helpers.js";
 
 const started: Sandbox[] = [];
 afterEach(async () => {

@@ -2,9 +2,9 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Message } from "../../src/core/message.js";
-import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { FIXED_NOW, getPage } from "./http-helpers.js";
+import type { Message } from "../../../src/core/message.js";
+import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
+import { FIXED_NOW, getPage } from "../http-helpers.js";
 
 const SIZE = 1_000_000;
 const MB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { FIXED_NOW, getJson } from "./http-helpers.js";
+import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
+import { FIXED_NOW, getJson } from "../http-helpers.js";
 
 const PATH = "/campaigns/cmp-otp-alerts/messages?limit=2";
 let sandbox: Sandbox;

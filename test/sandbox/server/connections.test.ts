@@ -7,8 +7,8 @@
 import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { FIXED_NOW } from "./http-helpers.js";
+import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
+import { FIXED_NOW } from "../http-helpers.js";
 
 /** The servers node:http made in this file (the sandbox's among them), to reach their side of a connection. */
 const servers = vi.hoisted(() => [] as Server[]);

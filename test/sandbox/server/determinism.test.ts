@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { FIXED_NOW, type Page } from "./http-helpers.js";
+import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
+import { FIXED_NOW, type Page } from "../http-helpers.js";
 
 let first: Sandbox;
 let twin: Sandbox;
