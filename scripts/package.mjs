@@ -174,7 +174,13 @@ function makeDeb() {
   put("DEBIAN/control", control);
   for (const folder of listFolders(tree)) chmodSync(path.join(tree, folder), 0o755);
   step(`building ${path.relative(root, deb)}`);
-  run("dpkg-deb", ["--root-owner-group", "-Zxz", "--build", tree, deb], { stdio: ["ignore", "ignore", "inherit"] });
+  // The changelog entry's date is every file's time in the package, so a rebuild gives the same times.
+  const logDate = Date.parse(/^ -- .*? {2}(.+)$/m.exec(changelog)?.[1] ?? "");
+  if (!Number.isFinite(logDate)) throw new Error("packaging/changelog: no date on its first entry's last line");
+  run("dpkg-deb", ["--root-owner-group", "-Zxz", "--build", tree, deb], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, SOURCE_DATE_EPOCH: String(Math.floor(logDate / 1000)) },
+  });
 }
 
 /**
