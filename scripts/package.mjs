@@ -33,6 +33,10 @@ if (logged !== version) {
   throw new Error(`packaging/changelog starts with ${logged}, package.json says ${version}: add an entry`);
 }
 
+// The executable is Linux x64's: the Node it carries runs, and strips, only there.
+if (process.platform !== "linux" || process.arch !== "x64") {
+  throw new Error(`npm run package builds for Linux x64, on Linux x64; this is ${process.platform} ${process.arch}`);
+}
 for (const [command, aptPackage] of [
   ["npm", "npm"],
   ["strip", "binutils"],
@@ -55,6 +59,8 @@ const node = pinnedNode();
 const program = await bundle();
 makeExecutable(node, program);
 makeDeb();
+// The stripped Node and the package's tree are about 240 MB: gone once both files are written.
+rmSync(work, { recursive: true, force: true });
 step(`wrote ${path.relative(root, executable)} and ${path.relative(root, deb)}`);
 
 /** The pinned Node, from the registry once (kept in release/.cache/), stripped of its debug symbols. */
