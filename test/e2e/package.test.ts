@@ -130,6 +130,16 @@ describe("release/msgstat-<version>-linux-x64", () => {
     expect(topic.stdout).toMatch(/^Exit codes\n/);
   });
 
+  it("leaves NODE_OPTIONS to the machine's Node: its own Node is not told to load a module", (context) => {
+    needArtifacts(context);
+    const env = { ...userEnv(scratchFolder("msgstat-sea-")), NODE_OPTIONS: "--require ./no-such-module.js" };
+    expect(result(spawnSync(copied(), ["--version"], { env, encoding: "utf8" }))).toEqual({
+      code: 0,
+      stdout: `${VERSION}\n`,
+      stderr: "",
+    });
+  });
+
   it("carries the pinned Node, package.json's config.seaNode, and no other", (context) => {
     needArtifacts(context);
     // Every Node build names its release in its headers' address, compiled into the binary.
