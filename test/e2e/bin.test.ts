@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { FIXED_NOW } from "../sandbox/http-helpers.js";
-import { runBin } from "../support/run-cli.js";
+import { nodeOnly, runBin } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 import {
   jsonlText,
@@ -200,7 +200,7 @@ const commandChunks = (files: string[]) => files.filter((file) => file.startsWit
 // What the built program loads for a run (docs/bench.md's start-up targets): the program's --help
 // no command's code, a command only its own, and every file through Node's CommonJS loader, which
 // names each file it loads when NODE_DEBUG=module (a file the ES module loader took would be missing).
-describe("what a run of bin/msgstat.js loads", () => {
+describe.skipIf(nodeOnly)("what a run of bin/msgstat.js loads", () => {
   it("--version: none of dist/", async () => {
     expect(await loadedFiles(["--version"])).toEqual({ code: 0, files: [] });
   });
@@ -257,7 +257,7 @@ describe("what a run of bin/msgstat.js loads", () => {
   });
 });
 
-describe("a damaged install", () => {
+describe.skipIf(nodeOnly)("a damaged install", () => {
   // bin/, package.json and dist/ less some of its chunks: what a half-finished copy of the package leaves.
   const runDamaged = (missing: RegExp) => {
     const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -286,7 +286,7 @@ describe("a damaged install", () => {
   });
 });
 
-describe("a clone where nothing built dist/ yet", () => {
+describe.skipIf(nodeOnly)("a clone where nothing built dist/ yet", () => {
   // npm install no longer builds (issue 21: a `prepare` script made npm warn on every install of the tarball).
   it("says in one line how to build it, exit 1", () => {
     const root = fileURLToPath(new URL("../../", import.meta.url));

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { FIXED_NOW } from "../sandbox/http-helpers.js";
-import { BIN, type CliResult } from "../support/run-cli.js";
+import { programCommand, type CliResult } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
 const installed = spawnSync("sh", ["-c", "command -v strace"]).status === 0;
@@ -36,7 +36,7 @@ async function traced(args: string[], cwd: string): Promise<CliResult & { config
   const result = await new Promise<CliResult>((resolve) => {
     execFile(
       "strace",
-      ["-f", "-e", "trace=openat,open", "-o", trace, process.execPath, BIN, ...args],
+      ["-f", "-e", "trace=openat,open", "-o", trace, ...programCommand(args).flat()],
       { cwd, env, encoding: "utf8" },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
     );

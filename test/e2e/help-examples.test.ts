@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, helpOf } from "../support/help-texts.js";
-import { BIN } from "../support/run-cli.js";
+import { PROGRAM_IN_SHELL } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
 interface Example {
@@ -66,7 +66,7 @@ async function freshMachine(): Promise<Machine> {
   const folder = scratchFolder("msgstat-new-user-");
   const bin = path.join(folder, "bin");
   mkdirSync(bin);
-  writeFileSync(path.join(bin, "msgstat"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(path.join(bin, "msgstat"), `#!/bin/sh\nexec ${PROGRAM_IN_SHELL} "$@"\n`);
   chmodSync(path.join(bin, "msgstat"), 0o755);
   const env = {
     PATH: `${bin}:${process.env.PATH}`,

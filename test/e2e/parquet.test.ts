@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
 import { ROW_GROUP_MESSAGES } from "../../src/formats/parquet.js";
 import { duckdb, sqlText } from "../support/duckdb.js";
-import { BIN, runBin } from "../support/run-cli.js";
+import { programCommand, runBin } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
 let sandbox: Sandbox;
@@ -20,7 +20,7 @@ afterAll(() => sandbox.close());
 /** stdout as bytes, from the executable with stdout a pipe. */
 function pipedBytes(args: string[]): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(...programCommand(args), { stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));

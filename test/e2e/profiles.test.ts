@@ -7,7 +7,7 @@ import { createServer, type AddressInfo, type Server } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { BIN, runBin, type CliResult } from "../support/run-cli.js";
+import { programCommand, runBin, type CliResult } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
 /** A shell with nothing exported but PATH and HOME: no MSGSTAT_*, no XDG_CONFIG_HOME. */
@@ -33,7 +33,7 @@ interface RunningSandbox {
  * exits first or is not ready within 20 s.
  */
 function startBinSandbox(args: string[], env: Record<string, string | undefined>): Promise<RunningSandbox> {
-  const child = spawn(process.execPath, [BIN, "sandbox", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(...programCommand(["sandbox", ...args]), { env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   let url: string | undefined;
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -265,13 +265,7 @@ describe("profiles, end to end with the built bin", () => {
         [
           "-c",
           'umask 000; exec "$0" "$@"',
-          process.execPath,
-          BIN,
-          "auth",
-          "login",
-          "--base-url",
-          "https://api.example.com",
-          "--with-token",
+          ...programCommand(["auth", "login", "--base-url", "https://api.example.com", "--with-token"]).flat(),
         ],
         {
           env: { PATH: process.env.PATH, HOME: process.env.HOME, MSGSTAT_CONFIG_DIR: dir, MSGSTAT_KEYRING: "off" },

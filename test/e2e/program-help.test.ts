@@ -5,7 +5,7 @@ import { cpSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runBin, runCli } from "../support/run-cli.js";
+import { nodeOnly, runBin, runCli } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -55,7 +55,7 @@ describe("msgstat --help, prepared at build time", () => {
     expect(await runBin(["--help"])).toEqual(await runCli(["--help"], { columns: 80 }));
   });
 
-  it("without dist/program-help.json, the program answers --help itself", async () => {
+  it.skipIf(nodeOnly)("without dist/program-help.json, the program answers --help itself", async () => {
     const copy = scratchFolder("msgstat-no-prepared-help-");
     for (const part of ["bin", "package.json", "dist"])
       cpSync(path.join(root, part), path.join(copy, part), { recursive: true });

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { BIN } from "../support/run-cli.js";
+import { nodeOnly, PROGRAM_IN_SHELL } from "../support/run-cli.js";
 import { scratchFolder } from "../support/scratch.js";
 
 const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
@@ -94,13 +94,16 @@ describe("the README's commands run against the sandbox", () => {
 });
 
 describe("the README's install lines", () => {
-  it("install the tarball npm pack writes, not a name the registry does not have", () => {
-    const install = /^## Install\n[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(README)?.[1] ?? "";
-    const lines = install.split("\n").map((line) => line.replace(/\s+# .*$/, "").trim());
-    const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-      name: string;
-      version: string;
-    };
+  const section = /^## Install\n([\s\S]*?)^## /m.exec(README)?.[1] ?? "";
+  const lines = [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
+    .flatMap(([, block]) => block!.split("\n"))
+    .map((line) => line.replace(/\s+# .*$/, "").trim());
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    name: string;
+    version: string;
+  };
+
+  it.skipIf(nodeOnly)("install the tarball npm pack writes, not a name the registry does not have", () => {
     // What npm pack writes (its scripts not run: dist/ is shared with the tests running now).
     const [packed] = JSON.parse(
       execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
@@ -109,8 +112,19 @@ describe("the README's install lines", () => {
       }),
     ) as { filename: string }[];
     expect(packed!.filename).toBe(`${manifest.name}-${manifest.version}.tgz`);
-    expect(lines.filter((line) => /\bnpm (install|i)\b/.test(line))).toEqual([`npm install -g ./${packed!.filename}`]);
+    // Every install of msgstat itself (a clone's own npm install of its dependencies is not one).
+    const installs = lines.filter((line) => /\bnpm (install|i)\b.*(\s-g\b|\s--global\b)/.test(line));
+    expect(installs).toEqual([`npm install -g ./${packed!.filename}`]);
     expect(lines).toContain("npm ci && npm pack");
+  });
+
+  it("build the executable and the .deb, and name the files npm run package writes", () => {
+    expect(lines.slice(0, 2)).toEqual([
+      "npm ci && npm run package",
+      `sudo apt install ./release/${manifest.name}_${manifest.version}_amd64.deb`,
+    ]);
+    // The file named in the prose after it (scripts/package.mjs writes both names).
+    expect(section).toContain(`\`release/${manifest.name}-${manifest.version}-linux-x64\` carries its own Node`);
   });
 });
 
@@ -119,7 +133,7 @@ describe("the README's install lines", () => {
  * on a machine with no default profile yet; returns the config folder.
  */
 function readmeConfig(folder: string, sandbox: Sandbox): string {
-  writeFileSync(path.join(folder, "msgstat"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(path.join(folder, "msgstat"), `#!/bin/sh\nexec ${PROGRAM_IN_SHELL} "$@"\n`);
   chmodSync(path.join(folder, "msgstat"), 0o755);
   const config = path.join(folder, "config");
   mkdirSync(config, { mode: 0o700 });

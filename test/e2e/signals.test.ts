@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scratchFolder } from "../support/scratch.js";
 import { startSandbox, type Sandbox } from "../../src/sandbox/index.js";
-import { BIN, runBin } from "../support/run-cli.js";
+import { PROGRAM_IN_SHELL, programCommand, runBin } from "../support/run-cli.js";
 import { waitFor } from "../support/wait-for.js";
 
 let sandbox: Sandbox;
@@ -104,8 +104,16 @@ describe.each([
   it(`ends the wait for the reader: exit ${code}`, async () => {
     const before = sandbox.requests.length;
     const child = spawn(
-      process.execPath,
-      [BIN, "--base-url", sandbox.url, "messages", "cmp-spring-sale", "--all", "--page-size", "1000", "--jsonl"],
+      ...programCommand([
+        "--base-url",
+        sandbox.url,
+        "messages",
+        "cmp-spring-sale",
+        "--all",
+        "--page-size",
+        "1000",
+        "--jsonl",
+      ]),
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     // stdout is never read. A page of 1000 messages is over a megabyte of JSONL, far more than the pipe
@@ -132,7 +140,7 @@ describe.each([
 
 describe("a reader that closes early", () => {
   it("ends the run quietly: no EPIPE trace, exit 0", async () => {
-    const command = `${process.execPath} ${BIN} --base-url ${sandbox.url} messages cmp-spring-sale --all --jsonl`;
+    const command = `${PROGRAM_IN_SHELL} --base-url ${sandbox.url} messages cmp-spring-sale --all --jsonl`;
     // Asynchronous: the sandbox answering msgstat lives in this process.
     const child = spawn(
       "bash",

@@ -106,6 +106,23 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
 
 export const BIN = fileURLToPath(new URL("../../bin/msgstat.js", import.meta.url));
 
+/**
+ * The program the end-to-end tests run: bin/msgstat.js under this Node, or, when MSGSTAT_E2E_BIN names
+ * it, the single executable of `npm run package`, run on its own (.ci/run does so where no node can be
+ * found). A test that needs this Node or dist/ itself (a --require probe, held-bin.cjs, copies of
+ * dist/, npm) is marked nodeOnly and skipped against the executable.
+ */
+export const E2E_EXECUTABLE = process.env.MSGSTAT_E2E_BIN ? path.resolve(process.env.MSGSTAT_E2E_BIN) : undefined;
+export const nodeOnly = E2E_EXECUTABLE !== undefined;
+
+/** The file to spawn and its arguments, to run the program with these arguments. */
+export function programCommand(args: readonly string[]): [string, string[]] {
+  return E2E_EXECUTABLE === undefined ? [process.execPath, [BIN, ...args]] : [E2E_EXECUTABLE, [...args]];
+}
+
+/** The program as the start of a shell command line, quoted. */
+export const PROGRAM_IN_SHELL = E2E_EXECUTABLE === undefined ? `"${process.execPath}" "${BIN}"` : `"${E2E_EXECUTABLE}"`;
+
 export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
@@ -121,7 +138,9 @@ export interface SpawnOptions {
 /** The real executable as a user runs it; the environment is minimal so a developer's own settings do not leak in. */
 export function runBin(args: string[], options: SpawnOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.script ?? BIN, ...args], {
+    const [file, fileArgs] =
+      options.script === undefined ? programCommand(args) : [process.execPath, [options.script, ...args]];
+    const child = spawn(file, fileArgs, {
       cwd: options.cwd,
       env: {
         PATH: process.env.PATH,

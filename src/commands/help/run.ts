@@ -1,6 +1,7 @@
 // `msgstat help <topic>`: docs/<topic>.md, from the package msgstat runs from, rewrapped to the width.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { getAsset, isSea } from "node:sea";
 import { UsageError } from "../../core/errors.js";
 import { renderMarkdown } from "../../terminal/markdown.js";
 import { wrapText } from "../../terminal/wrap.js";
@@ -27,7 +28,7 @@ export function runHelpTopic(name: string, commandNames: readonly string[], ctx:
       )
       .withHint(listed("or a command (every option):", commandNames));
   }
-  const markdown = readFileSync(path.join(docsFolder(), `${topic.name}.md`), "utf8");
+  const markdown = topicMarkdown(topic.name);
   const width = Math.max(20, ctx.columns);
   ctx.stdout.write(
     `${renderMarkdown(markdown, width)
@@ -42,11 +43,17 @@ export function topicList(): string {
   return TOPICS.map((topic) => `  ${topic.name.padEnd(nameWidth)}  ${topic.summary}`).join("\n");
 }
 
+/** A topic's text: carried inside the single executable (scripts/package.mjs), else read from the package. */
+function topicMarkdown(name: string): string {
+  if (isSea()) return getAsset(`docs/${name}.md`, "utf8");
+  return readFileSync(path.join(docsFolder(), `${name}.md`), "utf8");
+}
+
 /**
  * The package's docs/ folder: up from this module to the folder whose package.json is msgstat's. The
  * same walk serves src/ (tests), dist/ and dist/chunks/ (the built program), and an installed copy.
  */
-export function docsFolder(): string {
+function docsFolder(): string {
   // __dirname: the bundle is CommonJS (scripts/build.mjs), and vitest provides it for the source.
   for (let folder = __dirname; ; folder = path.dirname(folder)) {
     const manifest = path.join(folder, "package.json");
