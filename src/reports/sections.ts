@@ -87,6 +87,9 @@ export function drawSections<Drawn>(input: ReportInput, drawers: SectionDrawers<
 
 // ---- what the sections say alike ----
 
+/** The most rows a list of errors or batches shows (the rest summed, or left to --csv); the metrics' top errors too. */
+export const LISTED_ROWS = 15;
+
 /** A duration figure of the report; "–" where there is none. */
 export const durationFigure = (ms: number | null): string => (ms === null ? "–" : durationText(ms));
 

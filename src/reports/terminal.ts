@@ -10,7 +10,14 @@ import { inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
 import { hanging, wrapText } from "../terminal/wrap.js";
 import { drawLine, layOut, type Cell, type Slot } from "../terminal/layout.js";
-import { drawSections, durationFigure, histogramLabel, shownHistogram, type SectionDrawers } from "./sections.js";
+import {
+  drawSections,
+  durationFigure,
+  histogramLabel,
+  LISTED_ROWS,
+  shownHistogram,
+  type SectionDrawers,
+} from "./sections.js";
 import { renderComparison, type ComparisonRow } from "./comparison.js";
 import { cutInMiddle, cutToWidth, displayWidth } from "../terminal/width.js";
 
@@ -47,7 +54,7 @@ const MIN_LABEL = 12;
 /** Cells a batch's file name needs to be worth showing cut: fewer, and the id stands alone. */
 const MIN_FILE = 5;
 /** Past this many, a table ends with "… and N more" (the CSV and JSON keep every row). */
-const MAX_ROWS = 15;
+const MAX_ROWS = LISTED_ROWS;
 /** Up to this many time buckets get a row each; more become a sparkline. */
 const MAX_TIME_ROWS = 31;
 const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
