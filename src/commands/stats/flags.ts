@@ -46,10 +46,10 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     )
     .addOption(
       durationPercentileOption(
-        "--max-time-to-final <duration[:percentile]>",
-        "exit 5, after the report, when that percentile (default 95) of the time from creation to final " +
-          "status is above the duration (5m, 90s:99, 1h:99.9), for any campaign or the total; exit 8 when no " +
-          "message is final (msgstat help monitoring)",
+        "--max-time-to-final <duration>",
+        "exit 5, after the report, when the 95th percentile of the time from creation to final status is " +
+          "above the duration, for any campaign or the total; another percentile after a colon (5m, 90s:99, " +
+          "1h:99.9); exit 8 when no message is final (msgstat help monitoring)",
         { minMs: 1_000, maxMs: 30 * 86_400_000, minPercentile: 50, maxPercentile: 99.9, defaultPercentile: 95 },
       ),
     )
