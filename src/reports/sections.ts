@@ -93,6 +93,28 @@ export const LISTED_ROWS = 15;
 /** A duration figure of the report; "–" where there is none. */
 export const durationFigure = (ms: number | null): string => (ms === null ? "–" : durationText(ms));
 
+/**
+ * --max-time-to-final's result, for the time-to-final section: `--max-time-to-final 5 min (95th percentile):
+ * above the limit, 2 of 20 final messages took longer, at most 1 may`; undefined without the flag.
+ */
+export function lateVerdict(report: StatsReport): { text: string; exceeded: boolean } | undefined {
+  const limit = report.timeToFinalThreshold;
+  if (!limit) return undefined;
+  const duration = durationText(limit.maxTimeToFinalMs, { exact: true });
+  const flag = `--max-time-to-final ${duration} (${ordinal(limit.percentile)} percentile)`;
+  if (!limit.checked) return { text: `${flag}: not checked, no final message was measured`, exceeded: false };
+  const counts =
+    `${countText(limit.slower)} of ${countText(report.timeToFinal.measured)} final messages took longer, ` +
+    `at most ${countText(limit.slowerAllowed)} may`;
+  return { text: `${flag}: ${limit.exceeded ? "above" : "within"} the limit, ${counts}`, exceeded: limit.exceeded };
+}
+
+/** 50th, 51st, 92nd, 93rd, 99.9th. */
+export function ordinal(n: number): string {
+  if (!Number.isInteger(n) || (n % 100 >= 11 && n % 100 <= 13)) return `${n}th`;
+  return `${n}${["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+}
+
 /** `under 1 s`, `1 s – 5 s`, `7 d or more`. */
 export function histogramLabel(row: TimeToFinalRow): string {
   const bound = (ms: number) => durationText(ms, { exact: true });

@@ -14,6 +14,7 @@ import {
   drawSections,
   durationFigure,
   histogramLabel,
+  lateVerdict,
   LISTED_ROWS,
   shownHistogram,
   type SectionDrawers,
@@ -250,10 +251,14 @@ function timeToFinalLines(report: StatsReport, width: number, palette: Palette):
   });
   const left = ttf.withoutTimes > 0 ? ` (${count(ttf.withoutTimes)} without those times left out)` : "";
   const what = `from createdAt to the last attempt's updatedAt, ${count(ttf.measured)} final messages${left}`;
+  // --max-time-to-final's result, wrapped rather than cut: its counts are what a reader acts on.
+  const verdict = lateVerdict(report);
+  const limit = verdict ? wrapText(verdict.text, width - INDENT.length).map((line) => INDENT + line) : [];
   return [
     `${INDENT}${fit(figures, width - INDENT.length)}`,
     ...drawRows(rows, width, { label: "", figures: ["messages", "share"] }, palette),
     palette.dim(`${INDENT}${fit(what, width - INDENT.length)}`),
+    ...limit.map((line) => (verdict?.exceeded ? palette.status("failure", line) : line)),
   ];
 }
 

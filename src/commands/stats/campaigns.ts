@@ -15,6 +15,7 @@ import { failedCampaignLine, incompleteCampaigns } from "../shared/campaign-outc
 import { describeWindow } from "../shared/filters.js";
 import { isGzipFile } from "../shared/output-file.js";
 import type { Context } from "../context.js";
+import { ordinal } from "../../reports/sections.js";
 import type { StatsOptions } from "./options.js";
 import {
   countTally,
@@ -23,7 +24,6 @@ import {
   limitText,
   metricsText,
   newTally,
-  ordinal,
   reportOf,
   shareableText,
   uncheckedFlags,

@@ -6,7 +6,7 @@ import type { Context } from "../context.js";
 import { ServiceError, ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
 import { durationText } from "../../core/duration.js";
 import { inlineSafe } from "../../core/text.js";
-import { durationFigure } from "../../reports/sections.js";
+import { durationFigure, ordinal } from "../../reports/sections.js";
 import { renderPrometheus } from "../../reports/prometheus.js";
 import { count as countOf, countText, percentText } from "../../core/numbers.js";
 import { PARSED_MESSAGES } from "../../service/endpoints.js";
@@ -200,12 +200,6 @@ export function lateLine(report: StatsReport, name?: string): string {
 /** --max-time-to-final's duration, as msgstat writes one: `5 min`, `1 min 30 s`. */
 export function limitText(limit: { maxTimeToFinalMs: number }): string {
   return durationText(limit.maxTimeToFinalMs, { exact: true });
-}
-
-/** 50th, 51st, 92nd, 93rd, 99.9th. */
-export function ordinal(n: number): string {
-  if (!Number.isInteger(n) || (n % 100 >= 11 && n % 100 <= 13)) return `${n}th`;
-  return `${n}${["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
 }
 
 /**

@@ -392,6 +392,40 @@ describe("--max-time-to-final", () => {
     expect((await stats(url, ["cmp-b", "cmp-c", "--max-time-to-final", "5m"])).code).toBe(5);
   });
 
+  it("the report says the result in its time-to-final section: terminal, Markdown and the page", async () => {
+    const text = await stats(url, ["cmp-a", "--max-time-to-final", "4m"]);
+    expect(text.code).toBe(5);
+    const lines = text.stdout.split("\n");
+    const at = lines.indexOf("  --max-time-to-final 4 min (95th percentile): above the limit, 2 of 20 final");
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe("  messages took longer, at most 1 may");
+    // At 160 columns, one line.
+    const wide = await runCli(["--base-url", url, "stats", "cmp-a", "--max-time-to-final", "4m"], {
+      now: FIXED_NOW,
+      columns: 160,
+    });
+    expect(wide.stdout.split("\n")).toContain(
+      "  --max-time-to-final 4 min (95th percentile): above the limit, 2 of 20 final messages took longer, at most 1 may",
+    );
+    const within = await stats(url, ["cmp-a", "--max-time-to-final", "5m:95", "--format", "md"]);
+    expect(within.code).toBe(0);
+    expect(within.stdout).toContain(
+      " --max-time-to-final 5 min (95th percentile): within the limit, 1 of 20 final messages took longer, at most 1 may\n",
+    );
+    const page = await stats(url, ["cmp-a", "--max-time-to-final", "1m:90", "--format", "html"]);
+    expect(page.stdout).toContain(
+      '<p id="time-threshold">--max-time-to-final 1 min (90th percentile): within the limit, 2 of 20 final messages ' +
+        "took longer, at most 2 may</p>",
+    );
+    const above = await stats(url, ["cmp-a", "--max-time-to-final", "59s:90", "--format", "html"]);
+    expect(above.stdout).toContain(
+      '<p id="time-threshold"><strong>--max-time-to-final 59 s (90th percentile): above the limit, 20 of 20 final ' +
+        "messages took longer, at most 2 may</strong></p>",
+    );
+    // Without the flag, no such line.
+    expect((await stats(url, ["cmp-a"])).stdout).not.toContain("--max-time-to-final");
+  });
+
   it("refuses a percentile outside 50 to 99.9 and a duration without one", async () => {
     for (const value of ["5m:49", "5m:100", "5m:p95", "fast", "5m:95:1", "0s"]) {
       const result = await stats(url, ["cmp-a", "--max-time-to-final", value]);
