@@ -152,7 +152,7 @@ function ratioSample(ratio: number | null | undefined, base: Labels): Sample[] {
 
 /**
  * Samples whose labels read the same (no status and an empty one; a real "other" beside the rest) are one
- * series, their values added: a file with a series twice is refused by node_exporter whole.
+ * series, their values added: node_exporter serves one of a series given twice, logging an error.
  */
 function summed(samples: Sample[]): Sample[] {
   const byLabels = new Map<string, Sample>();
