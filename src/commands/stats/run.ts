@@ -6,7 +6,7 @@ import type { Context } from "../context.js";
 import { ServiceError, ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
 import { durationText } from "../../core/duration.js";
 import { inlineSafe } from "../../core/text.js";
-import { durationFigure, ordinal } from "../../reports/sections.js";
+import { durationFigure, lateCounts, ordinal } from "../../reports/sections.js";
 import { renderPrometheus } from "../../reports/prometheus.js";
 import { count as countOf, countText, percentText } from "../../core/numbers.js";
 import { PARSED_MESSAGES } from "../../service/endpoints.js";
@@ -187,14 +187,12 @@ export function alertOnThreshold(report: StatsReport): void {
 /** `95th percentile of time to final status is above --max-time-to-final 5 min`, and the counts behind it. */
 export function lateLine(report: StatsReport, name?: string): string {
   const limit = report.timeToFinalThreshold!;
-  const measured = report.timeToFinal.measured;
-  const above =
-    `${ordinal(limit.percentile)} percentile of time to final status ` +
-    `(about ${durationFigure(limit.percentileMs)}) is above --max-time-to-final ${limitText(limit)}`;
-  const counts =
-    `${countText(limit.slower)} of ${countText(measured)} final messages took longer, ` +
-    `at most ${countText(limit.slowerAllowed)} may`;
-  return name === undefined ? `${above}: ${counts}` : `${name}: about ${durationFigure(limit.percentileMs)}; ${counts}`;
+  const about = `about ${durationFigure(limit.percentileMs)}`;
+  if (name !== undefined) return `${name}: ${about}; ${lateCounts(report)}`;
+  return (
+    `${ordinal(limit.percentile)} percentile of time to final status (${about}) is above ` +
+    `--max-time-to-final ${limitText(limit)}: ${lateCounts(report)}`
+  );
 }
 
 /** --max-time-to-final's duration, as msgstat writes one: `5 min`, `1 min 30 s`. */
