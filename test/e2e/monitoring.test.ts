@@ -110,6 +110,8 @@ describe("node_exporter's textfile collector serves what msgstat wrote", () => {
         script: HELD_BIN,
         onSpawn: (child) => {
           held = child;
+          // Killed however the test ends: a failed expectation must not leave it held for ever.
+          onTestFinished(() => void child.kill("SIGKILL"));
           child.stderr!.on("data", (chunk: Buffer | string) => (said += String(chunk)));
         },
         timeoutMs: 60_000,
