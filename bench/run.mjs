@@ -23,7 +23,8 @@
 //   BENCH_FANOUT_SIZE=5000      messages in each of them           (--quick: 500)
 //   BENCH_FANOUT_LATENCY_MS=50  the sandbox's --latency for the latency-bound fan-out rows
 //   BENCH_FANOUT_CONCURRENCY=4  --concurrency of the merged export, and -P of the xargs loop beside it
-//   BENCH_REPORT_SIZE=1000000   messages of the report rows: stats --format html beside stats --json
+//   BENCH_REPORT_SIZE=1000000   messages of the report rows: stats --format html and prometheus beside
+//                               stats --json
 //                               (--quick: 2000)
 //   BENCH_DATASET_SIZE=10000    messages in each of the 12 campaigns of the dataset rows (msgstat export)
 //                               (--quick: 500)
@@ -779,6 +780,7 @@ async function reportRows() {
     const kinds = [
       ["json", ["--json"]],
       ["html", ["--format", "html"]],
+      ["prometheus", ["--format", "prometheus"]],
     ];
     for (let rep = 0; rep < repeat; rep++) {
       progress(`report, ${size.toLocaleString("en-US")} messages, run ${rep + 1} of ${repeat}`);
@@ -951,7 +953,7 @@ function labelOf(entry) {
     case "parquet":
       return `Parquet section: --format ${entry.format}${at}`;
     case "report":
-      return `stats ${entry.format === "html" ? "--format html" : "--json"}${at}, report`;
+      return `stats ${entry.format === "json" ? "--json" : `--format ${entry.format}`}${at}, report`;
     case "dataset":
       return `export ${entry.campaigns} × ${sizeLabel(entry.size / entry.campaigns)}, ${entry.format}: ${entry.label}`;
     case "ttfr-floor":
@@ -1110,6 +1112,17 @@ function targetsFor(rows) {
     );
     add(reportHtml.id, "page, KB", reportHtml.outputBytes / 1024, 300, "max");
   }
+  // The metrics are a few dozen lines from the same count: they must cost no more than the JSON.
+  const reportMetrics = byId.get(`report-prometheus@${config.reportSize}`);
+  if (reportJson && reportMetrics)
+    add(
+      reportMetrics.id,
+      "wall ÷ stats --json",
+      reportMetrics.wallMsMedian / reportJson.wallMsMedian,
+      1.05,
+      "max",
+      reportJson.id,
+    );
   const node = byId.get("startup-node");
   if (node) {
     for (const [id, limit] of [
@@ -1219,9 +1232,10 @@ function comparisons(row, byId, targets) {
     parts.push(`${kilobytes(row.outputBytes)} written`);
   } else if (row.group === "report") {
     const json = byId.get(`report-json@${row.size}`);
-    if (row.format === "html" && json)
+    if (row.format !== "json" && json)
       parts.push(`${ratio(row.wallMsMedian / json.wallMsMedian)} stats --json's wall${mark("wall ÷ stats --json")}`);
-    parts.push(`${row.format === "html" ? "page" : "JSON"} ${kilobytes(row.outputBytes)}${mark("page, KB")}`);
+    const written = { html: "page", json: "JSON", prometheus: "metrics" }[row.format];
+    parts.push(`${written} ${kilobytes(row.outputBytes)}${mark("page, KB")}`);
   } else if (row.group === "dataset") {
     const first = byId.get(datasetId(row.format, "first"));
     if (row.run === "first") parts.push(`${spanOf(row.filesRewritten)} files written`);

@@ -9,7 +9,14 @@ import { countText, percentText } from "../core/numbers.js";
 import { INTERVAL_MS } from "../stats/time-buckets.js";
 import { inlineSafe } from "../core/text.js";
 import type { TimeZone } from "../core/time.js";
-import { drawSections, durationFigure, histogramLabel, shownHistogram, type SectionDrawers } from "./sections.js";
+import {
+  drawSections,
+  durationFigure,
+  histogramLabel,
+  lateVerdict,
+  shownHistogram,
+  type SectionDrawers,
+} from "./sections.js";
 import { contiguous } from "./terminal.js";
 import { htmlAttribute, htmlText, jsonInScript, svgText } from "./html-escape.js";
 import {
@@ -318,6 +325,14 @@ function attemptSection(report: StatsReport, caption: string): string {
   );
 }
 
+/** --max-time-to-final's result, under the section's figures. */
+function lateParagraph(report: StatsReport): string {
+  const verdict = lateVerdict(report);
+  if (!verdict) return "";
+  const text = htmlText(verdict.text);
+  return `\n<p id="time-threshold">${verdict.exceeded ? `<strong>${text}</strong>` : text}</p>`;
+}
+
 function timeToFinalSection(report: StatsReport, caption: string): string {
   const ttf = report.timeToFinal;
   const figures = [
@@ -333,7 +348,7 @@ function timeToFinalSection(report: StatsReport, caption: string): string {
   )} final messages that have both${
     ttf.withoutTimes > 0 ? `; ${countText(ttf.withoutTimes)} final messages without those times are left out` : ""
   }. Not the time to the handset: the service shows no handset receipt.
-Percentiles are within 1 % (msgstat help stats).</p>`;
+Percentiles are within 1 % (msgstat help stats).</p>${lateParagraph(report)}`;
   return section(
     "time-to-final",
     caption,

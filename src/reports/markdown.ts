@@ -21,7 +21,14 @@ import {
   type ComparisonRow,
   type ShareableReport,
 } from "./parts.js";
-import { drawSections, durationFigure, histogramLabel, shownHistogram, type SectionDrawers } from "./sections.js";
+import {
+  drawSections,
+  durationFigure,
+  histogramLabel,
+  lateVerdict,
+  shownHistogram,
+  type SectionDrawers,
+} from "./sections.js";
 
 /**
  * Server text for a Markdown table cell or line: controls made visible (core/text.ts), then each mark
@@ -114,12 +121,13 @@ const MARKDOWN_SECTIONS: SectionDrawers<string> = {
       ),
       `${n(total.attempts.succeededAfterRetry)} succeeded only after a retry.`,
     ),
-  timeToFinal: ({ total: { timeToFinal: ttf } }, caption) =>
+  timeToFinal: ({ total, total: { timeToFinal: ttf } }, caption) =>
     part(
       caption,
       `Median ${durationFigure(ttf.medianMs)}, 90th percentile ${durationFigure(ttf.p90Ms)}, 99th percentile ` +
         `${durationFigure(ttf.p99Ms)}: from createdAt to the last attempt's updatedAt, ${n(ttf.measured)} final ` +
-        `messages${ttf.withoutTimes > 0 ? ` (${n(ttf.withoutTimes)} without those times left out)` : ""}.`,
+        `messages${ttf.withoutTimes > 0 ? ` (${n(ttf.withoutTimes)} without those times left out)` : ""}.` +
+        lateLine(total),
       table(
         [col("time to final status", false), col("messages"), col("share")],
         shownHistogram(ttf).map((row) => [
@@ -169,6 +177,13 @@ const MARKDOWN_SECTIONS: SectionDrawers<string> = {
 };
 
 /** A section under the summary: its caption as a third-level heading, then its blocks. */
+/** --max-time-to-final's result after the section's figures, bold when above the limit. */
+function lateLine(report: StatsReport): string {
+  const verdict = lateVerdict(report);
+  if (!verdict) return "";
+  return verdict.exceeded ? ` **${markdownText(verdict.text)}**` : ` ${markdownText(verdict.text)}`;
+}
+
 const part = (caption: string, ...blocks: string[]): string => [`### ${markdownText(caption)}`, ...blocks].join("\n\n");
 
 function comparison(rows: readonly ComparisonRow[], total: StatsReport, caption: string): string {

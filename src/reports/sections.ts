@@ -87,8 +87,42 @@ export function drawSections<Drawn>(input: ReportInput, drawers: SectionDrawers<
 
 // ---- what the sections say alike ----
 
+/** The most rows a list of errors or batches shows (the rest summed, or left to --csv); the metrics' top errors too. */
+export const LISTED_ROWS = 15;
+
 /** A duration figure of the report; "–" where there is none. */
 export const durationFigure = (ms: number | null): string => (ms === null ? "–" : durationText(ms));
+
+/**
+ * --max-time-to-final's result, for the time-to-final section: `--max-time-to-final 5 min (95th percentile):
+ * above the limit, 2 of 20 final messages took longer, at most 1 may`; undefined without the flag.
+ */
+export function lateVerdict(report: StatsReport): { text: string; exceeded: boolean } | undefined {
+  const limit = report.timeToFinalThreshold;
+  if (!limit) return undefined;
+  const duration = durationText(limit.maxTimeToFinalMs, { exact: true });
+  const flag = `--max-time-to-final ${duration} (${ordinal(limit.percentile)} percentile)`;
+  if (!limit.checked) return { text: `${flag}: not checked, no final message was measured`, exceeded: false };
+  return {
+    text: `${flag}: ${limit.exceeded ? "above" : "within"} the limit, ${lateCounts(report)}`,
+    exceeded: limit.exceeded,
+  };
+}
+
+/** The counts behind --max-time-to-final's result: `2 of 20 final messages took longer, at most 1 may`. */
+export function lateCounts(report: StatsReport): string {
+  const limit = report.timeToFinalThreshold;
+  return (
+    `${countText(limit?.slower ?? 0)} of ${countText(report.timeToFinal.measured)} final messages took longer, ` +
+    `at most ${countText(limit?.slowerAllowed ?? 0)} may`
+  );
+}
+
+/** 50th, 51st, 92nd, 93rd, 99.9th. */
+export function ordinal(n: number): string {
+  if (!Number.isInteger(n) || (n % 100 >= 11 && n % 100 <= 13)) return `${n}th`;
+  return `${n}${["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+}
 
 /** `under 1 s`, `1 s – 5 s`, `7 d or more`. */
 export function histogramLabel(row: TimeToFinalRow): string {

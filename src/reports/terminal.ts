@@ -10,7 +10,15 @@ import { inlineSafe } from "../core/text.js";
 import { formatWallTime, isoInZone, offsetText, type TimeZone } from "../core/time.js";
 import { hanging, wrapText } from "../terminal/wrap.js";
 import { drawLine, layOut, type Cell, type Slot } from "../terminal/layout.js";
-import { drawSections, durationFigure, histogramLabel, shownHistogram, type SectionDrawers } from "./sections.js";
+import {
+  drawSections,
+  durationFigure,
+  histogramLabel,
+  lateVerdict,
+  LISTED_ROWS,
+  shownHistogram,
+  type SectionDrawers,
+} from "./sections.js";
 import { renderComparison, type ComparisonRow } from "./comparison.js";
 import { cutInMiddle, cutToWidth, displayWidth } from "../terminal/width.js";
 
@@ -47,7 +55,7 @@ const MIN_LABEL = 12;
 /** Cells a batch's file name needs to be worth showing cut: fewer, and the id stands alone. */
 const MIN_FILE = 5;
 /** Past this many, a table ends with "… and N more" (the CSV and JSON keep every row). */
-const MAX_ROWS = 15;
+const MAX_ROWS = LISTED_ROWS;
 /** Up to this many time buckets get a row each; more become a sparkline. */
 const MAX_TIME_ROWS = 31;
 const EIGHTHS = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
@@ -243,10 +251,14 @@ function timeToFinalLines(report: StatsReport, width: number, palette: Palette):
   });
   const left = ttf.withoutTimes > 0 ? ` (${count(ttf.withoutTimes)} without those times left out)` : "";
   const what = `from createdAt to the last attempt's updatedAt, ${count(ttf.measured)} final messages${left}`;
+  // --max-time-to-final's result, wrapped rather than cut: its counts are what a reader acts on.
+  const verdict = lateVerdict(report);
+  const limit = verdict ? wrapText(verdict.text, width - INDENT.length).map((line) => INDENT + line) : [];
   return [
     `${INDENT}${fit(figures, width - INDENT.length)}`,
     ...drawRows(rows, width, { label: "", figures: ["messages", "share"] }, palette),
     palette.dim(`${INDENT}${fit(what, width - INDENT.length)}`),
+    ...limit.map((line) => (verdict?.exceeded ? palette.status("failure", line) : line)),
   ];
 }
 

@@ -49,9 +49,11 @@ export class StatsAccumulator {
   /** Messages without a latestStatus: kept apart, as any string could be a status. */
   withoutStatus = 0;
   readonly time: TimeTally;
-  readonly timeToFinal = new TimeToFinalTally();
+  readonly timeToFinal: TimeToFinalTally;
 
-  constructor(options: { byBatch: boolean; interval?: Interval; timeZone: TimeZone }) {
+  /** `maxTimeToFinalMs`: --max-time-to-final's duration, whose messages within it are counted exactly. */
+  constructor(options: { byBatch: boolean; interval?: Interval; timeZone: TimeZone; maxTimeToFinalMs?: number }) {
+    this.timeToFinal = new TimeToFinalTally(options.maxTimeToFinalMs);
     this.batches = options.byBatch
       ? new BoundedCounts<BatchCounts>(CAPS.batches, () => ({ ...outcomes(), fileName: null, totalMessages: null }))
       : undefined;

@@ -6,7 +6,12 @@ import { ATTEMPT_BUCKETS, type AttemptBucket, type StatsAccumulator } from "./ac
 import { isoInZone, type TimeZone } from "../core/time.js";
 import { BucketClock, intervalForSpan, type Interval } from "./time-buckets.js";
 import type { RecipientTest } from "../core/phone-number.js";
-import type { TimeToFinal } from "./time-to-final.js";
+import type { TimeToFinal, TimeToFinalTally } from "./time-to-final.js";
+
+export interface TimeToFinalLimit {
+  ms: number;
+  percentile: number;
+}
 
 export interface ReportScope {
   campaignId: string;
@@ -21,6 +26,8 @@ export interface ReportScope {
   interval?: Interval;
   /** --max-failure-rate, in percent. */
   maxFailureRate?: number;
+  /** --max-time-to-final: this percentile (50 to 99.9) of time to final status at most `ms`. */
+  maxTimeToFinal?: TimeToFinalLimit;
   generatedAt: number;
   /** --tz: the zone whose hours and days the over-time buckets are. */
   timeZone: TimeZone;
@@ -116,6 +123,20 @@ export interface StatsReport {
     exceeded: boolean;
     checked: boolean;
   } | null;
+  /**
+   * --max-time-to-final: `exceeded` when more than `slowerAllowed` of the messages measured took longer than
+   * `maxTimeToFinalMs` (then the percentile is above it); counted exactly, where `percentileMs` is the report's
+   * estimate of the percentile. `checked` is false when no final message was measured (exit 8 without --watch).
+   */
+  timeToFinalThreshold: {
+    maxTimeToFinalMs: number;
+    percentile: number;
+    percentileMs: number | null;
+    slower: number;
+    slowerAllowed: number;
+    exceeded: boolean;
+    checked: boolean;
+  } | null;
 }
 
 const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
@@ -178,6 +199,31 @@ export function buildReport(tally: StatsAccumulator, scope: ReportScope): StatsR
             checked: delivery.final > 0,
           },
     timeToFinal: tally.timeToFinal.summary(),
+    timeToFinalThreshold: scope.maxTimeToFinal ? latenessOf(tally.timeToFinal, scope.maxTimeToFinal) : null,
+  };
+}
+
+/**
+ * The nearest-rank percentile p of n durations is the ceil(p/100 × n)-th shortest: it is above the limit
+ * exactly when fewer than that many took at most the limit. Exact counts, p as the decimal it was written as.
+ */
+function latenessOf(
+  tally: TimeToFinalTally,
+  limit: TimeToFinalLimit,
+): NonNullable<StatsReport["timeToFinalThreshold"]> {
+  if (tally.limitMs !== limit.ms) throw new Error("the tally was not counted against --max-time-to-final's limit");
+  const { measured, withinLimit } = tally;
+  const p = exactDecimal(limit.percentile);
+  const whole = 100n * 10n ** BigInt(p.scale);
+  const rank = Number((p.digits * BigInt(measured) + whole - 1n) / whole);
+  return {
+    maxTimeToFinalMs: limit.ms,
+    percentile: limit.percentile,
+    percentileMs: tally.percentile(limit.percentile / 100),
+    slower: measured - withinLimit,
+    slowerAllowed: measured - rank,
+    exceeded: measured > 0 && withinLimit < rank,
+    checked: measured > 0,
   };
 }
 

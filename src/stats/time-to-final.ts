@@ -69,11 +69,29 @@ function shownIndex(ms: number): number {
   return index;
 }
 
+/**
+ * Prometheus's cumulative buckets: final messages that took at most `leMs` each (the shown bounds but 0),
+ * then every one; with the sum of their durations.
+ */
+export interface TimeToFinalBuckets {
+  buckets: Array<{ leMs: number; count: number }>;
+  count: number;
+  sumMs: number;
+}
+
 export class TimeToFinalTally {
   private readonly fine = new Uint32Array(FINE_BUCKETS);
   private readonly shown = new Float64Array(SHOWN_BOUNDS_MS.length);
+  /** Durations exactly on a shown bound: a `le` bucket holds them, the shown bucket that starts there does too. */
+  private readonly onBound = new Float64Array(SHOWN_BOUNDS_MS.length);
   measured = 0;
   withoutTimes = 0;
+  sumMs = 0;
+  /** Durations of at most `limitMs`, counted exactly (the buckets are not): --max-time-to-final's check. */
+  withinLimit = 0;
+
+  /** `limitMs`: --max-time-to-final's duration, when given. */
+  constructor(readonly limitMs?: number) {}
 
   /** Counts a message if its status is final; `createdAt` is its instant, already read by the caller. */
   add(message: CheckedMessage, status: string | undefined, createdAt: number | undefined): void {
@@ -88,15 +106,35 @@ export class TimeToFinalTally {
 
   addDuration(ms: number): void {
     this.fine[fineIndex(ms)]!++;
-    this.shown[shownIndex(ms)]!++;
+    const shown = shownIndex(ms);
+    this.shown[shown]!++;
+    if (ms === SHOWN_BOUNDS_MS[shown]) this.onBound[shown]!++;
     this.measured++;
+    this.sumMs += ms;
+    if (this.limitMs !== undefined && ms <= this.limitMs) this.withinLimit++;
   }
 
   absorb(other: TimeToFinalTally): void {
     for (let i = 0; i < FINE_BUCKETS; i++) this.fine[i]! += other.fine[i]!;
-    for (let i = 0; i < this.shown.length; i++) this.shown[i]! += other.shown[i]!;
+    for (let i = 0; i < this.shown.length; i++) {
+      this.shown[i]! += other.shown[i]!;
+      this.onBound[i]! += other.onBound[i]!;
+    }
     this.measured += other.measured;
     this.withoutTimes += other.withoutTimes;
+    this.sumMs += other.sumMs;
+    this.withinLimit += other.withinLimit;
+  }
+
+  /** The histogram as Prometheus reads one: `le` (at most) buckets, cumulative, where the shown ones are [from, to). */
+  buckets(): TimeToFinalBuckets {
+    const buckets: TimeToFinalBuckets["buckets"] = [];
+    let below = 0;
+    for (let i = 1; i < SHOWN_BOUNDS_MS.length; i++) {
+      below += this.shown[i - 1]!;
+      buckets.push({ leMs: SHOWN_BOUNDS_MS[i]!, count: below + this.onBound[i]! });
+    }
+    return { buckets, count: this.measured, sumMs: this.sumMs };
   }
 
   summary(): TimeToFinal {
@@ -115,7 +153,7 @@ export class TimeToFinalTally {
   }
 
   /** The nearest-rank percentile, as the midpoint of the fine bucket holding it, rounded to the millisecond. */
-  private percentile(fraction: number): number | null {
+  percentile(fraction: number): number | null {
     if (this.measured === 0) return null;
     const rank = Math.max(1, Math.ceil(fraction * this.measured));
     let seen = 0;

@@ -97,6 +97,7 @@ describe("npm run bench --quick", () => {
       ...["csv", "parquet"].map((format) => `parquet-${format}@${size}`),
       `report-json@${size}`,
       `report-html@${size}`,
+      `report-prometheus@${size}`,
       ...["first", "newest", "spread", "unchanged"].map((run) => `dataset-parquet-${run}`),
     ];
     const peerSkipped = results.notes.some((note) => note.startsWith("curl+jq rows skipped"));

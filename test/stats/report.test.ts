@@ -102,6 +102,7 @@ describe("buildReport", () => {
         unplotted: 0,
       },
       threshold: null,
+      timeToFinalThreshold: null,
     });
   });
 
@@ -268,5 +269,47 @@ describe("--max-failure-rate at the limit", () => {
       exceeded,
       checked: true,
     });
+  });
+});
+
+describe("--max-time-to-final: the nearest-rank percentile against the limit, in exact counts", () => {
+  // 1,000 durations of 1 s to 1,000 s: the 99.9th percentile is the 999th, 999 s; the 95th the 950th.
+  const tallyWithin = (limitMs: number) => {
+    const tally = new StatsAccumulator({ byBatch: false, timeZone: UTC, maxTimeToFinalMs: limitMs });
+    for (let s = 1; s <= 1000; s++) tally.timeToFinal.addDuration(s * 1000);
+    return tally;
+  };
+  const check = (limitMs: number, percentile: number) =>
+    buildReport(tallyWithin(limitMs), scope({ maxTimeToFinal: { ms: limitMs, percentile } })).timeToFinalThreshold;
+  it.each([
+    [999_000, 99.9, false, 1, 1],
+    [998_999, 99.9, true, 2, 1],
+    [950_000, 95, false, 50, 50],
+    [949_999, 95, true, 51, 50],
+    [500_000, 50, false, 500, 500],
+    [499_999, 50, true, 501, 500],
+  ])("limit %s ms at the %sth: exceeded %s (%s slower, %s allowed)", (ms, percentile, exceeded, slower, allowed) => {
+    expect(check(ms, percentile)).toMatchObject({
+      maxTimeToFinalMs: ms,
+      percentile,
+      slower,
+      slowerAllowed: allowed,
+      exceeded,
+      checked: true,
+    });
+  });
+
+  it("nothing measured: not checked, not exceeded; without the flag, null", () => {
+    const tally = new StatsAccumulator({ byBatch: false, timeZone: UTC, maxTimeToFinalMs: 1000 });
+    expect(buildReport(tally, scope({ maxTimeToFinal: { ms: 1000, percentile: 95 } })).timeToFinalThreshold).toEqual({
+      maxTimeToFinalMs: 1000,
+      percentile: 95,
+      percentileMs: null,
+      slower: 0,
+      slowerAllowed: 0,
+      exceeded: false,
+      checked: false,
+    });
+    expect(buildReport(tally, scope()).timeToFinalThreshold).toBeNull();
   });
 });

@@ -67,3 +67,28 @@ describe("TimeToFinalTally", () => {
     expect(Math.abs(one.summary().medianMs! - 200_000)).toBeLessThanOrEqual(2000);
   });
 });
+
+describe("TimeToFinalTally.buckets: Prometheus's le buckets", () => {
+  it("counts each duration in every bucket whose bound it is at most, one exactly on a bound included", () => {
+    const tally = new TimeToFinalTally();
+    const durations = [0, 999, 1000, 1001, 4999, 5000, 59_999, 60_000, 60_001, 604_800_000, 604_800_001];
+    for (const ms of durations) tally.addDuration(ms);
+    const { buckets, count, sumMs } = tally.buckets();
+    expect(buckets.map((bucket) => bucket.leMs)).toEqual(SHOWN_BOUNDS_MS.slice(1));
+    for (const { leMs, count: atMost } of buckets)
+      expect({ leMs, atMost }).toEqual({ leMs, atMost: durations.filter((ms) => ms <= leMs).length });
+    expect(count).toBe(durations.length);
+    expect(sumMs).toBe(durations.reduce((sum, ms) => sum + ms, 0));
+  });
+
+  it("adds another tally's buckets, sum and count within a limit", () => {
+    const one = new TimeToFinalTally(5000);
+    const other = new TimeToFinalTally(5000);
+    for (const ms of [1000, 5000]) one.addDuration(ms);
+    for (const ms of [5000, 5001]) other.addDuration(ms);
+    one.absorb(other);
+    expect(one.buckets().buckets[1]).toEqual({ leMs: 5000, count: 3 });
+    expect(one.buckets().sumMs).toBe(16_001);
+    expect(one.withinLimit).toBe(3);
+  });
+});

@@ -1,7 +1,8 @@
 // The built program (dist/cli.js), run as bin/msgstat.js runs it, with the one thing a user's run never
 // has: the Context's `atStep` hook. `node held-bin.cjs <step> <msgstat arguments...>` says
 // "msgstat export: paused at <step>" on stderr the first time the run reaches that step, then holds it
-// there for ever, so that a test kills it exactly there (test/e2e/export-kill.test.ts).
+// there for ever, so that a test kills it exactly there (test/e2e/export-kill.test.ts), or looks at the
+// files meanwhile (stats' "report-written": test/e2e/monitoring.test.ts).
 "use strict";
 
 const path = require("node:path");

@@ -20,6 +20,7 @@ export const TOPICS: readonly Topic[] = [
   { name: "dates", summary: "--since and --until: dates, times, durations, windows, --tz" },
   { name: "stats", summary: "the delivery report: its figures, --json structure, CSV tables" },
   { name: "report", summary: "the report to share: one HTML page, or Markdown for a ticket" },
+  { name: "monitoring", summary: "metrics for Prometheus, alerts on failures and lateness" },
   { name: "live-modes", summary: "message --wait, messages --follow, stats --watch" },
   { name: "many-campaigns", summary: "several campaigns in one command" },
   { name: "export", summary: "msgstat export: the partitioned dataset, its updates, DuckDB" },

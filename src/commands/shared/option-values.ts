@@ -66,6 +66,32 @@ export function durationOption<const Usage extends string>(
   });
 }
 
+/**
+ * An option holding a length of time and, after a colon, the percentile it bounds (`5m`, `90s:99`, `1h:99.9`):
+ * `percentile` is `defaultPercentile` when none is written.
+ */
+export function durationPercentileOption<const Usage extends string>(
+  flags: Usage,
+  description: string,
+  range: { minMs: number; maxMs: number; minPercentile: number; maxPercentile: number; defaultPercentile: number },
+) {
+  const flag = longFlag(flags);
+  const rule =
+    `a duration from ${range.minMs / 1000}s to ${range.maxMs / 86_400_000}d, then optionally a colon and a ` +
+    `percentile from ${range.minPercentile} to ${range.maxPercentile} (e.g. 5m, 90s:99)`;
+  return new Option(flags, description).argParser((text: string) => {
+    const [duration = "", percentileText, ...more] = text.split(":");
+    const ms = parseDuration(duration);
+    const percentile =
+      percentileText === undefined
+        ? range.defaultPercentile
+        : numberWithin(percentileText, false, { min: range.minPercentile, max: range.maxPercentile });
+    if (ms === undefined || ms < range.minMs || ms > range.maxMs || percentile === undefined || more.length > 0)
+      refuse(flag, rule, text);
+    return { ms, percentile };
+  });
+}
+
 /** An option holding one of a few words; the choices show in --help and in shell completion. */
 export function choiceOption<const Usage extends string, const Choices extends readonly string[]>(
   flags: Usage,

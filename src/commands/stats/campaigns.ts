@@ -16,8 +16,20 @@ import { progressText } from "../shared/progress.js";
 import { describeWindow } from "../shared/filters.js";
 import { isGzipFile } from "../shared/output-file.js";
 import type { Context } from "../context.js";
+import { ordinal } from "../../reports/sections.js";
 import type { StatsOptions } from "./options.js";
-import { countTally, newTally, reportOf, shareableText, write } from "./run.js";
+import {
+  countTally,
+  finishReport,
+  lateLine,
+  limitText,
+  metricsText,
+  newTally,
+  reportOf,
+  shareableText,
+  uncheckedFlags,
+  write,
+} from "./run.js";
 
 /** What a run over several campaigns writes: a report per campaign counted, and the report of all of them. */
 export interface CampaignsReport {
@@ -55,14 +67,15 @@ export async function runCampaignsStats(
   const incomplete = incompleteCampaigns(results);
   const above = aboveThreshold(outcome, options);
   // As for a listing: a file is replaced only by a complete result, or with --partial by the report of what
-  // was counted (never by one of nothing); the terminal and a pipe get what was counted.
+  // was counted (never by one of nothing); the terminal and a pipe get what was counted. Metrics are always
+  // written: a campaign not counted is its `msgstat_campaign_up 0`.
   const counted = outcome.campaigns.length;
-  const kept = !incomplete || !toFile || (options.partial && counted > 0);
+  const kept = !incomplete || !toFile || (options.partial && counted > 0) || options.format.kind === "prometheus";
   if (!kept) await sink.discard();
   else {
     try {
       await writeCampaigns(outcome, results, options, sink, ctx, !toFile && ctx.stdoutIsTTY);
-      await sink.finish();
+      await finishReport(sink, ctx);
     } catch (error) {
       await sink.discard();
       throw error;
@@ -191,6 +204,20 @@ async function writeCampaigns(
       );
     case "report":
       return write(outcome.total, options, sink, ctx, toTerminal, comparisonRows(outcome, results));
+    case "prometheus": {
+      // One series set per campaign named, in that order; no total (Prometheus sums).
+      const byId = new Map(outcome.campaigns.map((report) => [report.campaignId, report]));
+      return sink.write(
+        metricsText(
+          results.map((result) => ({
+            campaignId: result.campaignId,
+            tally: result.value,
+            report: byId.get(result.campaignId),
+          })),
+          ctx,
+        ),
+      );
+    }
   }
 }
 
@@ -214,46 +241,69 @@ function shortReason(error: ServiceError | undefined): string {
 }
 
 /**
- * --max-failure-rate where a campaign (or the total) has no final message: not a pass. Exit 8 as for one
- * campaign, each one that could not be checked named; reached only when none is above the threshold.
+ * --max-failure-rate where a campaign (or the total) has no final message, --max-time-to-final where none was
+ * measured: not a pass. Exit 8 as for one campaign, each one that could not be checked named; reached only when
+ * none is above a threshold.
  */
 function uncheckedThreshold(outcome: CampaignsReport): ThresholdUncheckedError | undefined {
-  const unchecked = [
-    ...outcome.campaigns.map((report) => ({ name: report.campaignId, report })),
-    { name: "total", report: outcome.total },
-  ].filter(({ report }) => report.threshold && !report.threshold.checked);
+  const unchecked = named(outcome).filter(({ report }) => uncheckedFlags(report).length > 0);
   if (unchecked.length === 0) return undefined;
+  const flags = [...new Set(unchecked.flatMap(({ report }) => uncheckedFlags(report)))];
   const error = new ThresholdUncheckedError(
-    `--max-failure-rate ${outcome.total.threshold?.maxFailureRate}% not checked for ` +
-      `${unchecked.map(({ name }) => name).join(", ")}: no message is final there`,
+    `${flags.join(" and ")} not checked for ${unchecked.map(({ name }) => name).join(", ")}: ` +
+      (unchecked.every(({ report }) => report.delivery.final === 0)
+        ? "no message is final there"
+        : "no message is final, or none has its times, there"),
   );
   return error.withHint("The report was written; exit 8 says the threshold could not be checked for all of it.");
 }
 
-/**
- * --max-failure-rate against each campaign and the total: every one above it named on stderr, one a line
- * (the error's hints); undefined when none is.
- */
-function aboveThreshold(outcome: CampaignsReport, options: StatsOptions): ThresholdError | undefined {
-  if (options.maxFailureRate === undefined) return undefined;
-  const above = [
+/** Each campaign counted, then the total: what the thresholds are checked against. */
+function named(outcome: CampaignsReport): Array<{ name: string; report: StatsReport }> {
+  return [
     ...outcome.campaigns.map((report) => ({ name: report.campaignId, report })),
     { name: "total", report: outcome.total },
-  ].filter(({ report }) => report.threshold?.exceeded === true);
-  if (above.length === 0) return undefined;
-  const campaigns = above.filter(({ name }) => name !== "total").length;
-  const error = new ThresholdError(
-    `the failure rate is above --max-failure-rate ${options.maxFailureRate}% in ` +
-      `${campaigns} of ${outcome.incomplete ? "the " : ""}${countOf(outcome.campaigns.length, "campaign")}` +
-      `${outcome.incomplete ? " counted" : ""}` +
-      (above.some(({ name }) => name === "total") ? " and in the total" : ""),
-  );
-  for (const { name, report } of above) {
-    const { delivery } = report;
-    error.withHint(
-      `${name}: ${percentText(delivery.failureRate)} (${countText(delivery.failure)} of ` +
-        `${countText(delivery.final)} final messages)`,
-    );
-  }
+  ];
+}
+
+/**
+ * --max-failure-rate and --max-time-to-final against each campaign and the total: every one above named on
+ * stderr, one a line (the error's hints); undefined when none is.
+ */
+function aboveThreshold(outcome: CampaignsReport, options: StatsOptions): ThresholdError | undefined {
+  const failing = named(outcome).filter(({ report }) => report.threshold?.exceeded === true);
+  const late = named(outcome).filter(({ report }) => report.timeToFinalThreshold?.exceeded === true);
+  const lines = [
+    ...(failing.length === 0
+      ? []
+      : [
+          `the failure rate is above --max-failure-rate ${options.maxFailureRate}% in ${where(failing, outcome)}`,
+          ...failing.map(
+            ({ name, report: { delivery } }) =>
+              `${name}: ${percentText(delivery.failureRate)} (${countText(delivery.failure)} of ` +
+              `${countText(delivery.final)} final messages)`,
+          ),
+        ]),
+    ...(late.length === 0
+      ? []
+      : [
+          `the ${ordinal(options.maxTimeToFinal!.percentile)} percentile of time to final status is above ` +
+            `--max-time-to-final ${limitText(late[0]!.report.timeToFinalThreshold!)} in ${where(late, outcome)}`,
+          ...late.map(({ name, report }) => lateLine(report, name)),
+        ]),
+  ];
+  if (lines.length === 0) return undefined;
+  const error = new ThresholdError(lines[0]);
+  for (const line of lines.slice(1)) error.withHint(line);
   return error;
+}
+
+/** `2 of 3 campaigns and in the total`, `1 of the 2 campaigns counted`. */
+function where(above: ReadonlyArray<{ name: string }>, outcome: CampaignsReport): string {
+  const campaigns = above.filter(({ name }) => name !== "total").length;
+  return (
+    `${campaigns} of ${outcome.incomplete ? "the " : ""}${countOf(outcome.campaigns.length, "campaign")}` +
+    `${outcome.incomplete ? " counted" : ""}` +
+    (above.some(({ name }) => name === "total") ? " and in the total" : "")
+  );
 }

@@ -19,13 +19,12 @@ const REPORT_HELP =
   "status are not final yet); failures by the error of their latest failed attempt; attempts per " +
   "message; each batch (campaign stats only); messages and failures per hour or day of --tz. " +
   "--json gives the same figures as data (msgstat help stats); --csv the summary row, --csv --by " +
-  "another table; --format html one page to share, --format md Markdown (msgstat help report).";
+  "another table; --format html one page to share, --format md Markdown (msgstat help report); " +
+  "-o x.prom metrics for Prometheus (msgstat help monitoring).";
 
 export function defineStats(command: Command, run: Run): void {
   const stats = addGlobalOptions(
-    addStatsOptions(
-      command.argument("<campaignId...>", "the campaign; several: a comparison, then the report of all together"),
-    ),
+    addStatsOptions(command.argument("<campaignId...>", "the campaign; several: compared, then together")),
     GLOBAL_OPTIONS_HEADING,
   ).action(async (campaignIds, raw, cmd) => {
     const ctx = contextFor(cmd, run);
@@ -48,14 +47,15 @@ export function defineStats(command: Command, run: Run): void {
       "--batch": "",
       "--interval": "hour or day, for the report over time",
       "--max-failure-rate": "exit 5 above it, 8 if no message is final",
-      "--format": "text, json, csv, html (a page) or md (Markdown)",
+      "--max-time-to-final": "exit 5 above it (95th percentile; 5m, 5m:99)",
+      "--format": "text, json, csv, html, md or prometheus",
       "--json": "the report as JSON",
       "--csv": "the summary as CSV, or the table --by names",
-      "--by": "summary, status, error, batch, attempts or time",
-      "--output": "write to this file (.json, .csv, .html, .md)",
+      "--by": "summary, status, error, batch, attempts, time",
+      "--output": "to this file: .json, .csv, .html, .md, .prom",
       "--watch": "redo the report and what changed, until Ctrl-C",
     },
-    topics: ["stats", "report", "dates", "exit-codes"],
+    topics: ["stats", "report", "monitoring", "dates", "exit-codes"],
   });
   addHelpSections(
     stats,

@@ -8,13 +8,14 @@ import { bomOption, outputOption } from "../shared/output-flags.js";
 import {
   choiceOption,
   durationOption,
+  durationPercentileOption,
   onceTextOption,
   percentOption,
   type NoOptions,
 } from "../shared/option-values.js";
 
 /** --format's choices; text is the report for a terminal. */
-export const STATS_FORMATS = ["text", "json", "csv", "html", "md"] as const;
+export const STATS_FORMATS = ["text", "json", "csv", "html", "md", "prometheus"] as const;
 
 export function addStatsOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
   command: Command<Args, Opts, Globals>,
@@ -44,10 +45,19 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
       ),
     )
     .addOption(
+      durationPercentileOption(
+        "--max-time-to-final <duration>",
+        "exit 5, after the report, when the 95th percentile of the time from creation to final status is " +
+          "above the duration, for any campaign or the total; another percentile after a colon (5m, 90s:99, " +
+          "1h:99.9); exit 8 when no message is final (msgstat help monitoring)",
+        { minMs: 1_000, maxMs: 30 * 86_400_000, minPercentile: 50, maxPercentile: 99.9, defaultPercentile: 95 },
+      ),
+    )
+    .addOption(
       choiceOption(
         "--format <format>",
-        "text (the default), json, csv, html (one page to share: msgstat help report) or md (Markdown); " +
-          "or from -o's extension",
+        "text (the default), json, csv, html (one page to share: msgstat help report), md (Markdown) or " +
+          "prometheus (for node_exporter's textfile collector: msgstat help monitoring); or from -o's extension",
         STATS_FORMATS,
       ),
     )
@@ -57,8 +67,8 @@ export function addStatsOptions<Args extends unknown[], Opts extends OptionValue
     .addOption(choiceOption("--by <table>", "the table --csv writes (default: summary)", TABLE_CHOICES))
     .addOption(
       outputOption(
-        "write the report to this file (atomically) instead of stdout; .txt, .json, .csv, .html and .md set " +
-          "the format (then .gz: gzipped)",
+        "write the report to this file (atomically) instead of stdout; .txt, .json, .csv, .html, .md and " +
+          ".prom set the format (then .gz: gzipped)",
       ),
     )
     .option(

@@ -4,6 +4,7 @@ import { UsageError } from "../../core/errors.js";
 import { shiftDecimal } from "../../core/numbers.js";
 import type { TimeZone } from "../../core/time.js";
 import type { Interval } from "../../stats/time-buckets.js";
+import type { TimeToFinalLimit } from "../../stats/report.js";
 import { DEFAULT_TABLE, type TableChoice } from "../../stats/tables.js";
 import { parseFilterOptions, type FilterOptions } from "../shared/filters.js";
 import { formatFor, requireCsv, type FileFormats } from "../shared/output-file.js";
@@ -14,12 +15,15 @@ export type StatsFormat =
   | { kind: "json" }
   | { kind: "csv"; by: TableChoice; bom: boolean }
   | { kind: "html" }
-  | { kind: "md" };
+  | { kind: "md" }
+  | { kind: "prometheus" };
 
 export interface StatsOptions extends FilterOptions {
   interval?: Interval;
   /** Percent, 0 to 100. */
   maxFailureRate?: number;
+  /** --max-time-to-final: that percentile of time to final status at most `ms`. */
+  maxTimeToFinal?: TimeToFinalLimit;
   format: StatsFormat;
   /** -o: the file to write (atomically) instead of stdout. */
   outputFile?: string;
@@ -31,11 +35,14 @@ export interface StatsOptions extends FilterOptions {
 
 export const DEFAULT_WATCH_EVERY_MS = 10_000;
 
+const WATCHLESS = { csv: "CSV tables", html: "HTML", md: "Markdown", prometheus: "Prometheus metrics" } as const;
+
 export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone): StatsOptions {
   const options: StatsOptions = {
     ...parseFilterOptions(raw, now, zone),
     interval: raw.interval,
     maxFailureRate: raw.maxFailureRate?.percent,
+    maxTimeToFinal: raw.maxTimeToFinal,
     format: chosenFormat(raw),
     outputFile: raw.output,
     partial: raw.partial === true,
@@ -43,12 +50,14 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
   if (raw.every !== undefined && !raw.watch)
     throw new UsageError("--every goes with --watch: add --watch to read the listing again and again");
   if (raw.watch) {
-    if (options.format.kind === "csv" || options.format.kind === "html" || options.format.kind === "md")
-      throw new UsageError(
-        `--watch shows the report, or a JSON line a round: it does not write ${
-          options.format.kind === "csv" ? "CSV tables" : options.format.kind === "html" ? "HTML" : "Markdown"
-        }`,
+    const kind = options.format.kind;
+    if (kind !== "report" && kind !== "json") {
+      const error = new UsageError(
+        `--watch shows the report, or a JSON line a round: it does not write ${WATCHLESS[kind]}`,
       );
+      // A textfile collector wants a file replaced now and then, which cron does (msgstat help monitoring).
+      throw kind === "prometheus" ? error.withHint("Run stats -o <folder>/msgstat.prom from cron instead.") : error;
+    }
     options.watch = { everyMs: raw.every ?? DEFAULT_WATCH_EVERY_MS };
   }
   const rate = raw.maxFailureRate;
@@ -63,14 +72,29 @@ export function parseStatsOptions(raw: StatsFlags, now: number, zone: TimeZone):
 }
 
 // The report is plain text in a file: a .txt file, or a name without an extension. A page to share is
-// .html (or .htm), Markdown .md.
+// .html (or .htm), Markdown .md; .prom is what node_exporter's textfile collector reads.
 const STATS_FILES: FileFormats<StatsFormat["kind"]> = {
-  types: { ".txt": "report", ".json": "json", ".csv": "csv", ".html": "html", ".htm": "html", ".md": "md" },
+  types: {
+    ".txt": "report",
+    ".json": "json",
+    ".csv": "csv",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".prom": "prometheus",
+  },
   fallback: "report",
   advice: "Rename it (.txt for the report, .html for a page), or choose a format with --format: any name then works.",
 };
 
-const FORMAT_KINDS = { text: "report", json: "json", csv: "csv", html: "html", md: "md" } as const;
+const FORMAT_KINDS = {
+  text: "report",
+  json: "json",
+  csv: "csv",
+  html: "html",
+  md: "md",
+  prometheus: "prometheus",
+} as const;
 
 function chosenFormat(raw: StatsFlags): StatsFormat {
   const chosen = new Map<StatsFormat["kind"], string>();

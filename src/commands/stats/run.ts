@@ -3,7 +3,11 @@
 import { PagingError, repeatsLine } from "../../service/paging.js";
 import type { ListingRef } from "../../service/endpoints.js";
 import type { Context } from "../context.js";
-import { ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
+import { ServiceError, ThresholdError, ThresholdUncheckedError } from "../../core/errors.js";
+import { durationText } from "../../core/duration.js";
+import { inlineSafe } from "../../core/text.js";
+import { durationFigure, lateCounts, ordinal } from "../../reports/sections.js";
+import { renderPrometheus } from "../../reports/prometheus.js";
 import { count as countOf, countText, percentText } from "../../core/numbers.js";
 import { PARSED_MESSAGES } from "../../service/endpoints.js";
 import { MessageSelector } from "../../service/select.js";
@@ -32,16 +36,68 @@ export async function runStats(listing: ListingRef, options: StatsOptions, ctx: 
   const sink = await openOutput(options.outputFile, ctx, { gzip: isGzipFile(options.outputFile) });
   let report: StatsReport;
   try {
-    report = await countReport(listing, options, ctx, await startProgress(ctx, "Counting messages…"));
-    await write(report, options, sink, ctx, !toFile && ctx.stdoutIsTTY);
-    await sink.finish();
+    const tally = await countTally(listing, options, ctx, await startProgress(ctx, "Counting messages…"));
+    report = reportOf(tally, listing, options, ctx);
+    if (options.format.kind === "prometheus") await sink.write(metricsText([{ ...listing, tally, report }], ctx));
+    else await write(report, options, sink, ctx, !toFile && ctx.stdoutIsTTY);
+    await finishReport(sink, ctx);
   } catch (error) {
-    await sink.discard();
+    await writeMetricsOfNone(error, listing, options, sink, ctx);
     throw explainNotFound(error, listing);
   }
   if (toFile) ctx.note(`wrote the report of ${countOf(report.totals.messages, "message")} to ${options.outputFile}`);
   alertOnThreshold(report);
   refuseUncheckedThreshold(report);
+}
+
+/**
+ * A campaign that could not be read, in metrics: its `msgstat_campaign_up 0` is still written, so a failing cron
+ * job shows as a series rather than as a silence (the error's exit code stands). Anything else: the file as it was.
+ */
+async function writeMetricsOfNone(
+  error: unknown,
+  listing: ListingRef,
+  options: StatsOptions,
+  sink: Sink,
+  ctx: Context,
+): Promise<void> {
+  if (options.format.kind !== "prometheus" || !(error instanceof ServiceError) || ctx.signal.aborted)
+    return sink.discard();
+  try {
+    await sink.write(metricsText([listing], ctx));
+    await finishReport(sink, ctx);
+    if (options.outputFile !== undefined)
+      ctx.always.note(`wrote msgstat_campaign_up 0 for ${inlineSafe(listing.campaignId)} to ${options.outputFile}`);
+  } catch {
+    await sink.discard();
+  }
+}
+
+/** The campaigns' metrics: each counted one with its tally and report; one without could not be read. */
+export function metricsText(
+  campaigns: ReadonlyArray<ListingRef & { tally?: StatsAccumulator; report?: StatsReport }>,
+  ctx: Context,
+): string {
+  return renderPrometheus(
+    campaigns.map(({ campaignId, batchId, tally, report }) => ({
+      campaignId,
+      batchId,
+      counted: tally && report ? { report, timeToFinal: tally.timeToFinal.buckets() } : undefined,
+    })),
+    ctx.now(),
+  );
+}
+
+/**
+ * Puts the report in place. A test may hold the run just before (the Context's `atStep`), its text on disk
+ * under the temporary name, to show that a reader of the target never sees part of it.
+ */
+export async function finishReport(sink: Sink, ctx: Context): Promise<void> {
+  if (ctx.atStep) {
+    await sink.flush();
+    await ctx.atStep("report-written");
+  }
+  await sink.finish();
 }
 
 /** Reads the whole listing through the same selector as `messages --all` and builds the report. */
@@ -91,6 +147,7 @@ export function newTally(listing: ListingRef, options: StatsOptions, ctx: Contex
     byBatch: listing.batchId === undefined,
     interval: options.interval,
     timeZone: ctx.timeZone,
+    maxTimeToFinalMs: options.maxTimeToFinal?.ms,
   });
 }
 
@@ -112,36 +169,67 @@ export function reportOf(
   return report;
 }
 
-/** --max-failure-rate: the report was written; the exit code raises the alarm. */
+/** --max-failure-rate and --max-time-to-final: the report was written; the exit code raises the alarm. */
 export function alertOnThreshold(report: StatsReport): void {
   const { threshold, delivery } = report;
+  const late = report.timeToFinalThreshold?.exceeded ? lateLine(report) : undefined;
   if (threshold?.exceeded) {
-    throw new ThresholdError(
+    const error = new ThresholdError(
       `failure rate ${percentText(delivery.failureRate)} (${countText(delivery.failure)} of ` +
         `${countText(delivery.final)} final messages) is above --max-failure-rate ` +
         `${threshold.maxFailureRate}%`,
     );
+    throw late ? error.withHint(late) : error;
   }
+  if (late) throw new ThresholdError(late);
+}
+
+/** `95th percentile of time to final status is above --max-time-to-final 5 min`, and the counts behind it. */
+export function lateLine(report: StatsReport, name?: string): string {
+  const limit = report.timeToFinalThreshold!;
+  const about = `about ${durationFigure(limit.percentileMs)}`;
+  if (name !== undefined) return `${name}: ${about}; ${lateCounts(report)}`;
+  return (
+    `${ordinal(limit.percentile)} percentile of time to final status (${about}) is above ` +
+    `--max-time-to-final ${limitText(limit)}: ${lateCounts(report)}`
+  );
+}
+
+/** --max-time-to-final's duration, as msgstat writes one: `5 min`, `1 min 30 s`. */
+export function limitText(limit: { maxTimeToFinalMs: number }): string {
+  return durationText(limit.maxTimeToFinalMs, { exact: true });
 }
 
 /**
- * --max-failure-rate with no final message: no rate, so the threshold was not checked. A run of its own
- * says so with exit 8, so a cron job or monitor does not read an empty window as a pass. (--watch goes
- * on instead: final messages may yet come.)
+ * --max-failure-rate with no final message, or --max-time-to-final with none measured: nothing to compare, so
+ * the threshold was not checked. A run of its own says so with exit 8, so a cron job or monitor does not read an
+ * empty window as a pass. (--watch goes on instead: final messages may yet come.)
  */
 export function refuseUncheckedThreshold(report: StatsReport): void {
-  const { threshold } = report;
-  if (threshold && !threshold.checked) {
-    throw new ThresholdUncheckedError(
-      `--max-failure-rate ${threshold.maxFailureRate}% not checked: no message is final`,
+  const unchecked = uncheckedFlags(report);
+  if (unchecked.length === 0) return;
+  const none = report.delivery.final === 0;
+  throw new ThresholdUncheckedError(
+    `${unchecked.join(" and ")} not checked: ${none ? "no message is final" : "no final message has its times"}`,
+  )
+    .withHint(
+      report.totals.messages === 0
+        ? "Nothing was counted: an empty campaign, or no message in the window or filters."
+        : none
+          ? `${countOf(report.totals.messages, "message")} counted, none final yet (success or failure).`
+          : `${countOf(report.delivery.final, "final message")} counted, ` +
+            "none with a createdAt and an attempt's updatedAt.",
     )
-      .withHint(
-        report.totals.messages === 0
-          ? "Nothing was counted: an empty campaign, or no message in the window or filters."
-          : `${countOf(report.totals.messages, "message")} counted, none final yet (success or failure).`,
-      )
-      .withHint("The report was written; exit 8 says the threshold could not be checked.");
-  }
+    .withHint("The report was written; exit 8 says the threshold could not be checked.");
+}
+
+/** The thresholds given that could not be checked for this report, as their flags: `--max-failure-rate 5%`. */
+export function uncheckedFlags(report: StatsReport): string[] {
+  const { threshold, timeToFinalThreshold: late } = report;
+  return [
+    ...(threshold && !threshold.checked ? [`--max-failure-rate ${threshold.maxFailureRate}%`] : []),
+    ...(late && !late.checked ? [`--max-time-to-final ${limitText(late)}`] : []),
+  ];
 }
 
 async function count(
@@ -190,6 +278,9 @@ export async function write(
     case "html":
     case "md":
       return sink.write(await shareableText(options.format.kind, { total: report }, ctx));
+    case "prometheus":
+      // The metrics need each campaign's tally: runStats and runCampaignsStats write them.
+      throw new Error("metrics are written by metricsText");
     case "report": {
       // Colour only on a terminal, as for every command: FORCE_COLOR does not colour a pipe or a file.
       const palette = await loadPalette(ctx.color && toTerminal);

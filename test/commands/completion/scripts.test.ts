@@ -141,7 +141,7 @@ describe("fish, completing a line", () => {
         .filter((row) => row !== "")
         .map((row) => row.split("\t")[0]);
     expect(complete("msgstat mess")).toEqual(["message", "messages"]);
-    expect(complete("msgstat stats c --max-")).toEqual(["--max-failure-rate"]);
+    expect(complete("msgstat stats c --max-")).toEqual(["--max-failure-rate", "--max-time-to-final"]);
     expect(complete("msgstat messages c --format js")).toEqual(["json", "jsonl"]);
     expect(complete("msgstat messages c --status success,fa")).toEqual(["success,failure"]);
     expect(complete("msgstat --tz Europe/Par")).toEqual(["Europe/Paris"]);
@@ -190,7 +190,7 @@ describe("zsh, completing a line", () => {
     };
     expect(complete("msgstat", "mes")).toEqual(["messages", "message"]);
     expect(complete("msgstat", "completion", "")).toEqual(["bash", "zsh", "fish"]);
-    expect(complete("msgstat", "stats", "c", "--max-")).toEqual(["--max-failure-rate"]);
+    expect(complete("msgstat", "stats", "c", "--max-")).toEqual(["--max-failure-rate", "--max-time-to-final"]);
     expect(complete("msgstat", "messages", "c", "--format", "js")).toEqual(["json", "jsonl"]);
     expect(complete("msgstat", "messages", "c", "--status", "success,fa")).toEqual(["success,failure"]);
     expect(complete("msgstat", "messages", "c", "--fields", "id,lastError")).toEqual([

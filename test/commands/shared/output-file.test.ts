@@ -500,7 +500,7 @@ describe("-o with an extension msgstat has no format for (issue 21, defect 4)", 
     "  Rename the file, or choose a format with --format (any file name then works).",
   ];
   const STATS = [
-    "known: .txt, .json, .csv, .html, .htm and .md",
+    "known: .txt, .json, .csv, .html, .htm, .md and .prom",
     "  Rename it (.txt for the report, .html for a page), or choose a format with --format: any name then works.",
   ];
   const MESSAGE = ["known: .txt and .json", "  Rename it (.txt for the view), or add --json: any name then works."];

@@ -225,6 +225,7 @@ export function expectedReport(messages: Message[], scope: Scope, maxFailureRate
             checked: final > 0,
           },
     timeToFinal: expectedTimeToFinal(messages),
+    timeToFinalThreshold: null,
   };
 }
 
@@ -265,12 +266,17 @@ function withinOnePercentOf(exact: number) {
  * Every final message's duration in one sorted array (what msgstat does not keep), then the percentiles
  * by nearest rank, each matched within the 1 % docs/stats.md promises.
  */
-export function expectedTimeToFinal(messages: Message[]) {
-  const durations = messages
+/** Each final message's time to final status, in ms, shortest first (those without the times left out). */
+export function finalDurations(messages: Message[]): number[] {
+  return messages
     .filter((m) => m.latestStatus === "success" || m.latestStatus === "failure")
     .map((m) => Math.max(...(m.messageAttempts ?? []).map((a) => Date.parse(a.updatedAt))) - Date.parse(m.createdAt))
     .filter((ms) => Number.isFinite(ms) && ms >= 0)
     .sort((a, b) => a - b);
+}
+
+export function expectedTimeToFinal(messages: Message[]) {
+  const durations = finalDurations(messages);
   const finals = countWhere(messages, (m) => m.latestStatus === "success" || m.latestStatus === "failure");
   const at = (fraction: number) => {
     if (durations.length === 0) return null;
