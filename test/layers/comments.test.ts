@@ -15,8 +15,8 @@ const CODE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 const NO_ISSUES = /^(src|scripts|bench|bin|test\/support|test\/layers)\/|^\.ci\/run$/;
 /** Files a comment may name that a run or the build makes, not kept in the repository. */
 const MADE_BY_A_RUN = /^(bench\/results|dist)\/|^latest\.(md|json)$/;
-/** Files of other projects a comment names, in their own repositories. */
-const ELSEWHERE = new Set(["doc/specs/thrift-compact-protocol.md"]);
+/** Files of other projects a comment names, in their own repositories, and names that only look like files. */
+const ELSEWHERE = new Set(["doc/specs/thrift-compact-protocol.md", "Node.js"]);
 
 interface Comment {
   file: string;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type Sandbox } from "../../../src/sandbox/index.js";
 import { HOSTILE_VALUES } from "../../../src/sandbox/hostile-text.js";
 import { FIXED_NOW } from "../../sandbox/http-helpers.js";
-import { chainedPages, startPageServer } from "../../support/page-server.js";
+import { chainedPages, startListingServer } from "../../support/listing-server.js";
 import { needTool, PROMTOOL, promtoolCheckMetrics } from "../../support/prometheus-tools.js";
 import { runCli } from "../../support/run-cli.js";
 import { scratchFolder } from "../../support/scratch.js";
@@ -86,7 +86,7 @@ describe("the exposition text", () => {
   it('label values with ", \\ and newlines escaped as the format requires; controls made visible', async () => {
     // Each hostile text as an error code in cmp-h1 and as an error type in cmp-h2, two runs so none is past the 15.
     const codes = [...HOSTILE_VALUES, "back\\slash", 'quote"d'];
-    const server = await startPageServer((request) => {
+    const server = await startListingServer((request: URL) => {
       const typed = request.pathname.includes("cmp-h2");
       return chainedPages([
         codes.map((text, i) => failed(`m${i}`, i, typed ? text : "carrier_error", typed ? "E1" : text)),
@@ -98,7 +98,7 @@ describe("the exposition text", () => {
       [10, codes.length],
     ]) {
       const part = codes.slice(range[0], range[1]);
-      const pageServer = await startPageServer(
+      const pageServer = await startListingServer(
         chainedPages([part.map((text, i) => failed(`m${i}`, i, "carrier_error", text))]),
       );
       const result = await stats(pageServer.url, ["cmp-h1", "--format", "prometheus"]);
@@ -148,7 +148,7 @@ describe("the exposition text", () => {
   });
 
   it("a newline in a label value is written as \\n, and a status the server sends as it is", async () => {
-    const server = await startPageServer(
+    const server = await startListingServer(
       chainedPages([
         [failed("m1", 1, "two\nlines", "E\n1"), { ...failed("m2", 2, "t", "c"), latestStatus: 'odd"one' }],
       ]),
@@ -167,7 +167,7 @@ describe("the exposition text", () => {
     const messages = Array.from({ length: 50 }, (_, k) =>
       Array.from({ length: k + 1 }, (_, j) => failed(`m${k}-${j}`, j, "carrier_error", `E${k}`)),
     ).flat();
-    const server = await startPageServer(chainedPages([messages]));
+    const server = await startListingServer(chainedPages([messages]));
     const result = await stats(server.url, ["cmp-many-errors", "--format", "prometheus"]);
     expect(result.code).toBe(0);
     const failures = kept("50 codes", result.stdout)
@@ -268,7 +268,7 @@ describe("--max-time-to-final", () => {
   let url = "";
   // A server for each test (it closes when its test ends).
   beforeEach(async () => {
-    const server = await startPageServer((request) => {
+    const server = await startListingServer((request: URL) => {
       const campaignId = decodeURIComponent(request.pathname.split("/")[2] ?? "");
       return chainedPages([pages[campaignId] ?? []])(request);
     });
