@@ -2,7 +2,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 
-// tsconfig.json holds the TypeScript; the JavaScript files are read in a project of their own.
+// tsconfig.json holds the TypeScript; the JavaScript files (about two dozen scripts: the build,
+// packaging, the bench) are read in a project of their own, with room to grow.
 const typeInformation = {
   projectService: {
     allowDefaultProject: [
@@ -14,7 +15,7 @@ const typeInformation = {
       "bench/*.mjs",
       "bench/lib/*.mjs",
     ],
-    maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 20,
+    maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 40,
   },
   tsconfigRootDir: import.meta.dirname,
 };
