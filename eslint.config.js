@@ -12,6 +12,7 @@ const typeInformation = {
       "bin/*.js",
       "test/support/*.cjs",
       "scripts/*.mjs",
+      "scripts/*.cjs",
       "bench/*.mjs",
       "bench/lib/*.mjs",
     ],
@@ -52,8 +53,9 @@ export default tseslint.config(
     },
   },
   {
-    // CommonJS (bin/package.json): bin/msgstat.js says why; test/support/held-bin.cjs loads dist/ as it does.
-    files: ["bin/**/*.js", "test/support/*.cjs"],
+    // CommonJS (bin/package.json): bin/msgstat.js says why; test/support/held-bin.cjs loads dist/ as it does;
+    // the single executable's scripts are CommonJS, as the program they load is.
+    files: ["bin/**/*.js", "test/support/*.cjs", "scripts/*.cjs"],
     languageOptions: { sourceType: "commonjs" },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -23,6 +23,7 @@ const NODE_ONLY_E2E = [
   "test/e2e/huge-page-memory.test.ts",
   "test/e2e/man-install.test.ts",
   "test/e2e/demo.test.ts",
+  "test/e2e/startup-modules.test.ts",
 ];
 
 export default defineConfig({

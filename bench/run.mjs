@@ -870,8 +870,16 @@ async function binaryRows() {
     const on = `Node ${release.nodeVersion}`;
     const exe = release.executable;
     const message = ["message", sandbox.campaign, sandbox.messageId, "--json"];
+    const messageUrl = `${sandbox.url}/campaigns/${encodeURIComponent(sandbox.campaign)}/messages/${encodeURIComponent(sandbox.messageId)}`;
     const cases = [
       { id: "binary-node", label: `node -e 0, ${on}`, command: release.node, args: ["-e", "0"] },
+      // What any Node program pays to fetch the message and print it: the floor under message --json.
+      {
+        id: "binary-get-floor",
+        label: `node: http.get of the message to stdout, ${on}`,
+        command: release.node,
+        args: ["-e", 'require("node:http").get(process.argv[1], (answer) => answer.pipe(process.stdout))', messageUrl],
+      },
       { id: "binary-version", label: "executable --version", command: exe, args: ["--version"] },
       { id: "binary-help", label: "executable --help", command: exe, args: ["--help"] },
       { id: "binary-message-json", label: "executable message <c> <m> --json", command: exe, args: message },
@@ -1272,6 +1280,9 @@ function comparisons(row, byId, targets) {
     if (node) parts.push(`${ratio(row.wallMsMedian / node.wallMsMedian)} node -e 0${mark("wall ÷ node -e 0")}`);
     const npm = byId.get(row.id.replace("binary-", "binary-npm-"));
     if (npm && npm !== row) parts.push(`${ratio(row.wallMsMedian / npm.wallMsMedian)} npm's`);
+    const floor = byId.get("binary-get-floor");
+    if (floor && row.id.endsWith("message-json"))
+      parts.push(`${ratio(row.wallMsMedian / floor.wallMsMedian)} http.get's`);
   }
   return parts.join("; ");
 }
@@ -1312,6 +1323,7 @@ const INNER = [
   "baseline-startup-help",
   "baseline-startup-message-json",
   "binary-node",
+  "binary-get-floor",
   "binary-version",
   "binary-help",
   "binary-message-json",

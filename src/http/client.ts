@@ -59,7 +59,20 @@ export interface TimeLeft {
 
 type Attempt = { readonly body: JsonBody } | { readonly failure: Failure; readonly target: RequestTarget };
 
-const ALWAYS_SENT = { accept: "application/json", "accept-encoding": ACCEPTED_CODINGS, "user-agent": "msgstat" };
+const ALWAYS_SENT = { accept: "application/json", "user-agent": "msgstat" };
+// A page is asked for compressed: up to 1000 messages, a megabyte or more as JSON.
+const FOR_A_PAGE = { ...ALWAYS_SENT, "accept-encoding": ACCEPTED_CODINGS };
+// One message is a few kilobytes, which arrive within TCP's first window (about 14 kB) compressed or
+// not: compression would save no round trip, only add decoding to every `msgstat message`
+// (docs/bench.md, "The executable's start-up").
+const FOR_ONE_OBJECT = { ...ALWAYS_SENT, "accept-encoding": "identity" };
+
+export interface GetOptions {
+  /** The caller's own clock (message --wait): see get(). */
+  within?: TimeLeft;
+  /** The answer is one object, not a page: it is asked for uncompressed. */
+  oneObject?: boolean;
+}
 
 export class ApiClient {
   private readonly transport: Transport;
@@ -89,8 +102,9 @@ export class ApiClient {
   async get(
     segments: readonly string[],
     query: Record<string, string | undefined> = {},
-    within?: TimeLeft,
+    { within, oneObject = false }: GetOptions = {},
   ): Promise<JsonBody> {
+    const sent = oneObject ? FOR_ONE_OBJECT : FOR_A_PAGE;
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
     const search = params.size > 0 ? `?${params.toString()}` : "";
@@ -101,7 +115,7 @@ export class ApiClient {
     };
     const left = () => within?.leftMs() ?? Number.POSITIVE_INFINITY;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(target, Math.max(1, Math.min(this.options.timeoutMs, left())));
+      const outcome = await this.attempt(target, sent, Math.max(1, Math.min(this.options.timeoutMs, left())));
       if ("body" in outcome) return outcome.body;
       const decision = decideRetry(outcome.failure, attempt, this.policy);
       if (!decision.retry || left() <= 0) throw finalError(outcome.target, outcome.failure, attempt);
@@ -118,13 +132,13 @@ export class ApiClient {
   }
 
   /** One request, redirects included, bounded from connect to last byte by the timeout. */
-  private async attempt(target: RequestTarget, timeoutMs: number): Promise<Attempt> {
+  private async attempt(target: RequestTarget, sent: Record<string, string>, timeoutMs: number): Promise<Attempt> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
     let hop = target;
     try {
       for (let redirects = 0; ; redirects++) {
-        const outcome = await this.hop(hop, signal, timeout);
+        const outcome = await this.hop(hop, sent, signal, timeout);
         if (!("location" in outcome)) return outcome;
         const decision = nextHop(hop, outcome.location, redirects, this.options.baseUrl.origin);
         if ("refuse" in decision)
@@ -156,6 +170,7 @@ export class ApiClient {
   /** One request to one URL: a body, a failure, or where it redirects to. Network errors are thrown. */
   private async hop(
     target: RequestTarget,
+    sent: Record<string, string>,
     signal: AbortSignal,
     timeout: AbortSignal,
   ): Promise<Attempt | { location: string }> {
@@ -167,7 +182,7 @@ export class ApiClient {
         `GET ${inlineSafe(target.origin + target.path)}${via} -> ${outcome} ` +
           `(${Math.round(performance.now() - started)} ms)`,
       );
-    const headers = hopHeaders(target.origin, this.options.baseUrl.origin, ALWAYS_SENT, this.credentials);
+    const headers = hopHeaders(target.origin, this.options.baseUrl.origin, sent, this.credentials);
     let response: TransportResponse | undefined;
     try {
       // Origin and path are given apart: a URL string would be normalised, turning an id of ".."

@@ -5,16 +5,20 @@
 // ExperimentalWarning on stderr the first time it runs, passes a coding it does not know through as
 // if it were the body, and drops Content-Length, so --verbose could not say what crossed the wire.
 import { pipeline, type Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import type { ZlibOptions } from "node:zlib";
+
+// node:zlib loads when a body is first found encoded: most answers are not, and loading it was a
+// share of every run's start (docs/bench.md, "The executable").
+const zlib = () => process.getBuiltinModule("node:zlib");
 
 /** What msgstat asks for: every coding Node decodes without an add-on. */
 export const ACCEPTED_CODINGS = "gzip, deflate, br";
 
 const DECODERS = {
-  gzip: createGunzip,
-  "x-gzip": createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+  gzip: (options: ZlibOptions) => zlib().createGunzip(options),
+  "x-gzip": (options: ZlibOptions) => zlib().createGunzip(options),
+  deflate: (options: ZlibOptions) => zlib().createInflate(options),
+  br: (options: ZlibOptions) => zlib().createBrotliDecompress(options),
 } as const;
 
 export type Coding = keyof typeof DECODERS;

@@ -6,10 +6,9 @@
 // `msgstat message` on every Node line (bench/HISTORY.md, "One HTTP stack").
 // Bodies are decoded as they are read (content-coding.ts); redirects and retries are msgstat's own.
 import type { Agent, ClientRequest, IncomingMessage } from "node:http";
-import https from "node:https";
 import { isIP, type LookupFunction, type Socket } from "node:net";
 import type { Readable } from "node:stream";
-import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
+import type { ConnectionOptions } from "node:tls";
 import { durationText } from "../core/duration.js";
 import { ProxyRefusedError } from "./errors.js";
 import { proxyFor, type ProxyRoutes } from "./proxy.js";
@@ -61,10 +60,16 @@ const AGENT = { keepAlive: true, maxSockets: 4, timeout: IDLE_MS };
 // exports, and the WebSocket ones load Node's own bundled undici on every run that makes a request
 // (bench/HISTORY.md, "One HTTP stack"). Required this way, node:http loads alone.
 const http = process.getBuiltinModule("node:http");
+// node:https and node:tls (with node:crypto under them) load when an https:// URL is first asked for:
+// on a run against http:// they were most of the time spent loading modules (docs/bench.md, "The executable").
+const https = () => process.getBuiltinModule("node:https");
+const tlsConnect = (options: ConnectionOptions) => process.getBuiltinModule("node:tls").connect(options);
 
 /** How one request goes: to whom the connection is made, and the request line's target. */
 interface Route {
   readonly agent: Agent;
+  /** The agent is https's: TLS to the target, directly or through a tunnel. */
+  readonly secure: boolean;
   readonly host: string;
   readonly port: string;
   readonly path: string;
@@ -86,7 +91,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   };
   const tunnels = (proxy: URL, secure: boolean): Agent =>
     agent(`${secure ? "https" : "http"} via ${proxy.href}`, () => {
-      const made = secure ? new https.Agent({ ...AGENT, ...tls }) : new http.Agent(AGENT);
+      const made = secure ? new (https().Agent)({ ...AGENT, ...tls }) : new http.Agent(AGENT);
       // Node's agent takes a connection made later: the tunnel, then TLS over it for an https:// target.
       made.createConnection = (request, callback) => {
         const target = request as ConnectionOptions;
@@ -101,18 +106,19 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const routeOf = ({ origin, path, headers }: TransportRequest): Route => {
     const target = new URL(origin);
     const secure = target.protocol === "https:";
-    const direct = { host: unbracket(target.hostname), port: portOf(target), path, headers };
+    const direct = { host: unbracket(target.hostname), port: portOf(target), path, headers, secure };
     const proxy = proxyFor(origin, options.proxy);
     if (proxy === undefined)
       return {
         ...direct,
         agent: secure
-          ? agent("https", () => new https.Agent({ ...AGENT, ...tls }))
+          ? agent("https", () => new (https().Agent)({ ...AGENT, ...tls }))
           : agent("http", () => new http.Agent(AGENT)),
       };
     if (secure || proxy.protocol === "https:") return { ...direct, agent: tunnels(proxy, secure) };
     return {
       agent: agent("http", () => new http.Agent(AGENT)),
+      secure: false,
       host: unbracket(proxy.hostname),
       port: portOf(proxy),
       path: origin + path,
@@ -136,9 +142,9 @@ interface ConnectLimits {
 }
 
 function send(route: Route, signal: AbortSignal, limits: ConnectLimits): Promise<TransportResponse> {
-  const { agent, host, port, path, headers, forwardedBy } = route;
+  const { agent, host, port, path, headers, forwardedBy, secure } = route;
   // https.request for an https:// agent: the agent decides TLS, the module only its default port.
-  const client = agent instanceof https.Agent ? https : http;
+  const client = secure ? https() : http;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
     const request = client.request({ host, port, path, method: "GET", headers, agent, signal, ...limits.lookup });
@@ -196,7 +202,7 @@ function openTunnel(
   const authority = `${isIP(host) === 6 ? `[${host}]` : host}:${String(target.port)}`;
   const secure = proxy.protocol === "https:";
   return new Promise((resolve, reject) => {
-    const request = (secure ? https : http).request({
+    const request = (secure ? https() : http).request({
       host: unbracket(proxy.hostname),
       port: portOf(proxy),
       method: "CONNECT",

@@ -146,7 +146,7 @@ export async function fetchMessage(
   messageId: string,
   within?: TimeLeft,
 ): Promise<SourcedMessage> {
-  const body = await client.get(messageSegments(campaignId, messageId), {}, within);
+  const body = await client.get(messageSegments(campaignId, messageId), {}, { within, oneObject: true });
   const { value, source } = body.sourcedValue();
   return new SourcedMessage(checked<CheckedMessage>(MESSAGE, value, "message"), source);
 }

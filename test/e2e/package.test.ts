@@ -4,7 +4,7 @@
 // node can be found takes a mount namespace (scripts/without-node.sh), so root; installing the .deb
 // takes root and CI, never a developer's machine.
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -295,4 +295,24 @@ describe("release/msgstat_<version>_amd64.deb", () => {
       expect(left).toEqual([]);
     },
   );
+});
+
+describe("the executable's code cache (scripts/sea-train.cjs)", () => {
+  const trainer = path.join(root, "scripts", "sea-train.cjs");
+  const sea = (...args: string[]) =>
+    result(spawnSync(process.execPath, [trainer, ...args], { encoding: "utf8", timeout: 30_000 }));
+
+  it("is taken for the program it was made from, and refused for another, which fails the build", () => {
+    const folder = scratchFolder("msgstat-code-cache-");
+    const program = path.join(folder, "program.js");
+    const other = path.join(folder, "other.js");
+    const cache = path.join(folder, "program.cache");
+    writeFileSync(program, "(function (require, module) { module.exports = { main: async () => 0 }; })");
+    writeFileSync(other, "(function (require, module) { module.exports = { main: async () => 1 + 1 }; })");
+    expect(sea("train", program, cache, "[[]]")).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(sea("check", program, cache)).toEqual({ code: 0, stdout: "", stderr: "" });
+    const refused = sea("check", other, cache);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`V8 rejects ${cache}`);
+  });
 });

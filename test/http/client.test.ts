@@ -74,7 +74,7 @@ describe("a caller's own clock (within)", () => {
     const server = await serve(() => undefined);
     const started = Date.now();
     const within = { leftMs: () => 150 - (Date.now() - started) };
-    const error = await caught(client(server.url, { timeoutMs: 8000, retries: 3 }).get(["x"], {}, within));
+    const error = await caught(client(server.url, { timeoutMs: 8000, retries: 3 }).get(["x"], {}, { within }));
     expect(error).toBeInstanceOf(RequestFailedError);
     const failure = (error as RequestFailedError).failure;
     expect(failure.kind).toBe("timeout");
@@ -90,9 +90,7 @@ describe("a caller's own clock (within)", () => {
     const body = await client(server.url, { retries: 3, retryBaseMs: 60_000, random: () => 1 }).get(
       ["x"],
       {},
-      {
-        leftMs: () => 5,
-      },
+      { within: { leftMs: () => 5 } },
     );
     expect(body.value()).toEqual({ ok: true });
     expect(server.seen).toHaveLength(3);

@@ -49,6 +49,17 @@ describe("content codings", () => {
     },
   );
 
+  it("asks for one object uncompressed, and still decodes one a server compresses anyway", async () => {
+    const encoded = ENCODERS.gzip(Buffer.from(PAGE));
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      response.end(encoded);
+    });
+    const body = await client(server.url).get(["m"], {}, { oneObject: true });
+    expect(server.seen[0]!.headers["accept-encoding"]).toBe("identity");
+    expect(body.bytes.toString("utf8")).toBe(PAGE);
+  });
+
   it("an identity body is read as before, its size in the verbose line", async () => {
     const server = await serve((_request, response) => {
       response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(PAGE) });

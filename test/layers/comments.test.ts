@@ -13,8 +13,11 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CODE = /\.(ts|mts|cts|js|mjs|cjs)$/;
 /** Where no comment names an issue: the program, its build and benchmark, and the tests' shared code. */
 const NO_ISSUES = /^(src|scripts|bench|bin|test\/support|test\/layers)\/|^\.ci\/run$/;
-/** Files a comment may name that a run or the build makes, not kept in the repository. */
-const MADE_BY_A_RUN = /^(bench\/results|dist)\/|^latest\.(md|json)$/;
+/**
+ * Files a comment may name that a run or the build makes, not kept in the repository: npm run package
+ * makes the executable's main.js and program.js.
+ */
+const MADE_BY_A_RUN = /^(bench\/results|dist|release)\/|^latest\.(md|json)$|^(main|program)\.js$/;
 /** Files of other projects a comment names, in their own repositories, and names that only look like files. */
 const ELSEWHERE = new Set(["doc/specs/thrift-compact-protocol.md", "Node.js"]);
 

@@ -1,6 +1,5 @@
 // The campaigns a command is asked about: ids on the command line and, with --campaigns-file, one a
 // line from a file or stdin (`-`); blank lines and # comments are skipped, and an id named twice counts once.
-import { readFile } from "node:fs/promises";
 import { UsageError } from "../../core/errors.js";
 import { inlineSafe } from "../../core/text.js";
 import type { Profile } from "../../config/profile.js";
@@ -50,7 +49,8 @@ async function fileText(file: string, io: Pick<Io, "stdin">): Promise<string> {
     return readAll(stdin);
   }
   try {
-    const text = await readFile(file);
+    // node:fs/promises loads only with --campaigns-file (docs/bench.md, "The executable").
+    const text = await process.getBuiltinModule("node:fs/promises").readFile(file);
     if (text.length > MAX_FILE_BYTES) throw new UsageError(`--campaigns-file ${file} is over 1 MB: not a list of ids`);
     return text.toString("utf8");
   } catch (error) {

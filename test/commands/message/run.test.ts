@@ -60,6 +60,14 @@ Attempts (3, newest first)
     expect((sent.attempts as unknown[]).length).toBe(3);
   });
 
+  it("asks for the message uncompressed, and for a page of a listing compressed", async () => {
+    const before = sandbox.requests.length;
+    await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000030", "--json"]);
+    await cli(sandbox, ["messages", "cmp-spring-sale", "--limit", "1", "--json"]);
+    const asked = sandbox.requests.slice(before).map((request) => request.headers["accept-encoding"]);
+    expect(asked).toEqual(["identity", "gzip, deflate, br"]);
+  });
+
   it("a successful attempt has no error and no trailing spaces", async () => {
     const { code, stdout } = await cli(sandbox, ["message", "cmp-spring-sale", "msg-spring-0000005"]);
     expect(code).toBe(0);

@@ -1,0 +1,17 @@
+// dist/cli.js inside the single executable (scripts/package.mjs bundles this in its place for
+// bin/msgstat.js): inside it, require() finds Node's own modules only, so dist/ travels as the asset
+// program.js, one file, compiled here with program.cache, the code V8 compiled for it in a training run
+// at build time (scripts/sea-train.cjs). Node's own useCodeCache would hold only what is compiled
+// before the program runs, so each run would still compile most of what it calls (docs/bench.md,
+// "The executable's start-up"). A cache V8 rejects costs time, not correctness.
+"use strict";
+
+const { getAsset } = require("node:sea");
+const { Script } = require("node:vm");
+
+const program = { exports: {} };
+new Script(getAsset("program.js", "utf8"), {
+  filename: "msgstat.cjs",
+  cachedData: Buffer.from(getAsset("program.cache")),
+}).runInThisContext()(require, program, __filename, __dirname);
+module.exports = program.exports;
