@@ -2,8 +2,8 @@
 // bin/msgstat.js): inside it, require() finds Node's own modules only, so dist/ travels as the asset
 // program.js, one file, compiled here with program.cache, the code V8 compiled for it in a training run
 // at build time (scripts/sea-train.cjs). Node's own useCodeCache would hold only what is compiled
-// before the program runs, so each run would still compile most of what it calls (docs/bench.md,
-// "The executable's start-up"). A cache V8 rejects costs time, not correctness.
+// before the program runs, so each run would still compile most of what it calls
+// (docs/bench.md, "The executable's start-up"). A cache V8 rejects costs time, not correctness.
 "use strict";
 
 const { getAsset } = require("node:sea");

@@ -10,7 +10,7 @@ import type { Env } from "./paths.js";
 import type { Settings } from "./settings.js";
 
 // node:crypto, node:tls and node:fs/promises load only when a CA file is given: loading them on
-// every run was a share of its start (docs/bench.md, "The executable").
+// every run was a share of its start (docs/bench.md, "The executable's start-up").
 
 /** The first of these variables that is set and not empty, with its name. */
 function firstSet(env: Env, names: readonly string[]): { name: string; value: string } | undefined {

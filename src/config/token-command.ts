@@ -84,7 +84,8 @@ function run(
   return new Promise((resolve) => {
     // Its own process group, so that on a time-out its children (sh -c '...') stop with it.
     const ownGroup = process.platform !== "win32";
-    // node:child_process loads only for a profile that has a token-command (docs/bench.md, "The executable").
+    // node:child_process loads only for a profile with a token-command: a share of every other run's
+    // start otherwise (docs/bench.md, "The executable's start-up").
     const child = process.getBuiltinModule("node:child_process").spawn(program, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: env,

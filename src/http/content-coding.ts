@@ -7,8 +7,9 @@
 import { pipeline, type Readable } from "node:stream";
 import type { ZlibOptions } from "node:zlib";
 
-// node:zlib loads when a body is first found encoded: most answers are not, and loading it was a
-// share of every run's start (docs/bench.md, "The executable").
+// node:zlib loads when a body is first found encoded: one message is asked for uncompressed
+// (client.ts), and loading it was a share of that run's start
+// (docs/bench.md, "The executable's start-up").
 const zlib = () => process.getBuiltinModule("node:zlib");
 
 /** What msgstat asks for: every coding Node decodes without an add-on. */

@@ -61,7 +61,8 @@ const AGENT = { keepAlive: true, maxSockets: 4, timeout: IDLE_MS };
 // (bench/HISTORY.md, "One HTTP stack"). Required this way, node:http loads alone.
 const http = process.getBuiltinModule("node:http");
 // node:https and node:tls (with node:crypto under them) load when an https:// URL is first asked for:
-// on a run against http:// they were most of the time spent loading modules (docs/bench.md, "The executable").
+// on a run against http:// they were most of the time spent loading modules
+// (docs/bench.md, "The executable's start-up").
 const https = () => process.getBuiltinModule("node:https");
 const tlsConnect = (options: ConnectionOptions) => process.getBuiltinModule("node:tls").connect(options);
 

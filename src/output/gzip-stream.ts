@@ -6,8 +6,8 @@
 import { Writable } from "node:stream";
 import type { Gzip } from "node:zlib";
 
-// node:zlib loads with the first .gz file: a run that writes none does not pay for it (docs/bench.md,
-// "The executable").
+// node:zlib loads with the first .gz file: a run that writes none does not pay for it
+// (docs/bench.md, "The executable's start-up").
 const zlib = () => process.getBuiltinModule("node:zlib");
 
 /** gzip's own default level: what `gzip` and `gunzip -l` users expect of a .gz file's size and time. */

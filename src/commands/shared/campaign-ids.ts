@@ -49,7 +49,7 @@ async function fileText(file: string, io: Pick<Io, "stdin">): Promise<string> {
     return readAll(stdin);
   }
   try {
-    // node:fs/promises loads only with --campaigns-file (docs/bench.md, "The executable").
+    // node:fs/promises loads only with --campaigns-file (docs/bench.md, "The executable's start-up").
     const text = await process.getBuiltinModule("node:fs/promises").readFile(file);
     if (text.length > MAX_FILE_BYTES) throw new UsageError(`--campaigns-file ${file} is over 1 MB: not a list of ids`);
     return text.toString("utf8");
