@@ -16,7 +16,8 @@ function loadProgram() {
     return require("../dist/cli.js");
   } catch (error) {
     const cli = require("node:path").join(__dirname, "..", "dist", "cli.js");
-    if (require("node:fs").existsSync(cli)) throw error;
+    // Inside the single executable there is no dist/ to build: its own failure is the one to show.
+    if (require("node:fs").existsSync(cli) || require("node:sea").isSea()) throw error;
     const root = require("node:path").dirname(__dirname);
     process.stderr.write(`msgstat: ${cli} is not built yet: run npm run build in ${root}\n`);
     process.exit(1);

@@ -155,7 +155,8 @@ async function train(node, program) {
     await sandbox.close();
     rmSync(home, { recursive: true, force: true });
   }
-  run(node, [trainer, "check", program, cache]);
+  // As the executable runs it: no NODE_OPTIONS, whose V8 flags would change what V8 takes.
+  run(node, [trainer, "check", program, cache], { env: { PATH: process.env.PATH } });
   return cache;
 }
 
@@ -187,6 +188,11 @@ function makeExecutable(node, main, program, cache) {
   chmodSync(executable, 0o755);
   const said = run(executable, ["--version"]).trim();
   if (said !== version) throw new Error(`${executable} --version says ${said}, not ${version}`);
+  // A command that loads the program: the executable itself says whether V8 took program.cache.
+  const loaded = spawnSync(executable, ["completion", "bash"], { encoding: "utf8", env: { PATH: process.env.PATH } });
+  if (loaded.status !== 0 || loaded.stderr !== "") {
+    throw new Error(`${executable} completion bash: exit ${loaded.status}\n${loaded.stderr}`);
+  }
 }
 
 function makeDeb() {

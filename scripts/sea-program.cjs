@@ -10,8 +10,13 @@ const { getAsset } = require("node:sea");
 const { Script } = require("node:vm");
 
 const program = { exports: {} };
-new Script(getAsset("program.js", "utf8"), {
+const script = new Script(getAsset("program.js", "utf8"), {
   filename: "msgstat.cjs",
   cachedData: Buffer.from(getAsset("program.cache")),
-}).runInThisContext()(require, program, __filename, __dirname);
+});
+// Only a build whose cache does not fit its Node would say this; npm run package refuses to ship one.
+if (script.cachedDataRejected) {
+  process.stderr.write("msgstat: warning: this executable's code cache does not fit it; it runs, only slower\n");
+}
+script.runInThisContext()(require, program, __filename, __dirname);
 module.exports = program.exports;

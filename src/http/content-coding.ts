@@ -1,6 +1,7 @@
-// Content codings (RFC 9110 §8.4): msgstat asks for gzip, deflate and br, as curl --compressed and
-// browsers do, and undoes them as the body streams in, so that the body cap counts decoded bytes as
-// they are produced and a small body that inflates past it (a "decompression bomb") stops there.
+// Content codings (RFC 9110 §8.4): for a page msgstat asks for gzip, deflate and br, as curl
+// --compressed and browsers do (client.ts says why one message is asked for uncompressed), and undoes
+// whichever comes as the body streams in, so that the body cap counts decoded bytes as they are
+// produced and a small body that inflates past it (a "decompression bomb") stops there.
 // Hand-written on node:zlib rather than undici's decompress interceptor, which prints an
 // ExperimentalWarning on stderr the first time it runs, passes a coding it does not know through as
 // if it were the body, and drops Content-Length, so --verbose could not say what crossed the wire.
@@ -49,7 +50,7 @@ export function codingsOf(header: string | string[] | undefined): CodingsOfBody 
   if (unknown !== undefined)
     return {
       refused:
-        `is encoded as "${unknown}", which msgstat did not ask for and cannot decode (it asks for ` +
+        `is encoded as "${unknown}", which msgstat did not ask for and cannot decode (it decodes ` +
         `${ACCEPTED_CODINGS})`,
     };
   if (named.length > MAX_CODINGS)

@@ -88,7 +88,7 @@ describe("content codings", () => {
     const error = await caught(client(server.url).get(["p"]));
     expect(error).toBeInstanceOf(ResponseError);
     expect(error.message).toBe(
-      `the response to GET ${server.url}/p is encoded as "zstd", which msgstat did not ask for and cannot decode (it asks for gzip, deflate, br)`,
+      `the response to GET ${server.url}/p is encoded as "zstd", which msgstat did not ask for and cannot decode (it decodes gzip, deflate, br)`,
     );
     expect(server.seen).toHaveLength(1);
   });
@@ -128,7 +128,7 @@ describe("content codings", () => {
     });
     expect(codingsOf("compress")).toEqual({
       refused:
-        'is encoded as "compress", which msgstat did not ask for and cannot decode (it asks for gzip, deflate, br)',
+        'is encoded as "compress", which msgstat did not ask for and cannot decode (it decodes gzip, deflate, br)',
     });
   });
 });
