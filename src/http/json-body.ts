@@ -18,10 +18,12 @@ export type BodyRead = { readonly bytes: Buffer } | { readonly tooLarge: true };
 /**
  * The whole body, or `tooLarge` as soon as it passes the cap (by its Content-Length, or as it
  * arrives). With a Content-Length the bytes go straight into one buffer of that size, so a large
- * body is not held twice while its pieces are joined.
+ * body is not held twice while its pieces are joined. Read by its events: a stream's first
+ * `for await` sets up Node's async iteration of streams, a millisecond or more of the one request
+ * of `msgstat message` (docs/bench.md, "The executable's start-up").
  */
-export async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
+export function readCapped(
+  body: Readable,
   declaredLength: string | string[] | undefined,
   cap: number,
 ): Promise<BodyRead> {
@@ -29,26 +31,44 @@ export async function readCapped(
     typeof declaredLength === "string" && /^\d+$/.test(declaredLength) ? Number(declaredLength) : undefined;
   if (declared !== undefined && declared > cap) {
     body.destroy();
-    return { tooLarge: true };
+    return Promise.resolve({ tooLarge: true });
   }
+  if (body.errored) return Promise.reject(body.errored);
   const whole = declared !== undefined ? ownBuffer(declared) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    if (size + chunk.length > cap || (whole !== undefined && size + chunk.length > whole.length)) {
-      body.destroy();
-      return { tooLarge: true };
-    }
-    if (whole !== undefined) chunk.copy(whole, size);
-    else chunks.push(chunk);
-    size += chunk.length;
-  }
-  if (whole !== undefined) return { bytes: size === whole.length ? whole : whole.subarray(0, size) };
-  if (chunks.length === 1) return { bytes: chunks[0]! };
-  const joined = ownBuffer(size);
-  let at = 0;
-  for (const chunk of chunks) at += chunk.copy(joined, at);
-  return { bytes: joined };
+  const read = (): BodyRead => {
+    if (whole !== undefined) return { bytes: size === whole.length ? whole : whole.subarray(0, size) };
+    if (chunks.length === 1) return { bytes: chunks[0]! };
+    const joined = ownBuffer(size);
+    let at = 0;
+    for (const chunk of chunks) at += chunk.copy(joined, at);
+    return { bytes: joined };
+  };
+  // Nothing more will come: its end was read before, or it was destroyed on the way.
+  if (body.readableEnded) return Promise.resolve(read());
+  if (body.destroyed) return Promise.reject(prematureClose());
+  return new Promise<BodyRead>((resolve, reject) => {
+    body.on("data", (chunk: Buffer) => {
+      if (size + chunk.length > cap || (whole !== undefined && size + chunk.length > whole.length)) {
+        body.destroy();
+        resolve({ tooLarge: true });
+        return;
+      }
+      if (whole !== undefined) chunk.copy(whole, size);
+      else chunks.push(chunk);
+      size += chunk.length;
+    });
+    // Once settled, the promise ignores what comes after: an error or close of a body already read or refused.
+    body.once("error", reject);
+    body.once("close", () => reject(prematureClose()));
+    body.once("end", () => resolve(read()));
+  });
+}
+
+/** A body that closed before its end without an error, named as Node's streams name it. */
+function prematureClose(): Error {
+  return Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
 }
 
 /** Bodies read into a buffer of their own (never one of Node's shared pool): the ones releaseBody may free. */

@@ -118,22 +118,23 @@ const given = (source: string | undefined) => source !== undefined && source !==
  * `defaults`, only the values given: what a profile's settings give way to (config/settings.ts).
  */
 export function globalOptionsOf(command: AnyCommand, { defaults = true } = {}): GlobalOptions {
-  const chain: AnyCommand[] = [];
-  for (let at: AnyCommand | null = command; at; at = at.parent) chain.push(at);
   const values: Record<string, unknown> = {};
-  for (const name of globalOptionNames()) {
-    let fallback: unknown;
-    for (const at of chain) {
-      const option = at.options.find((candidate) => candidate.attributeName() === name && isGlobalOption(candidate));
-      if (option === undefined) continue;
+  const fallbacks: Record<string, unknown> = {};
+  // Nearest command first; each option's name is worked out once (commander camel-cases it anew on every call).
+  for (let at: AnyCommand | null = command; at; at = at.parent) {
+    for (const option of at.options) {
+      if (!isGlobalOption(option)) continue;
+      const name = option.attributeName();
+      if (name in values) continue;
       const value: unknown = at.getOptionValue(name);
-      if (given(at.getOptionValueSource(name))) {
-        values[name] = value;
-        break;
-      }
-      fallback ??= value;
+      if (given(at.getOptionValueSource(name))) values[name] = value;
+      else fallbacks[name] ??= value;
     }
-    if (defaults && !(name in values) && fallback !== undefined) values[name] = fallback;
+  }
+  if (defaults) {
+    for (const [name, fallback] of Object.entries(fallbacks)) {
+      if (!(name in values) && fallback !== undefined) values[name] = fallback;
+    }
   }
   return values as GlobalOptions;
 }
