@@ -32,14 +32,6 @@ function endQuietlyWhenStdoutCloses() {
 }
 
 /**
- * COLUMNS, when set, wins over the terminal's own width, as for ls: a script can ask for a layout. Only a
- * positive whole number is a width: abc, 0 and -5 alike are ignored.
- */
-function askedColumns() {
-  return /^\s*[1-9]\d*\s*$/.test(process.env.COLUMNS ?? "") ? Number(process.env.COLUMNS) : undefined;
-}
-
-/**
  * `msgstat --help` alone, written from dist/program-help.json: the build laid the program's help out at every
  * width (scripts/program-help.mjs) and a test holds each text equal to the program's own, so this one request
  * skips loading commander and building the program (docs/bench.md's --help target). False, and
@@ -52,7 +44,7 @@ function wrotePreparedHelp() {
   } catch {
     return false;
   }
-  const columns = askedColumns() || process.stdout.columns || 80;
+  const columns = require("./process-io.js").askedColumns() || process.stdout.columns || 80;
   let at = 0;
   while (at + 1 < prepared.from.length && prepared.from[at + 1] <= columns) at++;
   endQuietlyWhenStdoutCloses();
@@ -73,22 +65,7 @@ async function run() {
     });
   }
   endQuietlyWhenStdoutCloses();
-  const asked = askedColumns();
-  const code = await main(argv, {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    columns: asked || process.stdout.columns || 80,
-    rows: process.stdout.rows || undefined,
-    // Errors are wrapped to stderr's terminal, which may be one while stdout is a file or a pipe.
-    stderrColumns: asked || process.stderr.columns || undefined,
-    env: process.env,
-    now: () => Date.now(),
-    signal: controller.signal,
-    // Asked for only by `auth login`: Node builds process.stdin's stream when it is first asked for.
-    stdin: () => process.stdin,
-  });
+  const code = await main(argv, require("./process-io.js").processIo(controller.signal));
   // Interrupted: output still queued for a reader that may never read is dropped, not waited for.
   if (signalled) process.exit(code);
   process.exitCode = code;

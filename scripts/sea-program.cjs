@@ -7,16 +7,11 @@
 "use strict";
 
 const { getAsset } = require("node:sea");
-const { Script } = require("node:vm");
+const { compileProgram, runProgram } = require("./sea-compile.cjs");
 
-const program = { exports: {} };
-const script = new Script(getAsset("program.js", "utf8"), {
-  filename: "msgstat.cjs",
-  cachedData: Buffer.from(getAsset("program.cache")),
-});
+const script = compileProgram(getAsset("program.js", "utf8"), Buffer.from(getAsset("program.cache")));
 // Only a build whose cache does not fit its Node would say this; npm run package refuses to ship one.
 if (script.cachedDataRejected) {
   process.stderr.write("msgstat: warning: this executable's code cache does not fit it; it runs, only slower\n");
 }
-script.runInThisContext()(require, program, __filename, __dirname);
-module.exports = program.exports;
+module.exports = runProgram(script, require, __filename);

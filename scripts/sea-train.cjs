@@ -3,41 +3,30 @@
 // with the same flags.
 //   sea-train.cjs train <program.js> <cache file> <JSON array of command lines>
 //     compiles program.js as sea-program.cjs does, runs msgstat's main once for each command line,
-//     one after the other, as bin/msgstat.js would with its output to a file, then saves what V8 compiled;
+//     one after the other, with the Io bin/msgstat.js gives a run, then saves what V8 compiled;
 //   sea-train.cjs check <program.js> <cache file>
 //     fails if V8 rejects the cache, which it would otherwise do without a word.
 "use strict";
 
 const { readFileSync, writeFileSync } = require("node:fs");
-const path = require("node:path");
-const { Script } = require("node:vm");
+const { processIo } = require("../bin/process-io.js");
+const { compileProgram, runProgram } = require("./sea-compile.cjs");
 
 const [task, programFile, cacheFile, runs] = process.argv.slice(2);
 const source = readFileSync(programFile, "utf8");
 
 async function train() {
-  const script = new Script(source, { filename: "msgstat.cjs" });
-  const program = { exports: {} };
-  script.runInThisContext()(require, program, programFile, path.dirname(programFile));
+  const script = compileProgram(source);
+  const { main } = runProgram(script, require, programFile);
   for (const argv of JSON.parse(runs)) {
-    const code = await program.exports.main(argv, {
-      stdout: process.stdout,
-      stderr: process.stderr,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      columns: 80,
-      env: process.env,
-      now: () => Date.now(),
-      signal: new AbortController().signal,
-      stdin: () => process.stdin,
-    });
+    const code = await main(argv, processIo(new AbortController().signal));
     if (code !== 0) throw new Error(`msgstat ${argv.join(" ")} exited with ${code}`);
   }
   writeFileSync(cacheFile, script.createCachedData());
 }
 
 if (task === "check") {
-  const { cachedDataRejected } = new Script(source, { filename: "msgstat.cjs", cachedData: readFileSync(cacheFile) });
+  const { cachedDataRejected } = compileProgram(source, readFileSync(cacheFile));
   if (cachedDataRejected) throw new Error(`V8 rejects ${cacheFile}`);
 } else {
   train().catch((error) => {

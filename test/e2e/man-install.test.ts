@@ -149,6 +149,7 @@ describe("npm pack in a clone that never built", () => {
       "package/dist/sandbox.js",
       "package/dist/msgstat.1",
       "package/bin/msgstat.js",
+      "package/bin/process-io.js",
     ])
       expect(listing).toContain(file);
   });

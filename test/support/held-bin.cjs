@@ -7,19 +7,13 @@
 
 const path = require("node:path");
 const { main } = require(path.join(__dirname, "..", "..", "dist", "cli.js"));
+const { processIo } = require(path.join(__dirname, "..", "..", "bin", "process-io.js"));
 
 const [step, ...argv] = process.argv.slice(2);
 let held = false;
 
 void main(argv, {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdoutIsTTY: false,
-  stderrIsTTY: false,
-  columns: 80,
-  env: process.env,
-  now: () => Date.now(),
-  signal: new AbortController().signal,
+  ...processIo(new AbortController().signal),
   atStep: (reached) => {
     if (reached !== step || held) return Promise.resolve();
     held = true;

@@ -17,7 +17,7 @@ function sourceFiles(dir: string): string[] {
 /** Every variable name the program reads: each MSGSTAT_ name, env.NAME, env["NAME"], and the proxy variables' lists (config/network.ts). */
 function namesRead(): Set<string> {
   const names = new Set<string>();
-  for (const file of [...sourceFiles(path.join(ROOT, "src")), path.join(ROOT, "bin", "msgstat.js")]) {
+  for (const file of [...sourceFiles(path.join(ROOT, "src")), ...sourceFiles(path.join(ROOT, "bin"))]) {
     const text = readFileSync(file, "utf8");
     for (const [name] of text.matchAll(/\bMSGSTAT_[A-Z0-9_]+/g)) names.add(name);
     for (const match of text.matchAll(/\benv(?:\.|\[")([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(match[1]!);
