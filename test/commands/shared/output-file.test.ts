@@ -390,6 +390,25 @@ describe("what became of -o's file after a failure or an interrupt: left as it w
     expect(readdirSync(dir)).toEqual(["down.csv"]);
   });
 
+  it.each([
+    ["a new file", false, "was not written"],
+    ["an existing file", true, "was left as it was"],
+  ])("%s, and a 404 before any page: the hints end with what became of it", async (_what, existed, fate) => {
+    const dir = scratchFolder("msgstat-fate-");
+    const target = path.join(dir, "missing.csv");
+    if (existed) writeFileSync(target, "previous export\n");
+    const result = await cli(sandbox, ["messages", "cmp-nope", "--csv", "-o", target]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n").slice(1)).toEqual([
+      "  Check the campaign id cmp-nope (ids are matched exactly, case included).",
+      `  ${target} ${fate}`,
+      "",
+    ]);
+    expect(readdirSync(dir)).toEqual(existed ? ["missing.csv"] : []);
+    if (existed) expect(readFileSync(target, "utf8")).toBe("previous export\n");
+  });
+
   it("a new file the disk refuses: the error line says it was not written", async () => {
     const folder = scratchFolder("msgstat-efbig-");
     const target = path.join(folder, "export.csv");

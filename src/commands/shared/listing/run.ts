@@ -7,7 +7,7 @@
 import { MESSAGE, read } from "../../../core/message.js";
 import { count } from "../../../core/numbers.js";
 import { formatWallTime, instantOf } from "../../../core/time.js";
-import { IncompleteCampaignsError } from "../../../core/errors.js";
+import { IncompleteCampaignsError, ServiceError } from "../../../core/errors.js";
 import { SMALL_PARTS, type ListingRef, type MessageReading } from "../../../service/endpoints.js";
 import { MergedListing, type MergedOutcome, type Tagged } from "../../../service/fan-out.js";
 import { PagingError, repeatsLine } from "../../../service/paging.js";
@@ -247,7 +247,19 @@ function failed(
       ? { flag: "--before" as const, value: options.before }
       : { flag: "--after" as const, value: options.after };
   const listing = { campaignId: source.campaignIds[0]!, batchId: source.batchId };
-  return explainNotFound(explainRefusedCursor(error, cursor, reading.selectors[0]!.reader.pagesRead === 0), listing);
+  const explained = explainNotFound(
+    explainRefusedCursor(error, cursor, reading.selectors[0]!.reader.pagesRead === 0),
+    listing,
+  );
+  // A failure that trying again cannot mend (a 404, a 400, a response msgstat cannot read) says what
+  // became of -o too, as a passing one does with how to go on (explainResume).
+  if (
+    options.outputFile !== undefined &&
+    explained instanceof ServiceError &&
+    !explained.hints.some((hint) => hint.startsWith(sink.fate))
+  )
+    explained.withHint(sink.fate);
+  return explained;
 }
 
 /** Where a later run can take over, when trying again can help at all (not after a 400, 404 or a bad response). */
