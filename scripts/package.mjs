@@ -27,6 +27,10 @@ const executable = path.join(release, `msgstat-${version}-linux-x64`);
 const deb = path.join(release, `msgstat_${version}_amd64.deb`);
 
 const run = (file, args, options = {}) => execFileSync(file, args, { encoding: "utf8", ...options });
+// The V8 flags the executable starts with, and its code cache is trained and checked with: V8 may take a
+// cache only from the same flags. A young generation that holds a short run whole: `message` no longer
+// stops for two scavenges (docs/bench.md, "The executable's start-up"); V8 still grows it for a long run.
+const V8_FLAGS = ["--min-semi-space-size=4"];
 const step = (text) => process.stderr.write(`package: ${text}\n`);
 
 // A version without its changelog entry would ship a package whose changelog says otherwise.
@@ -148,15 +152,15 @@ async function train(node, program) {
     );
     const runs = [["message", "cmp-loyalty-es", page.data[0].id, "--json"]];
     // Not execFileSync: the sandbox answers from this process's event loop.
-    await promisify(execFile)(node, [trainer, "train", program, cache, JSON.stringify(runs)], {
+    await promisify(execFile)(node, [...V8_FLAGS, trainer, "train", program, cache, JSON.stringify(runs)], {
       env: { PATH: process.env.PATH, HOME: home, MSGSTAT_BASE_URL: sandbox.url },
     });
   } finally {
     await sandbox.close();
     rmSync(home, { recursive: true, force: true });
   }
-  // As the executable runs it: no NODE_OPTIONS, whose V8 flags would change what V8 takes.
-  run(node, [trainer, "check", program, cache], { env: { PATH: process.env.PATH } });
+  // As the executable runs it: its flags, and no NODE_OPTIONS, whose V8 flags would change what V8 takes.
+  run(node, [...V8_FLAGS, trainer, "check", program, cache], { env: { PATH: process.env.PATH } });
   return cache;
 }
 
@@ -180,9 +184,7 @@ function makeExecutable(node, main, program, cache) {
       disableExperimentalSEAWarning: true,
       // NODE_OPTIONS is meant for the machine's Node: msgstat's own runtime does not take it.
       execArgvExtension: "none",
-      // A young generation that holds a short run whole: `message` no longer stops for two scavenges
-      // (docs/bench.md, "The executable's start-up"). V8 still grows it as a long run needs.
-      execArgv: ["--min-semi-space-size=4"],
+      execArgv: V8_FLAGS,
       assets,
     }),
   );

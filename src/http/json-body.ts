@@ -33,7 +33,11 @@ export function readCapped(
     body.destroy();
     return Promise.resolve({ tooLarge: true });
   }
-  if (body.errored) return Promise.reject(body.errored);
+  if (body.errored) {
+    // Its 'error' event may be still to come: heard here, so that it is not an uncaught one.
+    body.once("error", () => undefined);
+    return Promise.reject(body.errored);
+  }
   const whole = declared !== undefined ? ownBuffer(declared) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
@@ -59,10 +63,14 @@ export function readCapped(
       else chunks.push(chunk);
       size += chunk.length;
     });
-    // Once settled, the promise ignores what comes after: an error or close of a body already read or refused.
+    // Once settled, the promise ignores what comes after: an error of a body already read or refused.
+    const closedEarly = () => reject(prematureClose());
     body.once("error", reject);
-    body.once("close", () => reject(prematureClose()));
-    body.once("end", () => resolve(read()));
+    body.once("close", closedEarly);
+    body.once("end", () => {
+      body.off("close", closedEarly);
+      resolve(read());
+    });
   });
 }
 

@@ -29,6 +29,8 @@ export interface Sink {
    * (there was no x.csv), or for a stream "the output is incomplete".
    */
   readonly fate: string;
+  /** A failure leaves the target as it was, or not made at all (a file replaced only at the end): `fate` names it. */
+  readonly untouchedByFailure: boolean;
 }
 
 const FLUSH_AT = 64 * 1024;
@@ -61,6 +63,7 @@ class BufferedSink implements Sink {
    * renderer between a record and its newline, then leaves no cut record behind.
    */
   private atLineEnd = true;
+  readonly untouchedByFailure: boolean = false;
 
   /** `name`: what the user calls the destination, for an error line; `fate`: what became of it then. */
   constructor(
@@ -220,6 +223,7 @@ class AtomicFileSink extends BufferedSink {
   }
 
   private readonly prepared: boolean;
+  override readonly untouchedByFailure = true;
 
   override async finish(): Promise<void> {
     try {

@@ -19,6 +19,7 @@ function recordingSink(): Sink & { writes: string[] } {
     finish: async () => undefined,
     discard: async () => undefined,
     fate: "the output is incomplete",
+    untouchedByFailure: false,
   };
 }
 

@@ -130,6 +130,7 @@ describe("the read-ahead", () => {
       finish: () => Promise.resolve(),
       discard: () => Promise.resolve(),
       fate: "the output is incomplete",
+      untouchedByFailure: false,
     };
     const reader = readerOf(client);
     async function* chunks() {

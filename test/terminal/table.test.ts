@@ -73,6 +73,7 @@ function collect(): Sink & { text: () => string } {
     finish: async () => {},
     discard: async () => {},
     fate: "the output is incomplete",
+    untouchedByFailure: false,
     text: () => out,
   };
 }

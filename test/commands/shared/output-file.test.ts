@@ -409,6 +409,25 @@ describe("what became of -o's file after a failure or an interrupt: left as it w
     if (existed) expect(readFileSync(target, "utf8")).toBe("previous export\n");
   });
 
+  it("a cursor the service refuses: the usage error ends with the file's fate too", async () => {
+    const dir = scratchFolder("msgstat-fate-");
+    const target = path.join(dir, "refused.csv");
+    const result = await cli(sandbox, ["messages", "cmp-spring-sale", "--after", "bogus", "--csv", "-o", target]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^msgstat: the service refused --after bogus with HTTP 400 /);
+    expect(result.stderr.split("\n").slice(-2)).toEqual([`  ${target} was not written`, ""]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a device, and a 404 before any page: no line about it, since nothing was written to it", async () => {
+    const result = await cli(sandbox, ["messages", "cmp-nope", "--csv", "-o", "/dev/null"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr.split("\n").slice(1)).toEqual([
+      "  Check the campaign id cmp-nope (ids are matched exactly, case included).",
+      "",
+    ]);
+  });
+
   it("a new file the disk refuses: the error line says it was not written", async () => {
     const folder = scratchFolder("msgstat-efbig-");
     const target = path.join(folder, "export.csv");

@@ -21,6 +21,7 @@ async function parquetOf(messages: Record<string, unknown>[]): Promise<string> {
     finish: async () => undefined,
     discard: async () => undefined,
     fate: "the output is incomplete",
+    untouchedByFailure: false,
   };
   await renderParquet(
     (async function* () {

@@ -23,6 +23,7 @@ function byteSink(): Sink & { bytes: () => Buffer } {
     finish: async () => undefined,
     discard: async () => undefined,
     fate: "the output is incomplete",
+    untouchedByFailure: false,
   };
 }
 

@@ -7,7 +7,7 @@
 import { MESSAGE, read } from "../../../core/message.js";
 import { count } from "../../../core/numbers.js";
 import { formatWallTime, instantOf } from "../../../core/time.js";
-import { IncompleteCampaignsError, ServiceError } from "../../../core/errors.js";
+import { IncompleteCampaignsError, ServiceError, UsageError } from "../../../core/errors.js";
 import { SMALL_PARTS, type ListingRef, type MessageReading } from "../../../service/endpoints.js";
 import { MergedListing, type MergedOutcome, type Tagged } from "../../../service/fan-out.js";
 import { PagingError, repeatsLine } from "../../../service/paging.js";
@@ -251,11 +251,12 @@ function failed(
     explainRefusedCursor(error, cursor, reading.selectors[0]!.reader.pagesRead === 0),
     listing,
   );
-  // A failure that trying again cannot mend (a 404, a 400, a response msgstat cannot read) says what
-  // became of -o too, as a passing one does with how to go on (explainResume).
+  // A failure that trying again cannot mend (a 404, a refused cursor, a response msgstat cannot read)
+  // says what became of -o's file too, as a passing one does with how to go on (explainResume).
   if (
     options.outputFile !== undefined &&
-    explained instanceof ServiceError &&
+    sink.untouchedByFailure &&
+    (explained instanceof ServiceError || explained instanceof UsageError) &&
     !explained.hints.some((hint) => hint.startsWith(sink.fate))
   )
     explained.withHint(sink.fate);

@@ -40,6 +40,7 @@ async function rendered(listed: Listed, format: { csv?: true; jsonl?: true }): P
     finish: async () => {},
     discard: async () => {},
     fate: "the output is incomplete",
+    untouchedByFailure: false,
   };
   const options = parseListingOptions({ headers: true, formulaGuard: true, all: true, ...format }, Date.now(), UTC);
   const ctx = { timeZone: UTC, columns: 80, color: false, version: "0.0.0", note: () => {} } as unknown as Context;
