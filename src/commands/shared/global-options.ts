@@ -100,11 +100,6 @@ export function addProfileOption<Args extends unknown[], Opts extends OptionValu
 
 export type GlobalOptions = ReturnType<ReturnType<typeof addGlobalOptions<[], NoOptions, NoOptions>>["opts"]>;
 
-/** The attribute names of the global options (baseUrl, token, ...). */
-export function globalOptionNames(): string[] {
-  return Object.keys(declare());
-}
-
 export function isGlobalOption(option: object): boolean {
   return madeHere.has(option);
 }
